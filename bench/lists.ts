@@ -1,0 +1,212 @@
+// Benchmark: the students and files list calls at scale on PostgreSQL (100k students, 10k files,
+// 500k answer sheets, 1M pages), 20 concurrent clients, p50/p95 — next to the very same SQL the
+// handlers ran, executed directly with the same concurrency and pool size. The ratio is the figure.
+//   npm run bench -- lists            (DATABASE_URL defaults to postgres://postgres@127.0.0.1:5432/test)
+import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import pg from 'pg';
+import { buildApp } from '../server/app';
+import { FolderBlobStore } from '../server/blob-store';
+import { loadConfig } from '../server/config';
+import { createSession } from '../server/auth/session-store';
+import type { Database } from '../server/db/database';
+import { migrate } from '../server/db/migrate';
+import { openPostgres } from '../server/db/postgres';
+import { loadReferenceData } from '../server/seed/countries';
+import { apiPlugins } from '../server/routes/index';
+
+const CLIENTS = 20;
+const REQUESTS_PER_SCENARIO = 600;
+const POOL_SIZE = 10;
+const adminUrl = process.env.DATABASE_URL || 'postgres://postgres@127.0.0.1:5432/test';
+const benchDbName = 'portal_bench_lists';
+
+async function ensureDatabase(): Promise<string> {
+  const admin = new pg.Client({ connectionString: adminUrl });
+  await admin.connect();
+  const exists = await admin.query('SELECT 1 FROM pg_database WHERE datname = $1', [benchDbName]);
+  if (exists.rowCount === 0) await admin.query(`CREATE DATABASE ${benchDbName}`);
+  await admin.end();
+  const url = new URL(adminUrl);
+  url.pathname = `/${benchDbName}`;
+  return url.toString();
+}
+
+async function seed(db: Database) {
+  const { n } = await db.one<{ n: number }>('SELECT count(*)::int AS n FROM students');
+  if (n >= 100_000) return false;
+  console.log('seeding 100k students, 10k files, 500k answer sheets, 1M pages ...');
+  await db.exec(`
+    INSERT INTO congregations (wbs_code, display_name)
+      SELECT 'BX ' || g, 'Bench congregation ' || g FROM generate_series(1000, 1049) g ON CONFLICT DO NOTHING;
+    INSERT INTO service_centers (name, location, country_iso)
+      SELECT 'Bench service center ' || g, 'City ' || g, (ARRAY['GH','NG','KE','US','PH'])[1 + g % 5] FROM generate_series(1, 20) g;
+    INSERT INTO study_helpers (congregation_id, name, email)
+      SELECT c.id, 'Helper ' || c.wbs_code || '-' || g, 'helper@example.org' FROM congregations c, generate_series(1, 10) g
+      WHERE c.wbs_code LIKE 'BX %';
+    WITH c AS (SELECT id, row_number() OVER (ORDER BY wbs_code) AS rn FROM congregations WHERE wbs_code LIKE 'BX %'),
+         sc AS (SELECT id, row_number() OVER (ORDER BY name) AS rn FROM service_centers WHERE name LIKE 'Bench %')
+    INSERT INTO students (congregation_id, country_iso, service_center_id, attributes, created_at)
+      SELECT c.id, (ARRAY['GH','NG','KE','US','PH'])[1 + g % 5], sc.id,
+             jsonb_build_object('name', 'Student ' || g, 'gender', 'her_Female'),
+             now() - g * interval '1 minute'
+      FROM generate_series(1, 100000) g
+      JOIN c ON c.rn = 1 + g % 50
+      JOIN sc ON sc.rn = 1 + g % 20;
+    UPDATE students s SET study_helper_id = h.id
+      FROM (SELECT id, congregation_id, row_number() OVER (PARTITION BY congregation_id ORDER BY id) AS rn FROM study_helpers) h
+      WHERE h.congregation_id = s.congregation_id AND h.rn = 1 + (s.human_id % 10);
+    WITH sc AS (SELECT id, row_number() OVER (ORDER BY name) AS rn FROM service_centers WHERE name LIKE 'Bench %')
+    INSERT INTO files (name, sha256, blob_key, size_bytes, page_count, process_status, file_status, grading_complete,
+                       printed, service_center_id, uploaded_at, created_at, sent_at)
+      SELECT 'Bench file ' || g, encode(sha256(('bench-file-' || g)::bytea), 'hex'), 'bench', 0, 100,
+             (ARRAY['success','success','success','success','pending','failed'])[1 + g % 6],
+             (ARRAY[NULL,NULL,'grading','downloaded','archived'])[1 + g % 5],
+             g % 7 = 0, g % 3 = 0, sc.id, now() - g * interval '5 minutes', now() - g * interval '5 minutes',
+             CASE WHEN g % 5 >= 2 THEN now() - g * interval '4 minutes' END
+      FROM generate_series(1, 10000) g JOIN sc ON sc.rn = 1 + g % 20;
+    WITH f AS (SELECT id, row_number() OVER (ORDER BY created_at) AS rn FROM files WHERE name LIKE 'Bench file %'),
+         st AS (SELECT id, congregation_id, row_number() OVER (ORDER BY human_id) AS rn FROM students)
+    INSERT INTO answer_sheets (file_id, sequence, student_id, assigned_group, graded, created_at)
+      SELECT f.id, g / 10000, st.id, st.congregation_id, g % 4 = 0, now() - g * interval '1 second'
+      FROM generate_series(0, 499999) g
+      JOIN f ON f.rn = 1 + g % 10000
+      JOIN st ON st.rn = 1 + (g * 7) % 100000;
+    INSERT INTO pages (file_id, page_number, answer_sheet_id)
+      SELECT s.file_id, s.sequence * 2 + k, s.id FROM answer_sheets s, generate_series(1, 2) k;
+    INSERT INTO file_congregations (file_id, congregation_id, status)
+      SELECT DISTINCT file_id, assigned_group, 'unprinted' FROM answer_sheets WHERE assigned_group IS NOT NULL
+      ON CONFLICT DO NOTHING;
+    ANALYZE;
+  `);
+  return true;
+}
+
+interface Recorded {
+  sql: string;
+  params: readonly unknown[];
+}
+
+/** A Database that records the statements run while `recording` is set. */
+function recordingDatabase(db: Database, into: { recording: boolean; statements: Recorded[] }): Database {
+  const wrap = <K extends 'query' | 'one' | 'maybeOne' | 'execute'>(method: K) =>
+    (async (sql: string, params: readonly unknown[] = []) => {
+      if (into.recording) into.statements.push({ sql, params: [...params] });
+      return (db[method] as (s: string, p?: readonly unknown[]) => Promise<unknown>)(sql, params);
+    }) as Database[K];
+  return { ...db, kind: db.kind, query: wrap('query'), one: wrap('one'), maybeOne: wrap('maybeOne'), execute: wrap('execute'), exec: db.exec.bind(db), transaction: db.transaction.bind(db), close: db.close.bind(db) };
+}
+
+function percentile(sorted: number[], p: number): number {
+  return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))]!;
+}
+
+async function load(count: number, task: (i: number) => Promise<void>): Promise<number[]> {
+  const latencies: number[] = [];
+  let next = 0;
+  await Promise.all(
+    Array.from({ length: CLIENTS }, async () => {
+      while (next < count) {
+        const i = next++;
+        const start = performance.now();
+        await task(i);
+        latencies.push(performance.now() - start);
+      }
+    }),
+  );
+  return latencies.sort((a, b) => a - b);
+}
+
+async function main() {
+  const url = await ensureDatabase();
+  const raw = await openPostgres({ connectionString: url, max: POOL_SIZE });
+  await migrate(raw);
+  await loadReferenceData(raw);
+  const seeded = await seed(raw);
+  const rec = { recording: false, statements: [] as Recorded[] };
+  const db = recordingDatabase(raw, rec);
+  const config = { ...loadConfig({ DATABASE_URL: url, DATA_DIR: mkdtempSync(join(tmpdir(), 'bench-')), LOG_LEVEL: 'silent', DEMO_DATA: 'false' }) };
+  const app = await buildApp({ config, db, blobStore: new FolderBlobStore({ root: join(config.dataDir, 'blobs') }), plugins: apiPlugins(), webRoot: null });
+  await app.listen({ port: 0, host: '127.0.0.1' });
+  const address = app.server.address();
+  const base = `http://127.0.0.1:${typeof address === 'object' && address ? address.port : 0}`;
+
+  const [adminUser] = await raw.query<{ id: string }>(
+    `INSERT INTO users (email, role, is_admin) VALUES ('bench-admin@bench.local', 'scanning_admin', true)
+     ON CONFLICT (email) DO UPDATE SET role = EXCLUDED.role RETURNING id`,
+  );
+  const [coordinator] = await raw.query<{ id: string; congregation_id: string }>(
+    `INSERT INTO users (email, role, congregation_id) SELECT 'bench-coord@bench.local', 'study_helper_coordinator', id FROM congregations WHERE wbs_code = 'BX 1000'
+     ON CONFLICT (email) DO UPDATE SET role = EXCLUDED.role RETURNING id, congregation_id`,
+  );
+  const cookieName = new URL(config.publicUrl).protocol === 'https:' ? '__Host-session' : 'session';
+  const adminCookie = `${cookieName}=${(await createSession(raw, adminUser!.id, 1)).token}`;
+  const coordCookie = `${cookieName}=${(await createSession(raw, coordinator!.id, 1)).token}`;
+  const { cong } = await raw.one<{ cong: string }>(`SELECT id AS cong FROM congregations WHERE wbs_code = 'BX 1010'`);
+
+  const scenarios: { name: string; path: (i: number) => string; cookie: string }[] = [
+    { name: 'students, admin, newest first', cookie: adminCookie, path: (i) => `/api/students?order_by=created_at&order_direction=desc&skip=${(i % 50) * 10}` },
+    { name: 'students, admin, by human id, deep page', cookie: adminCookie, path: (i) => `/api/students?order_by=human_id&skip=${5000 + (i % 100) * 10}` },
+    { name: 'students, admin, congregation + country', cookie: adminCookie, path: () => `/api/students?congregation=${cong}&country=GH` },
+    { name: 'students, ID search', cookie: adminCookie, path: (i) => `/api/students?human_id_prefix=${10 + (i % 89)}&limit=20` },
+    { name: 'students, coordinator', cookie: coordCookie, path: (i) => `/api/students?skip=${(i % 20) * 10}` },
+    { name: 'files, admin, newest first', cookie: adminCookie, path: (i) => `/api/files?skip=${(i % 50) * 10}` },
+    { name: 'files, admin, status grading', cookie: adminCookie, path: () => `/api/files?file_state=grading` },
+    { name: 'files, admin, name search', cookie: adminCookie, path: (i) => `/api/files?query_name=file%20${1 + (i % 9)}` },
+    { name: 'files, coordinator', cookie: coordCookie, path: (i) => `/api/files?skip=${(i % 10) * 10}` },
+  ];
+
+  const directPool = new pg.Pool({ connectionString: url, max: POOL_SIZE });
+  const rows: { scenario: string; api_p50: number; api_p95: number; sql_p50: number; sql_p95: number; ratio_p95: number; statements: number }[] = [];
+  const only = process.env.BENCH_ONLY;
+  for (const scenario of scenarios.filter((s) => !only || s.name.startsWith(only))) {
+    // Warm up first, so the statements recorded below are the steady state (totals cached).
+    await load(100, async (i) => void (await (await fetch(base + scenario.path(i), { headers: { cookie: scenario.cookie } })).arrayBuffer()));
+    // The SQL each request of this scenario runs in that steady state, recorded per distinct path.
+    const statementsFor = new Map<number, Recorded[]>();
+    for (let i = 0; i < 10; i++) {
+      rec.statements = [];
+      rec.recording = true;
+      const response = await fetch(base + scenario.path(i), { headers: { cookie: scenario.cookie } });
+      rec.recording = false;
+      if (!response.ok) throw new Error(`${scenario.name}: ${response.status} ${await response.text()}`);
+      await response.arrayBuffer();
+      statementsFor.set(i, rec.statements.filter((s) => !/FROM sessions|sessions s/i.test(s.sql)));
+    }
+    const api = await load(REQUESTS_PER_SCENARIO, async (i) => {
+      const response = await fetch(base + scenario.path(i), { headers: { cookie: scenario.cookie } });
+      await response.arrayBuffer();
+    });
+    const sessionSql = 'SELECT 1 FROM sessions WHERE id = $1';
+    const sql = await load(REQUESTS_PER_SCENARIO, async (i) => {
+      // The same statements the handler ran (plus the session lookup every request makes).
+      await directPool.query(sessionSql, ['x']);
+      for (const s of statementsFor.get(i % 10)!) {
+        await directPool.query(s.sql, s.params as unknown[]).catch((error: Error) => {
+          throw new Error(`${error.message}\n${s.sql}\n${JSON.stringify(s.params)}`);
+        });
+      }
+    });
+    const row = {
+      scenario: scenario.name,
+      api_p50: percentile(api, 50),
+      api_p95: percentile(api, 95),
+      sql_p50: percentile(sql, 50),
+      sql_p95: percentile(sql, 95),
+      ratio_p95: percentile(api, 95) / percentile(sql, 95),
+      statements: statementsFor.get(0)!.length,
+    };
+    rows.push(row);
+    console.log(
+      `${row.scenario.padEnd(42)} api p50 ${row.api_p50.toFixed(1).padStart(6)} ms  p95 ${row.api_p95.toFixed(1).padStart(6)} ms | sql p50 ${row.sql_p50.toFixed(1).padStart(6)} ms  p95 ${row.sql_p95.toFixed(1).padStart(6)} ms | ratio ${row.ratio_p95.toFixed(2)}`,
+    );
+  }
+  mkdirSync(join(import.meta.dirname, 'results'), { recursive: true });
+  writeFileSync(join(import.meta.dirname, 'results/lists.json'), JSON.stringify({ seeded, clients: CLIENTS, pool: POOL_SIZE, rows }, null, 2));
+  await app.close();
+  await directPool.end();
+  await raw.close();
+}
+
+await main();

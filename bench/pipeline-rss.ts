@@ -1,0 +1,110 @@
+// One measured run for bench/pipeline.ts, in its own process so its peak memory is its own:
+// the real app on the embedded database, a real HTTP upload streamed from disk (multipart), then
+// processing by the in-process worker. Prints one JSON line: resident memory (RSS) before, peak
+// during the upload and peak during processing, the times and the CPU time (all threads).
+// The database is PGlite, or the PostgreSQL server of DATABASE_URL when set (PGlite alone takes
+// some 800 MB of this process; on PostgreSQL the database's memory is another process's).
+//
+//   npx tsx bench/pipeline-rss.ts <file.pdf>
+//   DATABASE_URL=postgres://postgres@127.0.0.1:5432/test npx tsx bench/pipeline-rss.ts <file.pdf>
+import { createReadStream, statSync } from 'node:fs';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { signIn } from '../tests/helpers/sign-in';
+import { createPipelineApp } from '../tests/server/pipeline-harness';
+import { waitForProcessing } from '../tests/server/pipeline-world';
+
+const file = process.argv[2];
+if (!file) {
+  console.error('usage: npx tsx bench/pipeline-rss.ts <file.pdf>');
+  process.exit(2);
+}
+
+const MB = 1024 * 1024;
+let phase: 'idle' | 'upload' | 'process' = 'idle';
+const peak = { idle: 0, upload: 0, process: 0 };
+const sampler = setInterval(() => {
+  const rss = process.memoryUsage.rss();
+  if (rss > peak[phase]) peak[phase] = rss;
+}, 25);
+
+const h = await createPipelineApp({ jobs: { work: false }, maxUploadBytes: 1_500_000_000 });
+const admin = await signIn(h.app, 'bench@test.local', { role: 'scanning_admin', isAdmin: true });
+await h.app.listen({ host: '127.0.0.1', port: 0 });
+const port = (h.app.server.address() as AddressInfo).port;
+peak.idle = process.memoryUsage.rss();
+
+phase = 'upload';
+const uploadStarted = performance.now();
+const fileId = await streamUpload(port, admin.headers, file);
+const uploadSeconds = (performance.now() - uploadStarted) / 1000;
+
+phase = 'process';
+const processStarted = performance.now();
+const cpuBefore = process.cpuUsage();
+await h.app.jobs.start();
+const status = await waitForProcessing(h.db, fileId, 6 * 3600_000);
+const processSeconds = (performance.now() - processStarted) / 1000;
+const cpu = process.cpuUsage(cpuBefore);
+const cpuSeconds = (cpu.user + cpu.system) / 1e6;
+const { pages } = await h.db.one<{ pages: number }>('SELECT count(*) AS pages FROM pages WHERE file_id = $1', [fileId]);
+clearInterval(sampler);
+const database = h.db.kind;
+await h.close();
+
+console.log(
+  JSON.stringify({
+    file,
+    database,
+    size_mb: Math.round(statSync(file).size / MB),
+    status,
+    pages: Number(pages),
+    rss_idle_mb: Math.round(peak.idle / MB),
+    rss_upload_peak_mb: Math.round(peak.upload / MB),
+    rss_process_peak_mb: Math.round(peak.process / MB),
+    max_rss_mb: Math.round(process.resourceUsage().maxRSS / 1024),
+    upload_seconds: Math.round(uploadSeconds * 10) / 10,
+    process_seconds: Math.round(processSeconds * 10) / 10,
+    pages_per_second: Math.round((Number(pages) / processSeconds) * 10) / 10,
+    cpu_ms_per_page: Math.round((cpuSeconds * 1000) / Math.max(1, Number(pages))),
+  }),
+);
+process.exit(0);
+
+/** POST /api/file as a browser sends it, the file streamed from disk (never in memory). */
+function streamUpload(port: number, headers: Record<string, string>, path: string): Promise<string> {
+  const boundary = `----bench${Date.now().toString(16)}`;
+  const field = (name: string, value: string) => `--${boundary}\r\nContent-Disposition: form-data; name="${name}"\r\n\r\n${value}\r\n`;
+  const head = Buffer.from(
+    field('name', 'Bench upload') +
+      field('answer_sheet_page_length', '0') +
+      `--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="bench.pdf"\r\nContent-Type: application/pdf\r\n\r\n`,
+  );
+  const tail = Buffer.from(`\r\n--${boundary}--\r\n`);
+  const length = head.length + statSync(path).size + tail.length;
+  return new Promise((resolve, reject) => {
+    const request = http.request(
+      {
+        host: '127.0.0.1',
+        port,
+        method: 'POST',
+        path: '/api/file',
+        headers: { ...headers, 'content-type': `multipart/form-data; boundary=${boundary}`, 'content-length': length },
+      },
+      (response) => {
+        let body = '';
+        response.on('data', (chunk: Buffer) => (body += chunk.toString()));
+        response.on('end', () => {
+          if (response.statusCode !== 201) reject(new Error(`upload answered ${response.statusCode}: ${body}`));
+          else resolve((JSON.parse(body) as { id: string }).id);
+        });
+      },
+    );
+    request.on('error', reject);
+    request.write(head);
+    const stream = createReadStream(path);
+    stream.on('error', reject);
+    stream.on('end', () => request.end(tail));
+    stream.pipe(request, { end: false });
+  });
+}

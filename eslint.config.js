@@ -1,0 +1,56 @@
+// Lint rules, including the import boundaries of the architecture:
+// web (src/) never imports server/, server/ never imports src/, machines/ import neither,
+// and no import cycles anywhere.
+import js from '@eslint/js';
+import tseslint from 'typescript-eslint';
+import importX from 'eslint-plugin-import-x';
+import reactHooks from 'eslint-plugin-react-hooks';
+
+const boundary = (target, from, message) => ({ target, from, message });
+
+export default tseslint.config(
+  {
+    ignores: [
+      'node_modules/**',
+      'dist/**',
+      'data/**',
+      'openapi/dist/**',
+      'generated/**',
+      'test-results/**',
+      'bench/results/**',
+      'tests/fixtures/generated/**',
+      'public/**',
+    ],
+  },
+  js.configs.recommended,
+  ...tseslint.configs.recommended,
+  {
+    plugins: { 'import-x': importX },
+    languageOptions: { ecmaVersion: 2023, sourceType: 'module' },
+    settings: { 'import-x/resolver': { node: { extensions: ['.ts', '.tsx', '.js'] } } },
+    rules: {
+      '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }],
+      'import-x/no-cycle': ['error', { ignoreExternal: true }],
+      'import-x/no-restricted-paths': [
+        'error',
+        {
+          zones: [
+            boundary('./src', './server', 'The web app never imports server code.'),
+            boundary('./server', './src', 'The server never imports web code.'),
+            boundary('./machines', './src', 'Machines are pure: no web imports.'),
+            boundary('./machines', './server', 'Machines are pure: no server imports.'),
+            boundary('./generated', './src', 'Generated code depends on nothing hand-written in src.'),
+          ],
+        },
+      ],
+    },
+  },
+  {
+    files: ['src/**/*.tsx', 'src/**/*.ts'],
+    plugins: { 'react-hooks': reactHooks },
+    rules: {
+      'react-hooks/rules-of-hooks': 'error',
+      'react-hooks/exhaustive-deps': 'warn',
+    },
+  },
+);

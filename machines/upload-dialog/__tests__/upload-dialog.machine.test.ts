@@ -1,0 +1,331 @@
+import { describe, expect, it } from 'vitest';
+import { createActor, fromPromise, waitFor } from 'xstate';
+import { getShortestPaths } from '@xstate/graph';
+import { modelEvents, unreachedStateIds } from '../../model-events';
+import { MAX_UPLOAD_BYTES } from '../../constants';
+import {
+  FILE_TOO_LARGE_LABEL,
+  canUpload,
+  classifyUploadError,
+  fileProblem,
+  isAcceptedType,
+  parseAcceptedTypes,
+  summarizeUploadResults,
+  uploadDialogActorResults,
+  uploadDialogEventFixtures,
+  uploadDialogMachine,
+  uploadDialogModelInputs,
+  type FileLike,
+  type UploadDialogInput,
+  type UploadFileInput,
+  type UploadFileOutput,
+} from '../upload-dialog.machine';
+
+const pdf = (name: string, size = 1_000): FileLike => ({ name, size, type: 'application/pdf', lastModified: 1 });
+const text = (name: string): FileLike => ({ name, size: 10, type: 'text/plain', lastModified: 1 });
+
+/** An uploadFile actor whose requests the test answers one by one. */
+function controlledUploads() {
+  const requests: { input: UploadFileInput; signal: AbortSignal; resolve: (o: UploadFileOutput) => void; reject: (e: unknown) => void }[] = [];
+  const logic = fromPromise<UploadFileOutput, UploadFileInput>(
+    ({ input, signal }) =>
+      new Promise<UploadFileOutput>((resolve, reject) => {
+        requests.push({ input, signal, resolve, reject });
+      }),
+  );
+  return { logic, requests };
+}
+
+function start(input: UploadDialogInput, uploads = controlledUploads()) {
+  const actor = createActor(uploadDialogMachine.provide({ actors: { uploadFile: uploads.logic } }), { input }).start();
+  return { actor, uploads, state: () => actor.getSnapshot() };
+}
+
+const flush = () => new Promise((resolve) => setTimeout(resolve, 0));
+
+describe('classifyUploadError', () => {
+  it.each([
+    [{ status: 409, body: { detail: { error_type: 'SAME_HASH' } } }, 'SAME_HASH'],
+    [{ status: 409, body: { detail: 'duplicate' } }, 'DUPLICATE_FILE'],
+    [{ status: 409 }, 'DUPLICATE_FILE'],
+    [{ status: 400, body: { detail: { error_type: 'NOT_A_PDF' } } }, 'NOT_A_PDF'],
+    [{ status: 400, body: { detail: { error_type: 42 } } }, 'VALIDATION_ERROR'],
+    [{ status: 400, body: null }, 'VALIDATION_ERROR'],
+    [{ status: 500 }, 'SERVER_ERROR'],
+    [{ status: 503, body: { detail: { error_type: 'X' } } }, 'SERVER_ERROR'],
+    [{ status: 599 }, 'SERVER_ERROR'],
+    [{ status: 404 }, 'NETWORK_ERROR'],
+    [{ status: 403 }, 'NETWORK_ERROR'],
+    [{ status: 600 }, 'NETWORK_ERROR'],
+    [new TypeError('Failed to fetch'), 'NETWORK_ERROR'],
+    [undefined, 'NETWORK_ERROR'],
+    ['offline', 'NETWORK_ERROR'],
+  ])('%o → %s', (error, errorType) => {
+    expect(classifyUploadError(error)).toBe(errorType);
+  });
+});
+
+describe('pure helpers', () => {
+  it('summarizeUploadResults', () => {
+    expect(summarizeUploadResults([])).toEqual({ status: 'error', errorType: 'NO_FILES_UPLOADED' });
+    expect(
+      summarizeUploadResults([
+        { status: 'success', fileName: 'a', id: 'f-1' },
+        { status: 'error', fileName: null, errorType: null, message: 'File is undefined' },
+        { status: 'error', fileName: 'c', errorType: 'SERVER_ERROR', message: null },
+      ]),
+    ).toEqual({ status: 'error', errorType: 'UNKNOWN_ERROR' });
+    expect(
+      summarizeUploadResults([
+        { status: 'success', fileName: 'a', id: 'f-1' },
+        { status: 'success', fileName: 'b', id: null },
+        { status: 'success', fileName: 'c', id: 'f-3' },
+      ]),
+    ).toEqual({ status: 'success', fileIds: ['f-1', 'f-3'] });
+  });
+
+  it('fileProblem: the per-file texts of spec §8 and the 1.5 GB limit', () => {
+    expect(fileProblem(undefined)).toBe('File is undefined');
+    expect(fileProblem(null)).toBe('File is undefined');
+    expect(fileProblem(pdf('big', MAX_UPLOAD_BYTES + 1))).toBe('File too large');
+    expect(fileProblem(pdf('max', MAX_UPLOAD_BYTES))).toBeNull();
+    expect(MAX_UPLOAD_BYTES).toBe(1_500_000_000);
+    expect(FILE_TOO_LARGE_LABEL).toBe('File too Large');
+  });
+
+  it('isAcceptedType / parseAcceptedTypes', () => {
+    expect(parseAcceptedTypes(' application/pdf, .PDF ,')).toEqual(['application/pdf', '.PDF']);
+    expect(parseAcceptedTypes(undefined)).toEqual([]);
+    expect(isAcceptedType(pdf('a.pdf'), ['application/pdf'])).toBe(true);
+    expect(isAcceptedType(text('a.txt'), ['application/pdf'])).toBe(false);
+    expect(isAcceptedType({ ...text('SCAN.PDF'), type: '' }, ['.pdf'])).toBe(true);
+    expect(isAcceptedType({ ...text('a.png'), type: 'image/png' }, ['image/*'])).toBe(true);
+    expect(isAcceptedType(text('a.txt'), [])).toBe(true);
+  });
+});
+
+describe('uploadDialogMachine, service-center variant', () => {
+  it('opens on choosing with page length 0, uploads the file and succeeds with its id', async () => {
+    const { actor, uploads, state } = start({ variant: 'service_center' });
+    expect(state().value).toBe('closed');
+    actor.send({ type: 'OPEN' });
+    expect(state().value).toEqual({ open: 'choosing' });
+    expect(state().context.answerSheetPageLength).toBe(0);
+    actor.send({ type: 'SET_PAGE_LENGTH', pageLength: 1 });
+    expect(canUpload(state().context)).toBe(false);
+    actor.send({ type: 'UPLOAD' });
+    expect(state().value).toEqual({ open: 'choosing' });
+    actor.send({ type: 'CHOOSE_FILES', files: [pdf('batch.pdf')] });
+    expect(canUpload(state().context)).toBe(true);
+    actor.send({ type: 'UPLOAD' });
+    expect(state().value).toEqual({ open: { uploading: 'sending' } });
+    expect(uploads.requests.map((r) => r.input)).toEqual([
+      { variant: 'service_center', file: pdf('batch.pdf'), answerSheetPageLength: 1, isIntro: false, studyHelperId: null },
+    ]);
+    uploads.requests[0]?.resolve({ id: 'f-9' });
+    await waitFor(actor, (s) => s.matches({ open: 'success' }));
+    expect(state().context.uploadedFileIds).toEqual(['f-9']);
+    expect(state().context.errorType).toBeNull();
+  });
+
+  it('keeps files over 1.5 GB aside as too large, and they block Upload until removed', () => {
+    const { actor, state, uploads } = start({ variant: 'service_center' });
+    actor.send({ type: 'OPEN' });
+    const big = pdf('big.pdf', MAX_UPLOAD_BYTES + 1);
+    const max = pdf('max.pdf', MAX_UPLOAD_BYTES);
+    actor.send({ type: 'CHOOSE_FILES', files: [big, max, undefined, null] });
+    expect(state().context.files).toEqual([max]);
+    expect(state().context.tooLargeFiles).toEqual([big]);
+    actor.send({ type: 'UPLOAD' });
+    expect(state().value).toEqual({ open: 'choosing' });
+    actor.send({ type: 'REMOVE_FILE', name: 'big.pdf' });
+    expect(state().context.tooLargeFiles).toEqual([]);
+    actor.send({ type: 'UPLOAD' });
+    expect(state().value).toEqual({ open: { uploading: 'sending' } });
+    expect(uploads.requests).toHaveLength(1);
+  });
+
+  it('filters dropped files by the accepted types, but not files chosen in the picker', () => {
+    const { actor, state } = start({ variant: 'service_center', acceptedTypes: 'application/pdf' });
+    actor.send({ type: 'OPEN' });
+    actor.send({ type: 'DROP_FILES', files: [text('notes.txt'), pdf('a.pdf')] });
+    expect(state().context.files.map((f) => f.name)).toEqual(['a.pdf']);
+    actor.send({ type: 'CHOOSE_FILES', files: [text('notes.txt')] });
+    expect(state().context.files.map((f) => f.name)).toEqual(['notes.txt']);
+    actor.send({ type: 'CLEAR_FILES' });
+    expect(state().context.files).toEqual([]);
+    const anyType = start({ variant: 'service_center' });
+    anyType.actor.send({ type: 'OPEN' });
+    anyType.actor.send({ type: 'DROP_FILES', files: [text('notes.txt')] });
+    expect(anyType.state().context.files.map((f) => f.name)).toEqual(['notes.txt']);
+  });
+
+  it('ignores the study-helper events', () => {
+    const { actor, state } = start({ variant: 'service_center' });
+    actor.send({ type: 'OPEN' });
+    actor.send({ type: 'SELECT_STUDY_HELPER', studyHelperId: 'sh-1' });
+    actor.send({ type: 'ANSWER_INTRO', isIntro: true });
+    expect(state().value).toEqual({ open: 'choosing' });
+    expect(state().context.studyHelperId).toBeNull();
+    expect(state().context.isIntro).toBe(false);
+  });
+
+  it.each([
+    [{ status: 409, body: { detail: { error_type: 'DUPLICATE_FILE' } } }, 'DUPLICATE_FILE'],
+    [{ status: 400 }, 'VALIDATION_ERROR'],
+    [{ status: 502 }, 'SERVER_ERROR'],
+    [new TypeError('Failed to fetch'), 'NETWORK_ERROR'],
+  ])('a failed request (%o) ends in failed with %s', async (error, errorType) => {
+    const { actor, uploads, state } = start({ variant: 'service_center' });
+    actor.send({ type: 'OPEN' });
+    actor.send({ type: 'CHOOSE_FILES', files: [pdf('a.pdf')] });
+    actor.send({ type: 'UPLOAD' });
+    uploads.requests[0]?.reject(error);
+    await waitFor(actor, (s) => s.matches({ open: 'failed' }));
+    expect(state().context.errorType).toBe(errorType);
+    expect(state().context.uploadedFileIds).toEqual([]);
+  });
+
+  it('CANCEL while sending aborts the request and resets; CLOSE after success resets', async () => {
+    const { actor, uploads, state } = start({ variant: 'service_center' });
+    actor.send({ type: 'OPEN' });
+    actor.send({ type: 'SET_PAGE_LENGTH', pageLength: 2 });
+    actor.send({ type: 'CHOOSE_FILES', files: [pdf('a.pdf')] });
+    actor.send({ type: 'UPLOAD' });
+    const first = uploads.requests[0];
+    actor.send({ type: 'CANCEL' });
+    expect(first?.signal.aborted).toBe(true);
+    expect(state().value).toBe('closed');
+    expect(state().context).toMatchObject({ files: [], answerSheetPageLength: 0, results: [], currentIndex: 0 });
+    first?.resolve({ id: 'late' });
+    await flush();
+    expect(state().value).toBe('closed');
+
+    actor.send({ type: 'OPEN' });
+    actor.send({ type: 'CHOOSE_FILES', files: [pdf('b.pdf')] });
+    actor.send({ type: 'UPLOAD' });
+    uploads.requests[1]?.resolve({ id: 'f-2' });
+    await waitFor(actor, (s) => s.matches({ open: 'success' }));
+    actor.send({ type: 'CLOSE' });
+    expect(state().value).toBe('closed');
+    expect(state().context.uploadedFileIds).toEqual([]);
+  });
+
+  it('a restored snapshot holding a too-large file records "File too large" without sending it', async () => {
+    const big = pdf('big.pdf', MAX_UPLOAD_BYTES + 1);
+    const uploads = controlledUploads();
+    const machine = uploadDialogMachine.provide({ actors: { uploadFile: uploads.logic } });
+    const base = createActor(machine, { input: { variant: 'service_center' } }).getSnapshot().context;
+    const snapshot = machine.resolveState({ value: { open: 'choosing' }, context: { ...base, files: [big] } });
+    const actor = createActor(machine, { snapshot, input: { variant: 'service_center' } }).start();
+    actor.send({ type: 'UPLOAD' });
+    expect(actor.getSnapshot().value).toEqual({ open: 'failed' });
+    expect(actor.getSnapshot().context.results).toEqual([
+      { status: 'error', fileName: 'big.pdf', errorType: null, message: 'File too large' },
+    ]);
+    expect(actor.getSnapshot().context.errorType).toBe('UNKNOWN_ERROR');
+    expect(uploads.requests).toHaveLength(0);
+  });
+
+  it('NO_FILES_UPLOADED when the upload loop had nothing to send', () => {
+    const machine = uploadDialogMachine.provide({ guards: { canUpload: () => true } });
+    const actor = createActor(machine, { input: { variant: 'service_center' } }).start();
+    actor.send({ type: 'OPEN' });
+    actor.send({ type: 'UPLOAD' });
+    expect(actor.getSnapshot().value).toEqual({ open: 'failed' });
+    expect(actor.getSnapshot().context.errorType).toBe('NO_FILES_UPLOADED');
+  });
+});
+
+describe('uploadDialogMachine, study-helper variant', () => {
+  it('asks "intro file?" first; an intro upload needs a study helper', async () => {
+    const { actor, uploads, state } = start({ variant: 'study_helper' });
+    actor.send({ type: 'OPEN' });
+    expect(state().value).toEqual({ open: 'askingIntro' });
+    actor.send({ type: 'CHOOSE_FILES', files: [pdf('a.pdf')] });
+    expect(state().context.files).toEqual([]);
+    actor.send({ type: 'ANSWER_INTRO', isIntro: true });
+    expect(state().value).toEqual({ open: 'choosing' });
+    actor.send({ type: 'SET_PAGE_LENGTH', pageLength: 2 });
+    expect(state().context.answerSheetPageLength).toBe(0);
+    actor.send({ type: 'CHOOSE_FILES', files: [pdf('intro.pdf')] });
+    actor.send({ type: 'UPLOAD' });
+    expect(state().value).toEqual({ open: 'choosing' });
+    actor.send({ type: 'SELECT_STUDY_HELPER', studyHelperId: 'sh-7' });
+    actor.send({ type: 'SELECT_STUDY_HELPER', studyHelperId: null });
+    expect(canUpload(state().context)).toBe(false);
+    actor.send({ type: 'SELECT_STUDY_HELPER', studyHelperId: 'sh-7' });
+    actor.send({ type: 'UPLOAD' });
+    expect(uploads.requests.map((r) => r.input)).toEqual([
+      { variant: 'study_helper', file: pdf('intro.pdf'), answerSheetPageLength: 0, isIntro: true, studyHelperId: 'sh-7' },
+    ]);
+    uploads.requests[0]?.resolve({});
+    await waitFor(actor, (s) => s.matches({ open: 'success' }));
+    expect(state().context.uploadedFileIds).toEqual([]);
+  });
+
+  it('a non-intro upload needs no study helper and never sends one', () => {
+    const { actor, uploads, state } = start({ variant: 'study_helper' });
+    actor.send({ type: 'OPEN' });
+    actor.send({ type: 'ANSWER_INTRO', isIntro: false });
+    actor.send({ type: 'SELECT_STUDY_HELPER', studyHelperId: 'sh-7' });
+    expect(state().context.studyHelperId).toBeNull();
+    actor.send({ type: 'CHOOSE_FILES', files: [pdf('graded.pdf')] });
+    actor.send({ type: 'UPLOAD' });
+    expect(uploads.requests[0]?.input.studyHelperId).toBeNull();
+    expect(uploads.requests[0]?.input.isIntro).toBe(false);
+  });
+
+  it('uploads several files one at a time, in order, and reports the first failure', async () => {
+    const { actor, uploads, state } = start({ variant: 'study_helper' });
+    actor.send({ type: 'OPEN' });
+    actor.send({ type: 'ANSWER_INTRO', isIntro: false });
+    actor.send({ type: 'CHOOSE_FILES', files: [pdf('1.pdf'), pdf('2.pdf'), pdf('3.pdf')] });
+    actor.send({ type: 'UPLOAD' });
+    expect(uploads.requests.map((r) => r.input.file.name)).toEqual(['1.pdf']);
+    uploads.requests[0]?.resolve({ id: 'f-1' });
+    await flush();
+    expect(uploads.requests.map((r) => r.input.file.name)).toEqual(['1.pdf', '2.pdf']);
+    uploads.requests[1]?.reject({ status: 409 });
+    await flush();
+    expect(uploads.requests.map((r) => r.input.file.name)).toEqual(['1.pdf', '2.pdf', '3.pdf']);
+    expect(state().context.currentIndex).toBe(2);
+    uploads.requests[2]?.resolve({ id: 'f-3' });
+    await waitFor(actor, (s) => s.matches({ open: 'failed' }));
+    expect(state().context.errorType).toBe('DUPLICATE_FILE');
+    expect(state().context.uploadedFileIds).toEqual(['f-1', 'f-3']);
+    expect(state().context.results).toEqual([
+      { status: 'success', fileName: '1.pdf', id: 'f-1' },
+      { status: 'error', fileName: '2.pdf', errorType: 'DUPLICATE_FILE', message: null },
+      { status: 'success', fileName: '3.pdf', id: 'f-3' },
+    ]);
+  });
+
+  it('CANCEL from askingIntro closes and a new OPEN asks again', () => {
+    const { actor, state } = start({ variant: 'study_helper' });
+    actor.send({ type: 'OPEN' });
+    actor.send({ type: 'ANSWER_INTRO', isIntro: true });
+    actor.send({ type: 'SELECT_STUDY_HELPER', studyHelperId: 'sh-1' });
+    actor.send({ type: 'CANCEL' });
+    actor.send({ type: 'OPEN' });
+    expect(state().value).toEqual({ open: 'askingIntro' });
+    expect(state().context).toMatchObject({ isIntro: false, studyHelperId: null, variant: 'study_helper' });
+  });
+});
+
+describe('uploadDialogMachine graph', () => {
+  it('reaches every state through the event fixtures, over both variants', () => {
+    const snapshots = uploadDialogModelInputs.flatMap((input) =>
+      getShortestPaths(uploadDialogMachine, {
+        input,
+        events: modelEvents(Object.values(uploadDialogEventFixtures), uploadDialogActorResults),
+      }).map((path) => path.state),
+    );
+    expect(unreachedStateIds(uploadDialogMachine, snapshots)).toEqual([]);
+    const serviceCenterOnly = getShortestPaths(uploadDialogMachine, {
+      input: { variant: 'service_center' },
+      events: modelEvents(Object.values(uploadDialogEventFixtures), uploadDialogActorResults),
+    }).map((path) => path.state);
+    expect(unreachedStateIds(uploadDialogMachine, serviceCenterOnly)).toEqual(['uploadDialog.open.askingIntro']);
+  });
+});

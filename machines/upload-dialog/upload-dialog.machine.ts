@@ -1,0 +1,431 @@
+// Upload dialog, in two variants chosen by input.variant:
+//   service_center  a scanned file for POST /api/file, with answer_sheet_page_length 0|1|2 (default 0)
+//   study_helper    graded scans or intro files for POST /api/study-helpers/file; asks first whether
+//                   the upload is an intro file, and an intro file needs a chosen study helper
+//
+// State hierarchy (id "uploadDialog"):
+//   closed                 initial. OPEN → open
+//   open                   CANCEL or CLOSE (from any substate) → closed, everything reset
+//     (starting)           transient: → askingIntro (study_helper) or choosing (service_center)
+//     askingIntro          "intro file?" ANSWER_INTRO {isIntro} → choosing
+//     choosing             CHOOSE_FILES / DROP_FILES (dropped files are filtered by accepted types)
+//                          replace the selection; each file over MAX_UPLOAD_BYTES is kept aside and
+//                          flagged "File too Large". REMOVE_FILE {name}, CLEAR_FILES,
+//                          SELECT_STUDY_HELPER (intro only), SET_PAGE_LENGTH (service_center only).
+//                          UPLOAD → uploading, guard canUpload: a file, no too-large file, and a
+//                          study helper when it is an intro upload
+//     uploading            one request per file, in order; results collected per file
+//       (nextFile)         transient: all files handled → decide; a file that cannot be sent
+//                          ("File is undefined", "File too large") is recorded and skipped;
+//                          otherwise → sending
+//       sending            invokes actor `uploadFile` (id "uploadFile") for context.currentIndex;
+//                          done or error → nextFile (an error is classified with classifyUploadError)
+//     (decide)             transient: summarizeUploadResults → success | failed
+//     success              every file uploaded; context.uploadedFileIds (a service-center screen
+//                          navigates to /file/{uploadedFileIds[0]})
+//     failed               context.errorType (spec §8), e.g. for the result banner
+//
+// The screen supplies with .provide(): actor `uploadFile` (the multipart POST; it throws
+// {status, body} for an HTTP error and anything else for a network failure). Leaving `sending`
+// (CANCEL/CLOSE) stops the actor, which aborts its `signal`.
+import { assign, fromPromise, setup } from 'xstate';
+import {
+  DEFAULT_ANSWER_SHEET_PAGE_LENGTH,
+  MAX_UPLOAD_BYTES,
+  type AnswerSheetPageLength,
+} from '../constants';
+import type { ActorResultEvent, EventFixtures } from '../model-events';
+
+export type UploadVariant = 'service_center' | 'study_helper';
+
+/** What the machine needs of a browser File (a File satisfies it). */
+export interface FileLike {
+  name: string;
+  size: number;
+  type: string;
+  lastModified: number;
+}
+
+/** Shown next to a chosen file over the size limit. */
+export const FILE_TOO_LARGE_LABEL = 'File too Large';
+/** Per-file errors recorded by the upload loop (spec §8). */
+export const FILE_UNDEFINED_ERROR = 'File is undefined';
+export const FILE_TOO_LARGE_ERROR = 'File too large';
+
+/** Error types of spec §8; the server may also send its own detail.error_type. */
+export type KnownUploadErrorType =
+  | 'DUPLICATE_FILE'
+  | 'VALIDATION_ERROR'
+  | 'SERVER_ERROR'
+  | 'NETWORK_ERROR'
+  | 'NO_FILES_UPLOADED'
+  | 'UNKNOWN_ERROR';
+export type UploadErrorType = KnownUploadErrorType | (string & {});
+
+/** What the `uploadFile` actor throws for an HTTP error: the status and the parsed JSON body. */
+export interface UploadHttpError {
+  status?: number;
+  body?: unknown;
+}
+
+function errorTypeFromBody(body: unknown): string | undefined {
+  if (typeof body !== 'object' || body === null || !('detail' in body)) return undefined;
+  const detail = body.detail;
+  if (typeof detail !== 'object' || detail === null || !('error_type' in detail)) return undefined;
+  const errorType = detail.error_type;
+  return typeof errorType === 'string' && errorType !== '' ? errorType : undefined;
+}
+
+/**
+ * Spec §8: 409 → detail.error_type or DUPLICATE_FILE; 400 → detail.error_type or VALIDATION_ERROR;
+ * 5xx → SERVER_ERROR; anything else (other statuses, network failures) → NETWORK_ERROR.
+ */
+export function classifyUploadError(error: unknown): UploadErrorType {
+  const http = typeof error === 'object' && error !== null ? (error as UploadHttpError) : {};
+  const status = typeof http.status === 'number' ? http.status : undefined;
+  if (status === 409) return errorTypeFromBody(http.body) ?? 'DUPLICATE_FILE';
+  if (status === 400) return errorTypeFromBody(http.body) ?? 'VALIDATION_ERROR';
+  if (status !== undefined && status >= 500 && status <= 599) return 'SERVER_ERROR';
+  return 'NETWORK_ERROR';
+}
+
+/** True when a file is over the 1.5 GB limit. */
+export function isTooLarge(file: FileLike): boolean {
+  return file.size > MAX_UPLOAD_BYTES;
+}
+
+/** Why a file cannot be sent at all, or null when it can. */
+export function fileProblem(file: FileLike | null | undefined): string | null {
+  if (!file) return FILE_UNDEFINED_ERROR;
+  if (isTooLarge(file)) return FILE_TOO_LARGE_ERROR;
+  return null;
+}
+
+/**
+ * Whether a file matches an `accept` list: MIME types ("application/pdf"), wildcards ("image/*")
+ * and extensions (".pdf"), case-insensitive. An empty list accepts everything.
+ */
+export function isAcceptedType(file: FileLike, acceptedTypes: readonly string[]): boolean {
+  if (acceptedTypes.length === 0) return true;
+  const name = file.name.toLowerCase();
+  const type = file.type.toLowerCase();
+  return acceptedTypes.some((raw) => {
+    const accepted = raw.trim().toLowerCase();
+    if (accepted.startsWith('.')) return name.endsWith(accepted);
+    if (accepted.endsWith('/*')) return type.startsWith(accepted.slice(0, -1));
+    return accepted !== '' && type === accepted;
+  });
+}
+
+/** "application/pdf, .pdf" or ['application/pdf', '.pdf'] → a clean list. */
+export function parseAcceptedTypes(accept: string | readonly string[] | null | undefined): string[] {
+  const parts = typeof accept === 'string' ? accept.split(',') : [...(accept ?? [])];
+  return parts.map((part) => part.trim()).filter((part) => part !== '');
+}
+
+export type UploadFileResult =
+  | { status: 'success'; fileName: string; id: string | null }
+  | { status: 'error'; fileName: string | null; errorType: UploadErrorType | null; message: string | null };
+
+export type UploadOutcome = { status: 'success'; fileIds: string[] } | { status: 'error'; errorType: UploadErrorType };
+
+/**
+ * The dialog's outcome from the per-file results: nothing uploaded → NO_FILES_UPLOADED; any failed
+ * file → its error type (the first one), or UNKNOWN_ERROR when it has none; otherwise success.
+ */
+export function summarizeUploadResults(results: readonly UploadFileResult[]): UploadOutcome {
+  if (results.length === 0) return { status: 'error', errorType: 'NO_FILES_UPLOADED' };
+  const failure = results.find((result) => result.status === 'error');
+  if (failure) return { status: 'error', errorType: failure.errorType ?? 'UNKNOWN_ERROR' };
+  const fileIds = results.flatMap((result) => (result.status === 'success' && result.id !== null ? [result.id] : []));
+  return { status: 'success', fileIds };
+}
+
+export interface UploadDialogInput {
+  variant: UploadVariant;
+  /** The `accept` list of the file picker; dropped files are filtered by it. Absent: any type. */
+  acceptedTypes?: string | readonly string[] | undefined;
+}
+
+export interface UploadDialogContext {
+  variant: UploadVariant;
+  acceptedTypes: string[];
+  /** study_helper: the answer to "intro file?"; always false for service_center. */
+  isIntro: boolean;
+  /** study_helper intro: the chosen study helper's id. */
+  studyHelperId: string | null;
+  /** service_center: answer_sheet_page_length. */
+  answerSheetPageLength: AnswerSheetPageLength;
+  /** The chosen files that will be uploaded, in order. */
+  files: FileLike[];
+  /** Chosen files over MAX_UPLOAD_BYTES: skipped and flagged "File too Large"; they block Upload. */
+  tooLargeFiles: FileLike[];
+  /** Index in `files` of the file being uploaded. */
+  currentIndex: number;
+  /** One result per file handled so far. */
+  results: UploadFileResult[];
+  /** Ids returned by the server, in order (filled on success). */
+  uploadedFileIds: string[];
+  /** Set in `failed`. */
+  errorType: UploadErrorType | null;
+}
+
+export type UploadDialogEvent =
+  | { type: 'OPEN' }
+  | { type: 'ANSWER_INTRO'; isIntro: boolean }
+  | { type: 'SELECT_STUDY_HELPER'; studyHelperId: string | null }
+  | { type: 'SET_PAGE_LENGTH'; pageLength: AnswerSheetPageLength }
+  | { type: 'CHOOSE_FILES'; files: readonly (FileLike | null | undefined)[] }
+  | { type: 'DROP_FILES'; files: readonly (FileLike | null | undefined)[] }
+  | { type: 'REMOVE_FILE'; name: string }
+  | { type: 'CLEAR_FILES' }
+  | { type: 'UPLOAD' }
+  | { type: 'CANCEL' }
+  | { type: 'CLOSE' };
+
+/** Input of the `uploadFile` actor: everything one multipart request needs. */
+export interface UploadFileInput {
+  variant: UploadVariant;
+  file: FileLike;
+  /** service_center: answer_sheet_page_length. */
+  answerSheetPageLength: AnswerSheetPageLength;
+  isIntro: boolean;
+  /** study_helper: sent as `study_helper` only for intro files; null otherwise. */
+  studyHelperId: string | null;
+}
+
+/** Output of the `uploadFile` actor: the created file's id when the server returns one. */
+export interface UploadFileOutput {
+  id?: string | null | undefined;
+}
+
+/** Whether Upload is enabled (the `canUpload` guard). */
+export function canUpload(context: UploadDialogContext): boolean {
+  return (
+    context.files.length > 0 &&
+    context.tooLargeFiles.length === 0 &&
+    (!context.isIntro || context.studyHelperId !== null)
+  );
+}
+
+type Selection = Pick<UploadDialogContext, 'files' | 'tooLargeFiles'>;
+
+/** Splits picked files into those to upload and those over the limit; missing entries are dropped. */
+export function selectFiles(picked: readonly (FileLike | null | undefined)[]): Selection {
+  const present = picked.filter((file): file is FileLike => Boolean(file));
+  return { files: present.filter((file) => !isTooLarge(file)), tooLargeFiles: present.filter(isTooLarge) };
+}
+
+const freshContext = (variant: UploadVariant, acceptedTypes: string[]): UploadDialogContext => ({
+  variant,
+  acceptedTypes,
+  isIntro: false,
+  studyHelperId: null,
+  answerSheetPageLength: DEFAULT_ANSWER_SHEET_PAGE_LENGTH,
+  files: [],
+  tooLargeFiles: [],
+  currentIndex: 0,
+  results: [],
+  uploadedFileIds: [],
+  errorType: null,
+});
+
+export const uploadDialogMachine = setup({
+  types: {
+    input: {} as UploadDialogInput,
+    context: {} as UploadDialogContext,
+    events: {} as UploadDialogEvent,
+  },
+  actors: {
+    uploadFile: fromPromise<UploadFileOutput, UploadFileInput>(async () => {
+      throw new Error('upload-dialog machine: "uploadFile" must be supplied by the screen with .provide()');
+    }),
+  },
+  actions: {
+    reset: assign(({ context }) => freshContext(context.variant, context.acceptedTypes)),
+    answerIntro: assign(({ event }) =>
+      event.type === 'ANSWER_INTRO' ? { isIntro: event.isIntro, studyHelperId: null } : {},
+    ),
+    selectStudyHelper: assign(({ event }) =>
+      event.type === 'SELECT_STUDY_HELPER' ? { studyHelperId: event.studyHelperId } : {},
+    ),
+    setPageLength: assign(({ event }) =>
+      event.type === 'SET_PAGE_LENGTH' ? { answerSheetPageLength: event.pageLength } : {},
+    ),
+    chooseFiles: assign(({ event }) => (event.type === 'CHOOSE_FILES' ? selectFiles(event.files) : {})),
+    dropFiles: assign(({ context, event }) =>
+      event.type === 'DROP_FILES'
+        ? selectFiles(event.files.filter((file) => !file || isAcceptedType(file, context.acceptedTypes)))
+        : {},
+    ),
+    removeFile: assign(({ context, event }) =>
+      event.type === 'REMOVE_FILE'
+        ? {
+            files: context.files.filter((file) => file.name !== event.name),
+            tooLargeFiles: context.tooLargeFiles.filter((file) => file.name !== event.name),
+          }
+        : {},
+    ),
+    clearFiles: assign({ files: [], tooLargeFiles: [] }),
+    startUploading: assign({ currentIndex: 0, results: [], uploadedFileIds: [], errorType: null }),
+    recordUnsendableFile: assign(({ context }) => {
+      const file = context.files[context.currentIndex];
+      const result: UploadFileResult = {
+        status: 'error',
+        fileName: file?.name ?? null,
+        errorType: null,
+        message: fileProblem(file),
+      };
+      return { results: [...context.results, result], currentIndex: context.currentIndex + 1 };
+    }),
+    recordUploaded: assign(({ context }, params: { output: UploadFileOutput | undefined }) => {
+      const output = params.output;
+      const result: UploadFileResult = {
+        status: 'success',
+        fileName: context.files[context.currentIndex]?.name ?? '',
+        id: output?.id ?? null,
+      };
+      return { results: [...context.results, result], currentIndex: context.currentIndex + 1 };
+    }),
+    recordFailed: assign(({ context }, params: { error: unknown }) => {
+      const result: UploadFileResult = {
+        status: 'error',
+        fileName: context.files[context.currentIndex]?.name ?? null,
+        errorType: classifyUploadError(params.error),
+        message: null,
+      };
+      return { results: [...context.results, result], currentIndex: context.currentIndex + 1 };
+    }),
+    finishSuccess: assign(({ context }) => {
+      const outcome = summarizeUploadResults(context.results);
+      return { uploadedFileIds: outcome.status === 'success' ? outcome.fileIds : [], errorType: null };
+    }),
+    finishFailure: assign(({ context }) => {
+      const outcome = summarizeUploadResults(context.results);
+      return {
+        uploadedFileIds: context.results.flatMap((r) => (r.status === 'success' && r.id !== null ? [r.id] : [])),
+        errorType: outcome.status === 'error' ? outcome.errorType : 'UNKNOWN_ERROR',
+      };
+    }),
+  },
+  guards: {
+    isStudyHelperVariant: ({ context }) => context.variant === 'study_helper',
+    isServiceCenterVariant: ({ context }) => context.variant === 'service_center',
+    isIntroUpload: ({ context }) => context.isIntro,
+    canUpload: ({ context }) => canUpload(context),
+    allFilesHandled: ({ context }) => context.currentIndex >= context.files.length,
+    allFilesUploaded: ({ context }) => summarizeUploadResults(context.results).status === 'success',
+    currentFileUnsendable: ({ context }) => fileProblem(context.files[context.currentIndex]) !== null,
+  },
+}).createMachine({
+  id: 'uploadDialog',
+  context: ({ input }) => freshContext(input.variant, parseAcceptedTypes(input.acceptedTypes)),
+  initial: 'closed',
+  states: {
+    closed: {
+      on: { OPEN: 'open' },
+    },
+    open: {
+      initial: 'starting',
+      on: {
+        CANCEL: { target: 'closed', actions: 'reset' },
+        CLOSE: { target: 'closed', actions: 'reset' },
+      },
+      states: {
+        starting: {
+          always: [{ guard: 'isStudyHelperVariant', target: 'askingIntro' }, { target: 'choosing' }],
+        },
+        askingIntro: {
+          on: { ANSWER_INTRO: { target: 'choosing', actions: 'answerIntro' } },
+        },
+        choosing: {
+          on: {
+            CHOOSE_FILES: { actions: 'chooseFiles' },
+            DROP_FILES: { actions: 'dropFiles' },
+            REMOVE_FILE: { actions: 'removeFile' },
+            CLEAR_FILES: { actions: 'clearFiles' },
+            SELECT_STUDY_HELPER: { guard: 'isIntroUpload', actions: 'selectStudyHelper' },
+            SET_PAGE_LENGTH: { guard: 'isServiceCenterVariant', actions: 'setPageLength' },
+            UPLOAD: { guard: 'canUpload', target: 'uploading', actions: 'startUploading' },
+          },
+        },
+        uploading: {
+          initial: 'nextFile',
+          states: {
+            nextFile: {
+              always: [
+                { guard: 'allFilesHandled', target: '#uploadDialog.open.decide' },
+                { guard: 'currentFileUnsendable', target: 'nextFile', reenter: true, actions: 'recordUnsendableFile' },
+                { target: 'sending' },
+              ],
+            },
+            sending: {
+              invoke: {
+                id: 'uploadFile',
+                src: 'uploadFile',
+                input: ({ context }) => ({
+                  variant: context.variant,
+                  file: context.files[context.currentIndex] as FileLike,
+                  answerSheetPageLength: context.answerSheetPageLength,
+                  isIntro: context.isIntro,
+                  studyHelperId: context.isIntro ? context.studyHelperId : null,
+                }),
+                onDone: {
+                  target: 'nextFile',
+                  actions: { type: 'recordUploaded', params: ({ event }) => ({ output: event.output }) },
+                },
+                onError: {
+                  target: 'nextFile',
+                  actions: { type: 'recordFailed', params: ({ event }) => ({ error: event.error }) },
+                },
+              },
+            },
+          },
+        },
+        decide: {
+          always: [
+            { guard: 'allFilesUploaded', target: 'success', actions: 'finishSuccess' },
+            { target: 'failed', actions: 'finishFailure' },
+          ],
+        },
+        success: {},
+        failed: {},
+      },
+    },
+  },
+});
+
+const pdf = (name: string, size: number): FileLike => ({ name, size, type: 'application/pdf', lastModified: 1_700_000_000_000 });
+
+/** One example of every event, for model-based tests (the drop mixes a too-large PDF and a text file). */
+export const uploadDialogEventFixtures = {
+  OPEN: { type: 'OPEN' },
+  ANSWER_INTRO: { type: 'ANSWER_INTRO', isIntro: true },
+  SELECT_STUDY_HELPER: { type: 'SELECT_STUDY_HELPER', studyHelperId: 'sh-1' },
+  SET_PAGE_LENGTH: { type: 'SET_PAGE_LENGTH', pageLength: 2 },
+  CHOOSE_FILES: { type: 'CHOOSE_FILES', files: [pdf('scan.pdf', 2_048)] },
+  DROP_FILES: {
+    type: 'DROP_FILES',
+    files: [pdf('huge.pdf', MAX_UPLOAD_BYTES + 1), { name: 'notes.txt', size: 10, type: 'text/plain', lastModified: 0 }],
+  },
+  REMOVE_FILE: { type: 'REMOVE_FILE', name: 'huge.pdf' },
+  CLEAR_FILES: { type: 'CLEAR_FILES' },
+  UPLOAD: { type: 'UPLOAD' },
+  CANCEL: { type: 'CANCEL' },
+  CLOSE: { type: 'CLOSE' },
+} satisfies EventFixtures<UploadDialogEvent>;
+
+/** Results of the `uploadFile` actor, for graph walks. */
+export const uploadDialogActorResults: readonly ActorResultEvent[] = [
+  { type: 'xstate.done.actor.uploadFile', output: { id: 'file-1' } satisfies UploadFileOutput },
+  {
+    type: 'xstate.error.actor.uploadFile',
+    error: { status: 409, body: { detail: { error_type: 'DUPLICATE_FILE' } } } satisfies UploadHttpError,
+  },
+];
+
+/** Inputs under which, together, every state is reachable. */
+export const uploadDialogModelInputs: readonly UploadDialogInput[] = [
+  { variant: 'service_center', acceptedTypes: ['application/pdf'] },
+  { variant: 'study_helper', acceptedTypes: ['application/pdf'] },
+];

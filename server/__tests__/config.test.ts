@@ -1,0 +1,84 @@
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { ConfigError, loadConfig } from '../config.js';
+
+describe('loadConfig', () => {
+  it('has a default for everything', () => {
+    expect(loadConfig({})).toEqual({
+      port: 3000,
+      host: '0.0.0.0',
+      dataDir: path.resolve('./data'),
+      publicUrl: 'http://localhost:3000',
+      databaseUrl: undefined,
+      oidc: undefined,
+      adminEmails: [],
+      allowDatabaseDelete: false,
+      sessionTtlHours: 12,
+      logLevel: 'info',
+      demoData: true,
+    });
+  });
+
+  it('reads the environment', () => {
+    const config = loadConfig({
+      PORT: '8080',
+      HOST: '127.0.0.1',
+      DATA_DIR: '/var/lib/portal',
+      PUBLIC_URL: 'https://portal.example.org/',
+      DATABASE_URL: 'postgres://user@db:5432/portal',
+      OIDC_ISSUER: 'https://login.example.org/realms/portal/',
+      OIDC_CLIENT_ID: 'portal',
+      OIDC_CLIENT_SECRET: 's3cret',
+      ADMIN_EMAILS: ' Boss@Example.org , second@example.org,,',
+      ALLOW_DATABASE_DELETE: 'true',
+      SESSION_TTL_HOURS: '1.5',
+      LOG_LEVEL: 'WARN',
+      DEMO_DATA: 'false',
+    });
+    expect(config).toEqual({
+      port: 8080,
+      host: '127.0.0.1',
+      dataDir: '/var/lib/portal',
+      publicUrl: 'https://portal.example.org',
+      databaseUrl: 'postgres://user@db:5432/portal',
+      oidc: { issuer: 'https://login.example.org/realms/portal', clientId: 'portal', clientSecret: 's3cret' },
+      adminEmails: ['boss@example.org', 'second@example.org'],
+      allowDatabaseDelete: true,
+      sessionTtlHours: 1.5,
+      logLevel: 'warn',
+      demoData: false,
+    });
+  });
+
+  it('derives PUBLIC_URL from PORT', () => {
+    expect(loadConfig({ PORT: '4000' }).publicUrl).toBe('http://localhost:4000');
+  });
+
+  it('lists every problem at once', () => {
+    let error: unknown;
+    try {
+      loadConfig({
+        PORT: 'eighty',
+        PUBLIC_URL: 'ftp://x',
+        DATABASE_URL: 'mysql://x',
+        OIDC_CLIENT_ID: 'lonely',
+        ADMIN_EMAILS: 'not-an-email',
+        ALLOW_DATABASE_DELETE: 'maybe',
+        SESSION_TTL_HOURS: '-1',
+        LOG_LEVEL: 'loud',
+      });
+    } catch (caught) {
+      error = caught;
+    }
+    expect(error).toBeInstanceOf(ConfigError);
+    const problems = (error as ConfigError).problems;
+    expect(problems).toHaveLength(8);
+    expect((error as ConfigError).message).toContain('PORT must be an integer');
+    expect(problems.join('\n')).toMatch(/PUBLIC_URL.*DATABASE_URL.*OIDC_CLIENT_ID.*ADMIN_EMAILS.*ALLOW_DATABASE_DELETE.*SESSION_TTL_HOURS.*LOG_LEVEL/s);
+  });
+
+  it('needs a client id with an external issuer and refuses a PUBLIC_URL with a path', () => {
+    expect(() => loadConfig({ OIDC_ISSUER: 'https://login.example.org' })).toThrow('OIDC_CLIENT_ID is required');
+    expect(() => loadConfig({ PUBLIC_URL: 'https://example.org/portal' })).toThrow('without a path');
+  });
+});

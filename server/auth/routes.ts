@@ -1,0 +1,148 @@
+// /api/auth/*: sign-in through OpenID Connect, sign-out, "about me" and View As.
+import type { FastifyPluginAsync } from 'fastify';
+import type { Config } from '../config.js';
+import type { Database } from '../db/database.js';
+import { badRequest, notFound } from '../http-error.js';
+import { SignInError, type OidcClient } from './oidc-client.js';
+import {
+  clearSessionCookie,
+  readSessionToken,
+  requireIsAdmin,
+  requireUser,
+  sessionCookieName,
+  sessionCookieOptions,
+} from './session.js';
+import {
+  createSession,
+  deleteExpiredSessions,
+  deleteSession,
+  setActingCongregation,
+  type SessionUser,
+} from './session-store.js';
+import { userForSignIn } from './users.js';
+
+export interface AuthRoutesOptions {
+  config: Pick<Config, 'publicUrl' | 'sessionTtlHours' | 'adminEmails'>;
+  db: Database;
+  oidc: OidcClient;
+}
+
+/** How long a started sign-in may take before its state is forgotten. */
+const LOGIN_STATE_TTL_MINUTES = 15;
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+/** The spec's "current user (about-me)": congregation is "" when there is none. */
+export function aboutMe(user: SessionUser) {
+  return {
+    email: user.email,
+    role: user.role,
+    congregation: user.congregation_id ?? '',
+    is_admin: user.is_admin,
+  };
+}
+
+/** Only same-site paths: an absolute URL here would make the sign-in an open redirect. */
+export function safeReturnPath(value: unknown): string | null {
+  if (typeof value !== 'string' || value.length > 2000) return null;
+  if (!value.startsWith('/') || value.startsWith('//') || value.startsWith('/\\')) return null;
+  return value;
+}
+
+export const authRoutes: FastifyPluginAsync<AuthRoutesOptions> = async (app, { config, db, oidc }) => {
+  app.get<{ Querystring: { return_to?: string } }>('/api/auth/login', async (request, reply) => {
+    // Housekeeping rides on sign-ins: both deletes use an index and touch few rows.
+    await db.query(`DELETE FROM login_states WHERE created_at < now() - interval '${LOGIN_STATE_TTL_MINUTES} minutes'`);
+    await deleteExpiredSessions(db);
+    const { checks, url } = await oidc.start();
+    await db.query('INSERT INTO login_states (state, code_verifier, nonce, return_to) VALUES ($1, $2, $3, $4)', [
+      checks.state,
+      checks.codeVerifier,
+      checks.nonce,
+      safeReturnPath(request.query.return_to),
+    ]);
+    reply.header('cache-control', 'no-store');
+    return reply.redirect(url.href, 302);
+  });
+
+  app.get<{ Querystring: { state?: string; error?: string } }>('/api/auth/callback', async (request, reply) => {
+    reply.header('cache-control', 'no-store');
+    const { state, error } = request.query;
+    if (typeof state !== 'string' || state === '') {
+      if (error !== undefined) return reply.redirect('/', 302);
+      throw badRequest('Missing state');
+    }
+    // One use only: deleting the row is what makes a replayed callback fail.
+    const pending = await db.maybeOne<{ code_verifier: string; nonce: string; return_to: string | null }>(
+      `DELETE FROM login_states
+       WHERE state = $1 AND created_at >= now() - interval '${LOGIN_STATE_TTL_MINUTES} minutes'
+       RETURNING code_verifier, nonce, return_to`,
+      [state],
+    );
+    if (pending === null) {
+      request.log.warn('sign-in callback with an unknown or expired state');
+      return reply.redirect('/', 302);
+    }
+    // The user cancelled on the issuer's page.
+    if (error !== undefined) return reply.redirect('/', 302);
+
+    let email: string;
+    try {
+      ({ email } = await oidc.finish(new URL(request.url, config.publicUrl), {
+        state,
+        nonce: pending.nonce,
+        codeVerifier: pending.code_verifier,
+      }));
+    } catch (failure) {
+      if (failure instanceof SignInError) {
+        request.log.warn({ err: failure, cause: failure.cause }, 'sign-in failed');
+        return reply.code(401).send({ detail: 'Sign-in failed' });
+      }
+      throw failure;
+    }
+    const user = await userForSignIn(db, email, config.adminEmails);
+    const session = await createSession(db, user.id, config.sessionTtlHours);
+    request.log.info({ user_id: user.id }, 'signed in');
+    reply.setCookie(sessionCookieName(config.publicUrl), session.token, sessionCookieOptions(config.publicUrl, session.expiresAt));
+    return reply.redirect(pending.return_to ?? '/', 302);
+  });
+
+  app.get('/api/auth/logout', async (request, reply) => {
+    const token = readSessionToken(request, config.publicUrl);
+    if (token !== undefined) await deleteSession(db, token);
+    clearSessionCookie(reply, config.publicUrl);
+    reply.header('cache-control', 'no-store');
+    return reply.redirect('/', 302);
+  });
+
+  app.get('/api/auth/me', async (request, reply) => {
+    reply.header('cache-control', 'no-store');
+    return aboutMe(requireUser(request));
+  });
+
+  app.post<{ Body: { congregation?: unknown } | null }>('/api/auth/view-as', async (request) => {
+    const user = requireIsAdmin(request);
+    const body = request.body;
+    if (typeof body !== 'object' || body === null || !('congregation' in body)) {
+      throw badRequest('Body must be {"congregation": id or null}');
+    }
+    const congregation = body.congregation;
+    if (congregation !== null && typeof congregation !== 'string') {
+      throw badRequest('congregation must be an id or null');
+    }
+    if (congregation !== null) {
+      const found = UUID.test(congregation)
+        ? await db.maybeOne('SELECT id FROM congregations WHERE id = $1', [congregation])
+        : null;
+      if (found === null) throw notFound('Congregation not found');
+    }
+    await setActingCongregation(db, user.session_id, congregation);
+    request.log.info({ user_id: user.id, congregation }, congregation === null ? 'view as ended' : 'view as started');
+    const acting = congregation;
+    return aboutMe({
+      ...user,
+      acting_congregation_id: acting,
+      role: acting === null ? user.own_role : 'study_helper_coordinator',
+      congregation_id: acting ?? user.own_congregation_id,
+    });
+  });
+};

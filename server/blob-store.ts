@@ -1,0 +1,179 @@
+// Where uploaded PDFs, page images and generated PDFs live. Content-addressed by SHA-256:
+// a blob's key is its hash, so the same bytes are stored once. Writes stream to a temporary
+// file while hashing and counting, and only a complete, verified file is renamed into place:
+// an aborted or oversized upload leaves nothing behind.
+import { createHash, randomBytes } from 'node:crypto';
+import { createReadStream, createWriteStream } from 'node:fs';
+import { mkdir, open, readdir, rename, rm, stat, unlink } from 'node:fs/promises';
+import path from 'node:path';
+import { Readable, Transform, type TransformCallback } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
+
+export interface BlobInfo {
+  key: string;
+  sha256: string;
+  size: number;
+}
+
+export interface PutOptions {
+  /** Overrides the store's default limit for this write. */
+  maxBytes?: number;
+  signal?: AbortSignal;
+}
+
+export type BlobSource = Readable | AsyncIterable<Uint8Array> | Uint8Array;
+
+export interface BlobStore {
+  put(source: BlobSource, options?: PutOptions): Promise<BlobInfo>;
+  /** Streams a blob; `end` is inclusive like fs.createReadStream. A missing key errors the stream (ENOENT). */
+  createReadStream(key: string, range?: { start?: number; end?: number }): Readable;
+  stat(key: string): Promise<{ size: number } | null>;
+  delete(key: string): Promise<void>;
+  /**
+   * A local file path for the blob when the store keeps blobs on local disk (tools such as
+   * mupdf read big PDFs through a file descriptor); undefined for remote stores.
+   */
+  localPath(key: string): string | undefined;
+}
+
+/** The write went over its byte limit; nothing was stored. */
+export class BlobTooLargeError extends Error {
+  readonly code = 'BLOB_TOO_LARGE';
+  constructor(public readonly limit: number) {
+    super(`Blob exceeds the limit of ${limit} bytes`);
+    this.name = 'BlobTooLargeError';
+  }
+}
+
+export class InvalidBlobKeyError extends Error {
+  constructor(key: string) {
+    super(`Invalid blob key "${key.slice(0, 80)}"`);
+    this.name = 'InvalidBlobKeyError';
+  }
+}
+
+const KEY = /^[0-9a-f]{64}$/;
+const STALE_TEMP_MS = 24 * 60 * 60 * 1000;
+
+export interface FolderBlobStoreOptions {
+  /** Folder holding the blobs, e.g. `${DATA_DIR}/blobs`. */
+  root: string;
+  /** Default limit per write; Infinity when not set. */
+  maxBytes?: number;
+}
+
+export class FolderBlobStore implements BlobStore {
+  private readonly root: string;
+  private readonly tempDir: string;
+  private readonly maxBytes: number;
+
+  constructor(options: FolderBlobStoreOptions) {
+    this.root = path.resolve(options.root);
+    this.tempDir = path.join(this.root, 'tmp');
+    this.maxBytes = options.maxBytes ?? Number.POSITIVE_INFINITY;
+  }
+
+  async put(source: BlobSource, options: PutOptions = {}): Promise<BlobInfo> {
+    const limit = options.maxBytes ?? this.maxBytes;
+    await mkdir(this.tempDir, { recursive: true });
+    const tempPath = path.join(this.tempDir, `${Date.now()}-${randomBytes(8).toString('hex')}.part`);
+    const meter = new HashingMeter(limit);
+    const input = source instanceof Uint8Array ? Readable.from([source]) : source;
+    try {
+      await pipeline(input, meter, createWriteStream(tempPath, { flags: 'wx' }), { signal: options.signal });
+      // Durable before the database can point at it.
+      const handle = await open(tempPath, 'r');
+      try {
+        await handle.datasync();
+      } finally {
+        await handle.close();
+      }
+      const key = meter.sha256();
+      const finalPath = this.pathOf(key);
+      await mkdir(path.dirname(finalPath), { recursive: true });
+      // Same bytes already stored: keep the existing copy (content addressing).
+      if ((await this.stat(key)) !== null) await unlink(tempPath);
+      else await rename(tempPath, finalPath);
+      return { key, sha256: key, size: meter.size };
+    } catch (error) {
+      // pipeline() has already destroyed the streams; only the partial file is left to remove.
+      await rm(tempPath, { force: true });
+      throw error;
+    }
+  }
+
+  createReadStream(key: string, range: { start?: number; end?: number } = {}): Readable {
+    return createReadStream(this.pathOf(key), range);
+  }
+
+  async stat(key: string): Promise<{ size: number } | null> {
+    try {
+      const info = await stat(this.pathOf(key));
+      return { size: info.size };
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code === 'ENOENT') return null;
+      throw error;
+    }
+  }
+
+  async delete(key: string): Promise<void> {
+    await rm(this.pathOf(key), { force: true });
+  }
+
+  localPath(key: string): string {
+    return this.pathOf(key);
+  }
+
+  /** Removes temporary files left by a crash; younger ones may belong to writes in flight. */
+  async removeStaleTempFiles(olderThanMs: number = STALE_TEMP_MS): Promise<number> {
+    let removed = 0;
+    let names: string[];
+    try {
+      names = await readdir(this.tempDir);
+    } catch {
+      return 0;
+    }
+    for (const name of names) {
+      const file = path.join(this.tempDir, name);
+      try {
+        const info = await stat(file);
+        if (Date.now() - info.mtimeMs > olderThanMs) {
+          await rm(file, { force: true });
+          removed += 1;
+        }
+      } catch {
+        // Finished or removed by another process meanwhile.
+      }
+    }
+    return removed;
+  }
+
+  private pathOf(key: string): string {
+    if (!KEY.test(key)) throw new InvalidBlobKeyError(key);
+    return path.join(this.root, key.slice(0, 2), key.slice(2, 4), key);
+  }
+}
+
+/** Pass-through that hashes and counts bytes, failing as soon as the limit is passed. */
+class HashingMeter extends Transform {
+  size = 0;
+  private readonly hash = createHash('sha256');
+
+  constructor(private readonly limit: number) {
+    super();
+  }
+
+  override _transform(chunk: Buffer, _encoding: BufferEncoding, callback: TransformCallback): void {
+    this.size += chunk.length;
+    if (this.size > this.limit) {
+      callback(new BlobTooLargeError(this.limit));
+      return;
+    }
+    this.hash.update(chunk);
+    callback(null, chunk);
+  }
+
+  sha256(): string {
+    return this.hash.digest('hex');
+  }
+}

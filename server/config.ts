@@ -1,0 +1,147 @@
+// Server settings, read once from the environment at start. Every setting has a default so
+// `npm start` works with nothing configured (embedded database, embedded sign-in, ./data).
+import path from 'node:path';
+
+export type LogLevel = 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
+
+export interface OidcSettings {
+  issuer: string;
+  clientId: string;
+  clientSecret: string | undefined;
+}
+
+export interface Config {
+  port: number;
+  host: string;
+  /** Absolute path of the data folder (PGlite files, blobs). */
+  dataDir: string;
+  /** Origin (and optional base path) users reach the portal on; no trailing slash. */
+  publicUrl: string;
+  /** PostgreSQL connection string; undefined means PGlite in `${dataDir}/pglite`. */
+  databaseUrl: string | undefined;
+  /** External OpenID Connect issuer; undefined means the embedded provider under /oidc. */
+  oidc: OidcSettings | undefined;
+  /** Lower-case e-mails that become scanning_admin + is_admin when they sign in. */
+  adminEmails: string[];
+  allowDatabaseDelete: boolean;
+  sessionTtlHours: number;
+  logLevel: LogLevel;
+  /** DEMO_DATA (default true): create the demo programme and accounts on the first start. */
+  demoData: boolean;
+}
+
+export class ConfigError extends Error {
+  constructor(public readonly problems: string[]) {
+    super(`Invalid configuration:\n  - ${problems.join('\n  - ')}`);
+    this.name = 'ConfigError';
+  }
+}
+
+const LOG_LEVELS: readonly LogLevel[] = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'];
+
+type Env = Record<string, string | undefined>;
+
+/** Reads and validates settings; throws one ConfigError listing every problem at once. */
+export function loadConfig(env: Env = process.env): Config {
+  const problems: string[] = [];
+  const text = (name: string): string | undefined => {
+    const value = env[name]?.trim();
+    return value === undefined || value === '' ? undefined : value;
+  };
+
+  const port = parseInteger(text('PORT') ?? '3000', 'PORT', 0, 65535, problems);
+  const host = text('HOST') ?? '0.0.0.0';
+  const dataDir = path.resolve(text('DATA_DIR') ?? './data');
+
+  const publicUrl = parseUrl(text('PUBLIC_URL') ?? `http://localhost:${port}`, 'PUBLIC_URL', problems);
+  // The API, the web app and the sign-in provider are served from the root of the origin.
+  if (URL.canParse(publicUrl) && new URL(publicUrl).pathname !== '/') {
+    problems.push(`PUBLIC_URL must be an origin without a path, e.g. https://portal.example.org (got "${publicUrl}")`);
+  }
+
+  const databaseUrl = text('DATABASE_URL');
+  if (databaseUrl !== undefined && !/^postgres(ql)?:\/\//.test(databaseUrl)) {
+    problems.push('DATABASE_URL must start with postgres:// or postgresql://');
+  }
+
+  const issuer = text('OIDC_ISSUER');
+  const clientId = text('OIDC_CLIENT_ID');
+  const clientSecret = text('OIDC_CLIENT_SECRET');
+  let oidc: OidcSettings | undefined;
+  if (issuer !== undefined) {
+    parseUrl(issuer, 'OIDC_ISSUER', problems);
+    if (clientId === undefined) problems.push('OIDC_CLIENT_ID is required when OIDC_ISSUER is set');
+    oidc = { issuer: issuer.replace(/\/+$/, ''), clientId: clientId ?? '', clientSecret };
+  } else if (clientId !== undefined || clientSecret !== undefined) {
+    problems.push('OIDC_CLIENT_ID / OIDC_CLIENT_SECRET are set but OIDC_ISSUER is not');
+  }
+
+  const adminEmails = (text('ADMIN_EMAILS') ?? '')
+    .split(',')
+    .map((email) => email.trim().toLowerCase())
+    .filter((email) => email !== '');
+  for (const email of adminEmails) {
+    if (!email.includes('@')) problems.push(`ADMIN_EMAILS: "${email}" is not an e-mail address`);
+  }
+
+  const allowDatabaseDelete = parseBoolean(text('ALLOW_DATABASE_DELETE') ?? 'false', 'ALLOW_DATABASE_DELETE', problems);
+  const demoData = parseBoolean(text('DEMO_DATA') ?? 'true', 'DEMO_DATA', problems);
+  const sessionTtlHours = parseNumber(text('SESSION_TTL_HOURS') ?? '12', 'SESSION_TTL_HOURS', problems);
+
+  const logLevelText = (text('LOG_LEVEL') ?? 'info').toLowerCase();
+  if (!LOG_LEVELS.includes(logLevelText as LogLevel)) {
+    problems.push(`LOG_LEVEL must be one of ${LOG_LEVELS.join(', ')}`);
+  }
+
+  if (problems.length > 0) throw new ConfigError(problems);
+  return {
+    port,
+    host,
+    dataDir,
+    publicUrl,
+    databaseUrl,
+    oidc,
+    adminEmails,
+    allowDatabaseDelete,
+    sessionTtlHours,
+    logLevel: logLevelText as LogLevel,
+    demoData,
+  };
+}
+
+function parseInteger(value: string, name: string, min: number, max: number, problems: string[]): number {
+  const number = Number(value);
+  if (!Number.isInteger(number) || number < min || number > max) {
+    problems.push(`${name} must be an integer from ${min} to ${max} (got "${value}")`);
+    return min;
+  }
+  return number;
+}
+
+function parseNumber(value: string, name: string, problems: string[]): number {
+  const number = Number(value);
+  if (!Number.isFinite(number) || number <= 0) {
+    problems.push(`${name} must be a positive number (got "${value}")`);
+    return 1;
+  }
+  return number;
+}
+
+function parseBoolean(value: string, name: string, problems: string[]): boolean {
+  const lower = value.toLowerCase();
+  if (['1', 'true', 'yes', 'on'].includes(lower)) return true;
+  if (['0', 'false', 'no', 'off'].includes(lower)) return false;
+  problems.push(`${name} must be true or false (got "${value}")`);
+  return false;
+}
+
+function parseUrl(value: string, name: string, problems: string[]): string {
+  try {
+    const url = new URL(value);
+    if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new Error('not http(s)');
+    return value.replace(/\/+$/, '');
+  } catch {
+    problems.push(`${name} must be an http:// or https:// URL (got "${value}")`);
+    return 'http://localhost';
+  }
+}

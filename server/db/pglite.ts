@@ -1,0 +1,137 @@
+// Embedded PostgreSQL (PGlite, WASM) behind the Database interface. PGlite has one
+// connection: its own mutex already queues every query behind a running transaction, so
+// concurrent requests never interleave inside one; nested transactions become savepoints.
+import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { PGlite, types, type Transaction } from '@electric-sql/pglite';
+import { pickMaybeOne, pickOne, type Database } from './database.js';
+
+export interface PgliteOptions {
+  /** Folder for the database files; undefined keeps everything in memory (tests). */
+  dataDir?: string;
+}
+
+/** Same JS values as the node-postgres implementation (see database.ts). */
+const parsers = {
+  [types.INT8]: (value: string) => Number(value),
+  [types.DATE]: (value: string) => value,
+};
+
+export async function openPglite(options: PgliteOptions = {}): Promise<Database & { pglite: PGlite }> {
+  let releaseLock = () => {};
+  if (options.dataDir !== undefined) {
+    mkdirSync(options.dataDir, { recursive: true });
+    releaseLock = lockDataDir(options.dataDir);
+  }
+  let pglite: PGlite;
+  try {
+    pglite = await PGlite.create(options.dataDir, { parsers });
+  } catch (error) {
+    releaseLock();
+    throw error;
+  }
+  const db = new PgliteDatabase(pglite, pglite, 0, releaseLock);
+  return Object.assign(db, { pglite });
+}
+
+export class DataDirInUseError extends Error {
+  constructor(dataDir: string, pid: number) {
+    super(
+      `The embedded database in ${dataDir} is in use by process ${pid}. ` +
+        'PGlite allows one process at a time: stop the server first, or use PostgreSQL (DATABASE_URL).',
+    );
+    this.name = 'DataDirInUseError';
+  }
+}
+
+/** PGlite files opened by two processes at once get corrupted: refuse the second one. */
+const openInThisProcess = new Set<string>();
+
+function lockDataDir(dataDir: string): () => void {
+  const lockFile = path.join(path.resolve(dataDir), 'portal.lock');
+  if (openInThisProcess.has(lockFile)) throw new DataDirInUseError(dataDir, process.pid);
+  for (let attempt = 0; attempt < 2; attempt += 1) {
+    try {
+      writeFileSync(lockFile, String(process.pid), { flag: 'wx' });
+      openInThisProcess.add(lockFile);
+      return () => {
+        openInThisProcess.delete(lockFile);
+        rmSync(lockFile, { force: true });
+      };
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
+      const pid = Number(readFileSync(lockFile, 'utf8'));
+      // Our own pid here is a lock left by an earlier run (containers reuse pids).
+      if (Number.isInteger(pid) && pid > 0 && pid !== process.pid && isAlive(pid)) throw new DataDirInUseError(dataDir, pid);
+      // Left behind by a process that died: take it over.
+      rmSync(lockFile, { force: true });
+    }
+  }
+  throw new Error(`Could not lock ${dataDir}`);
+}
+
+function isAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}
+
+type Runner = Pick<PGlite, 'query' | 'exec'> | Transaction;
+
+class PgliteDatabase implements Database {
+  readonly kind = 'pglite' as const;
+
+  constructor(
+    private readonly runner: Runner,
+    private readonly root: PGlite | null,
+    private readonly depth = 0,
+    private readonly releaseLock: () => void = () => {},
+  ) {}
+
+  async query<T>(sql: string, params: readonly unknown[] = []): Promise<T[]> {
+    const result = await this.runner.query<T>(sql, params as unknown[]);
+    return result.rows;
+  }
+
+  async one<T>(sql: string, params?: readonly unknown[]): Promise<T> {
+    return pickOne(await this.query<T>(sql, params));
+  }
+
+  async maybeOne<T>(sql: string, params?: readonly unknown[]): Promise<T | null> {
+    return pickMaybeOne(await this.query<T>(sql, params));
+  }
+
+  async execute(sql: string, params: readonly unknown[] = []): Promise<number> {
+    const result = await this.runner.query(sql, params as unknown[]);
+    return result.affectedRows ?? 0;
+  }
+
+  async exec(sql: string): Promise<void> {
+    await this.runner.exec(sql);
+  }
+
+  async transaction<T>(fn: (tx: Database) => Promise<T>): Promise<T> {
+    if (this.root !== null) {
+      return this.root.transaction((tx) => fn(new PgliteDatabase(tx, null, 1)));
+    }
+    const savepoint = `sp_${this.depth}`;
+    await this.runner.exec(`SAVEPOINT ${savepoint}`);
+    try {
+      const result = await fn(new PgliteDatabase(this.runner, null, this.depth + 1));
+      await this.runner.exec(`RELEASE SAVEPOINT ${savepoint}`);
+      return result;
+    } catch (error) {
+      await this.runner.exec(`ROLLBACK TO SAVEPOINT ${savepoint}`);
+      throw error;
+    }
+  }
+
+  async close(): Promise<void> {
+    if (this.root === null) throw new Error('close() called on a transaction handle');
+    if (!this.root.closed) await this.root.close();
+    this.releaseLock();
+  }
+}

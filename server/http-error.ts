@@ -1,0 +1,41 @@
+// Errors a route handler throws to answer with a status and the spec's {"detail": ...} body.
+// The central error handler in app.ts turns them into responses; anything else becomes a 500
+// with no internals in the body.
+
+export class HttpError extends Error {
+  constructor(
+    public readonly statusCode: number,
+    /** Goes out as {"detail": detail}: a message, or an object such as {error_type: "DUPLICATE_FILE"}. */
+    public readonly detail: unknown = defaultDetail(statusCode),
+  ) {
+    super(typeof detail === 'string' ? detail : `HTTP ${statusCode}`);
+    this.name = 'HttpError';
+  }
+}
+
+export function defaultDetail(statusCode: number): string {
+  switch (statusCode) {
+    case 400:
+      return 'Bad request';
+    case 401:
+      return 'Not authenticated';
+    case 403:
+      return 'Forbidden';
+    case 404:
+      return 'Not found';
+    case 409:
+      return 'Conflict';
+    case 413:
+      return 'Payload too large';
+    case 503:
+      return 'Service unavailable';
+    default:
+      return statusCode >= 500 ? 'Internal server error' : 'Request failed';
+  }
+}
+
+export const badRequest = (detail: unknown = 'Bad request') => new HttpError(400, detail);
+export const notAuthenticated = () => new HttpError(401, 'Not authenticated');
+export const forbidden = () => new HttpError(403, 'Forbidden');
+export const notFound = (detail: unknown = 'Not found') => new HttpError(404, detail);
+export const conflict = (detail: unknown = 'Conflict') => new HttpError(409, detail);

@@ -1,0 +1,128 @@
+// Where a file stands in its workflow (spec §4): the one place that decides a file's step, as SQL
+// so the files list can filter on it and /steps reads the same answer.
+//
+//   robot   processing is not done (pending) or failed
+//   review  warnings nobody has dealt with yet: a page of a sheet whose code could not be read
+//           (unrecognized) and that is neither ignored nor given a template; a page whose template
+//           belongs to another lesson than its sheet (mismatched) and is not ignored; a kept sheet
+//           without a lesson. Duplicates and sheets without a student are shown as warnings but do
+//           not hold the file here (ignore a duplicate's pages to drop it).
+//   assign  a kept sheet (one with a page not ignored) has no congregation
+//   send    everything is assigned; not sent yet (sent_at)
+//   grading sent; not every kept sheet graded and no return file yet
+//   return  every kept sheet graded (grading_complete), or the return file exists or was
+//           downloaded/archived
+// The grading/return people extend the last two branches here, and nowhere else.
+import type { Schemas } from '../contract/types';
+
+export type FileStepName = Schemas['WorkflowStep'];
+export type FileStateFilter = Schemas['FileStateFilter'];
+
+/** Steps at which a file may still be deleted (spec §9: steps 0 to 3). */
+export const DELETABLE_STEPS: readonly FileStepName[] = ['robot', 'review', 'assign', 'send'];
+
+/** A sheet of file `f` that keeps at least one page (sheets whose pages are all ignored are dropped). */
+export function keptSheetSql(sheet: string): string {
+  return `EXISTS (SELECT 1 FROM pages kp WHERE kp.answer_sheet_id = ${sheet}.id AND NOT kp.ignored)`;
+}
+
+/** Unrecognized pages still waiting for a decision (ignore, or choose the template). */
+export function unrecognizedPageSql(page: string): string {
+  return `(${page}.answer_sheet_id IS NOT NULL AND NOT ${page}.ignored AND ${page}.unrecognized_reason IS NOT NULL AND ${page}.template_id IS NULL)`;
+}
+
+/** Pages whose template names another lesson than their sheet's; needs the sheet aliased too. */
+export function mismatchedPageSql(page: string, sheet: string): string {
+  return `(NOT ${page}.ignored AND ${page}.template_id IS NOT NULL AND ${sheet}.lesson_id IS NOT NULL
+           AND (SELECT mt.lesson_id FROM page_templates mt WHERE mt.id = ${page}.template_id) <> ${sheet}.lesson_id)`;
+}
+
+/** True while the file has review warnings (see the header). */
+export function reviewPendingSql(file: string): string {
+  return `(EXISTS (SELECT 1 FROM pages rp WHERE rp.file_id = ${file}.id AND ${unrecognizedPageSql('rp')})
+        OR EXISTS (SELECT 1 FROM pages rp JOIN answer_sheets ra ON ra.id = rp.answer_sheet_id
+                   WHERE rp.file_id = ${file}.id AND ${mismatchedPageSql('rp', 'ra')})
+        OR EXISTS (SELECT 1 FROM answer_sheets ra WHERE ra.file_id = ${file}.id AND ra.lesson_id IS NULL AND ${keptSheetSql('ra')}))`;
+}
+
+export function assignPendingSql(file: string): string {
+  return `EXISTS (SELECT 1 FROM answer_sheets aa WHERE aa.file_id = ${file}.id AND aa.assigned_group IS NULL AND ${keptSheetSql('aa')})`;
+}
+
+/** A sent file is at the return step once grading is complete or a return file exists. */
+function sentFileReturns(file: string): string {
+  return `(${file}.grading_complete OR ${file}.return_prepped OR coalesce(${file}.file_status IN ('downloaded', 'archived'), false))`;
+}
+
+/** The file's step as one SQL expression over `files` aliased `file`. */
+export function fileStepSql(file: string): string {
+  return `(CASE
+    WHEN ${file}.process_status <> 'success' THEN 'robot'
+    WHEN ${file}.sent_at IS NULL AND ${reviewPendingSql(file)} THEN 'review'
+    WHEN ${file}.sent_at IS NULL AND ${assignPendingSql(file)} THEN 'assign'
+    WHEN ${file}.sent_at IS NULL THEN 'send'
+    WHEN ${sentFileReturns(file)} THEN 'return'
+    ELSE 'grading'
+  END)`;
+}
+
+/**
+ * The admin status filter (spec §4) as a condition on `files` aliased `file`:
+ * processing = pending, failed, review = review step, ready_to_send = assign or send step,
+ * grading / return = those steps before the return file was downloaded, downloaded, archived.
+ */
+export function fileStateSql(file: string, state: FileStateFilter): string {
+  const step = fileStepSql(file);
+  switch (state) {
+    case 'processing':
+      return `${file}.process_status = 'pending'`;
+    case 'failed':
+      return `${file}.process_status = 'failed'`;
+    case 'review':
+      return `(${file}.process_status = 'success' AND ${step} = 'review')`;
+    case 'ready_to_send':
+      return `(${file}.process_status = 'success' AND ${step} IN ('assign', 'send'))`;
+    // Once sent, the step no longer depends on the sheets: say it without the step's subqueries,
+    // which PostgreSQL may otherwise hash over every page of every file.
+    case 'grading':
+      return `(${file}.process_status = 'success' AND ${file}.sent_at IS NOT NULL AND NOT (${sentFileReturns(file)}))`;
+    case 'return':
+      return `(${file}.process_status = 'success' AND ${file}.sent_at IS NOT NULL AND (${sentFileReturns(file)}) AND ${file}.file_status IS DISTINCT FROM 'downloaded' AND ${file}.file_status IS DISTINCT FROM 'archived')`;
+    case 'downloaded':
+      return `${file}.file_status = 'downloaded'`;
+    case 'archived':
+      return `${file}.file_status = 'archived'`;
+  }
+}
+
+export interface FileStepRow {
+  step: FileStepName;
+  complete: number;
+  total: number;
+  prepped: boolean;
+  downloaded: boolean;
+  file_status: Schemas['FileStatus'] | null;
+}
+
+/** The /steps answer for one file: its step and the Grading step's n of m. */
+export function fileStepQuery(): string {
+  return `
+    SELECT ${fileStepSql('f')} AS step,
+           (SELECT count(*) FROM answer_sheets a WHERE a.file_id = f.id AND a.graded AND ${keptSheetSql('a')}) AS complete,
+           (SELECT count(*) FROM answer_sheets a WHERE a.file_id = f.id AND ${keptSheetSql('a')}) AS total,
+           f.return_prepped AS prepped,
+           f.file_status IN ('downloaded', 'archived') AS downloaded,
+           f.file_status
+    FROM files f WHERE f.id = $1`;
+}
+
+export function fileStepOf(row: FileStepRow): Schemas['FileStep'] {
+  return {
+    step: row.step,
+    complete: Number(row.complete),
+    total: Number(row.total),
+    prepped: row.prepped,
+    downloaded: row.downloaded === true,
+    file_status: row.file_status,
+  };
+}

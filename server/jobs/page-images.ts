@@ -1,0 +1,41 @@
+// Page thumbnails (500 px for lists, 1000 px for page items), made from the stored upright page
+// image on first request and kept in the blob store, so each is made once. Two requests racing
+// make the same bytes (content addressing), so either result is right.
+import sharp from 'sharp';
+import type { BlobStore } from '../blob-store';
+import type { Database } from '../db/database';
+import { notFound } from '../http-error';
+import { THUMBNAIL_QUALITY, THUMBNAIL_WIDTHS } from './job-types';
+
+export type ThumbnailWidth = (typeof THUMBNAIL_WIDTHS)[number];
+
+const COLUMN: Record<ThumbnailWidth, string> = {
+  500: 'thumbnail_500_blob_key',
+  1000: 'thumbnail_1000_blob_key',
+};
+
+/** The blob key of the page's thumbnail of this width, made now if it does not exist yet. */
+export async function pageThumbnail(db: Database, blobStore: BlobStore, pageId: string, width: ThumbnailWidth): Promise<string> {
+  const column = COLUMN[width];
+  const row = await db.maybeOne<{ image_blob_key: string | null; thumbnail: string | null }>(
+    `SELECT image_blob_key, ${column} AS thumbnail FROM pages WHERE id = $1`,
+    [pageId],
+  );
+  if (row === null) throw notFound('Page not found');
+  if (row.thumbnail !== null && (await blobStore.stat(row.thumbnail)) !== null) return row.thumbnail;
+  if (row.image_blob_key === null) throw notFound('This page has no image');
+  const source = await readBlob(blobStore, row.image_blob_key);
+  const jpeg = await sharp(source)
+    .resize({ width, withoutEnlargement: true })
+    .jpeg({ quality: THUMBNAIL_QUALITY, mozjpeg: false })
+    .toBuffer();
+  const { key } = await blobStore.put(jpeg);
+  await db.query(`UPDATE pages SET ${column} = $2 WHERE id = $1`, [pageId, key]);
+  return key;
+}
+
+async function readBlob(blobStore: BlobStore, key: string): Promise<Buffer> {
+  const chunks: Buffer[] = [];
+  for await (const chunk of blobStore.createReadStream(key)) chunks.push(chunk as Buffer);
+  return Buffer.concat(chunks);
+}

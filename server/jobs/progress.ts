@@ -1,0 +1,185 @@
+// Progress of background jobs: one job_progress row per run (group_name = job type, run_id =
+// the file id for uploads), written by whichever worker runs the job and read by any server
+// process. Listeners are served by polling that row, so a stream works whatever process runs
+// the job; one poll per run and process, however many listeners.
+import type { Schemas } from '../contract/types';
+import type { Database } from '../db/database';
+import { PROGRESS_POLL_MS, type JobType } from './job-types';
+
+export type ProgressMessage = Schemas['ProgressMessage'];
+export type ProgressStatus = ProgressMessage['status'];
+
+export interface ProgressKey {
+  group_name: string;
+  run_id: string;
+}
+
+interface ProgressRow {
+  group_name: string;
+  run_id: string;
+  status: string;
+  completed: number;
+  count: number;
+  failed: number;
+  message: string | null;
+}
+
+const SELECT_PROGRESS = `
+  SELECT jp.group_name, jp.run_id, jp.status, jp.completed, jp.count, jp.failed,
+         CASE WHEN jp.status = 'failed' AND jp.group_name = 'process_service_center_upload'
+              THEN (SELECT f.failure_reason FROM files f WHERE f.id::text = jp.run_id) END AS message
+  FROM job_progress jp`;
+
+export function isFinished(status: string): boolean {
+  return status === 'success' || status === 'failed';
+}
+
+function messageOf(row: ProgressRow): ProgressMessage {
+  const status = (['pending', 'running', 'success', 'failed'].includes(row.status) ? row.status : 'running') as ProgressStatus;
+  return {
+    status,
+    completed: row.completed,
+    count: row.count,
+    failed: row.failed,
+    ...(row.message ? { message: row.message } : {}),
+  };
+}
+
+/** Creates or resets a run's progress (a job about to start). */
+export async function startProgress(db: Database, group: JobType, runId: string, count: number): Promise<void> {
+  await db.query(
+    `INSERT INTO job_progress (group_name, run_id, status, completed, count, failed, updated_at)
+     VALUES ($1, $2, 'pending', 0, $3, 0, now())
+     ON CONFLICT (group_name, run_id)
+     DO UPDATE SET status = 'pending', completed = 0, count = EXCLUDED.count, failed = 0, updated_at = now()`,
+    [group, runId, count],
+  );
+}
+
+export async function updateProgress(
+  db: Database,
+  group: JobType,
+  runId: string,
+  progress: { status: ProgressStatus; completed?: number; count?: number; failed?: number },
+): Promise<void> {
+  await db.query(
+    `INSERT INTO job_progress (group_name, run_id, status, completed, count, failed, updated_at)
+     VALUES ($1, $2, $3, COALESCE($4, 0), COALESCE($5, 0), COALESCE($6, 0), now())
+     ON CONFLICT (group_name, run_id) DO UPDATE SET
+       status = EXCLUDED.status,
+       completed = COALESCE($4, job_progress.completed),
+       count = COALESCE($5, job_progress.count),
+       failed = COALESCE($6, job_progress.failed),
+       updated_at = now()`,
+    [group, runId, progress.status, progress.completed ?? null, progress.count ?? null, progress.failed ?? null],
+  );
+}
+
+export async function readProgress(db: Database, key: ProgressKey): Promise<ProgressMessage | null> {
+  const row = await db.maybeOne<ProgressRow>(`${SELECT_PROGRESS} WHERE jp.group_name = $1 AND jp.run_id = $2`, [key.group_name, key.run_id]);
+  return row === null ? null : messageOf(row);
+}
+
+/** The most recently updated run with this id, whatever its job type. */
+export async function findRun(db: Database, runId: string): Promise<ProgressKey | null> {
+  const rows = await db.query<ProgressKey>(
+    'SELECT group_name, run_id FROM job_progress WHERE run_id = $1 ORDER BY updated_at DESC LIMIT 1',
+    [runId],
+  );
+  return rows[0] ?? null;
+}
+
+export type ProgressListener = (message: ProgressMessage) => void;
+
+interface Watched {
+  listeners: Set<ProgressListener>;
+  last: string | null;
+  lastMessage: ProgressMessage | null;
+  timer: NodeJS.Timeout | null;
+  polling: boolean;
+}
+
+/**
+ * Shares one poll of a run's row between all of a process's listeners. Each listener gets the
+ * current state at once, then every change; after a finished state it is dropped.
+ */
+export class ProgressHub {
+  private readonly watched = new Map<string, Watched>();
+  private closed = false;
+
+  constructor(
+    private readonly db: Database,
+    private readonly pollMs: number = PROGRESS_POLL_MS,
+  ) {}
+
+  /** Returns an unsubscribe function. The first message comes after one read of the row. */
+  subscribe(key: ProgressKey, listener: ProgressListener): () => void {
+    const id = `${key.group_name}\u0000${key.run_id}`;
+    let entry = this.watched.get(id);
+    if (!entry) {
+      entry = { listeners: new Set(), last: null, lastMessage: null, timer: null, polling: false };
+      this.watched.set(id, entry);
+    }
+    entry.listeners.add(listener);
+    const current = entry;
+    // A late listener still gets the state right away, without waiting for a change.
+    if (current.lastMessage) queueMicrotask(() => current.listeners.has(listener) && this.deliver(current, listener, current.lastMessage!));
+    if (!current.timer && !current.polling) void this.poll(id, key);
+    return () => {
+      current.listeners.delete(listener);
+      if (current.listeners.size === 0) this.drop(id);
+    };
+  }
+
+  close(): void {
+    this.closed = true;
+    for (const id of [...this.watched.keys()]) this.drop(id);
+  }
+
+  private deliver(entry: Watched, listener: ProgressListener, message: ProgressMessage): void {
+    listener(message);
+    if (isFinished(message.status)) entry.listeners.delete(listener);
+  }
+
+  private drop(id: string): void {
+    const entry = this.watched.get(id);
+    if (!entry) return;
+    if (entry.timer) clearTimeout(entry.timer);
+    entry.timer = null;
+    this.watched.delete(id);
+  }
+
+  private async poll(id: string, key: ProgressKey): Promise<void> {
+    const entry = this.watched.get(id);
+    if (!entry || this.closed) return;
+    entry.timer = null;
+    entry.polling = true;
+    let message: ProgressMessage | null = null;
+    try {
+      message = await readProgress(this.db, key);
+    } catch {
+      // A failed read (database restarting) is retried at the next tick.
+    } finally {
+      entry.polling = false;
+    }
+    if (this.watched.get(id) !== entry || this.closed) return;
+    if (message) {
+      const text = JSON.stringify(message);
+      if (text !== entry.last) {
+        entry.last = text;
+        entry.lastMessage = message;
+        for (const listener of [...entry.listeners]) this.deliver(entry, listener, message);
+      }
+      if (isFinished(message.status) && entry.listeners.size === 0) {
+        this.drop(id);
+        return;
+      }
+    }
+    if (entry.listeners.size === 0) {
+      this.drop(id);
+      return;
+    }
+    entry.timer = setTimeout(() => void this.poll(id, key), this.pollMs);
+    entry.timer.unref?.();
+  }
+}

@@ -1,0 +1,124 @@
+// Receiving an uploaded PDF: the multipart body is streamed part by part, the file straight into
+// the blob store (hashed while written, memory independent of size); over the limit the write
+// fails and nothing is kept. Shared by the service-center upload and other PDF uploads.
+import type { FastifyRequest } from 'fastify';
+import type { Multipart, MultipartFile } from '@fastify/multipart';
+import { BlobTooLargeError, type BlobInfo, type BlobStore } from '../blob-store';
+import type { Database } from '../db/database';
+import { HttpError } from '../http-error';
+
+export class UploadTooLargeError extends Error {
+  constructor(public readonly limit: number) {
+    super(`File larger than ${limit} bytes`);
+    this.name = 'UploadTooLargeError';
+  }
+}
+
+/** 413 {"detail": {"error_type": "FILE_TOO_LARGE", "message": "File too large"}}. */
+export function fileTooLarge(): HttpError {
+  return new HttpError(413, { error_type: 'FILE_TOO_LARGE', message: 'File too large' });
+}
+
+export interface ReceivedUpload {
+  fields: Record<string, string>;
+  /** The stored file; null when the request had no file part. */
+  blob: BlobInfo | null;
+  filename: string | null;
+}
+
+/**
+ * Reads every part of a multipart request: fields as text, the one file into the blob store.
+ * Throws UploadTooLargeError when the file is over `maxBytes` (nothing stored).
+ */
+export async function receiveUpload(
+  request: FastifyRequest,
+  blobStore: BlobStore,
+  options: { maxBytes: number; fileField?: string },
+): Promise<ReceivedUpload> {
+  const fileField = options.fileField ?? 'file';
+  const fields: Record<string, string> = {};
+  let blob: BlobInfo | null = null;
+  let filename: string | null = null;
+  try {
+    for await (const part of request.parts() as AsyncIterableIterator<Multipart>) {
+      if (part.type === 'field') {
+        if (typeof part.value === 'string' || typeof part.value === 'number' || typeof part.value === 'boolean') {
+          fields[part.fieldname] = String(part.value);
+        }
+        continue;
+      }
+      const file = part as MultipartFile;
+      if (file.fieldname !== fileField || blob !== null) {
+        // Only one file is read; others are drained so the request can finish.
+        file.file.resume();
+        continue;
+      }
+      filename = file.filename;
+      blob = await blobStore.put(untruncated(file, options.maxBytes), { maxBytes: options.maxBytes });
+    }
+  } catch (error) {
+    if (isTooLarge(error)) throw new UploadTooLargeError(options.maxBytes);
+    throw error;
+  }
+  return { fields, blob, filename };
+}
+
+function isTooLarge(error: unknown): boolean {
+  if (error instanceof BlobTooLargeError || error instanceof UploadTooLargeError) return true;
+  const code = (error as { code?: unknown } | null)?.code;
+  return code === 'FST_REQ_FILE_TOO_LARGE';
+}
+
+/**
+ * busboy stops a file at the size limit and marks it truncated rather than failing it: fail the
+ * write at the end instead, so the blob store removes its partial file.
+ */
+async function* untruncated(part: MultipartFile, limit: number): AsyncGenerator<Uint8Array> {
+  for await (const chunk of part.file) yield chunk as Uint8Array;
+  if (part.file.truncated) throw new UploadTooLargeError(limit);
+}
+
+/** Every column that may hold a blob key (those of later migrations only where they exist). */
+const BLOB_KEY_COLUMNS: readonly [table: string, column: string][] = [
+  ['files', 'blob_key'],
+  ['files', 'return_blob_key'],
+  ['pages', 'image_blob_key'],
+  ['pages', 'thumbnail_500_blob_key'],
+  ['pages', 'thumbnail_1000_blob_key'],
+  ['feedback_uploads', 'blob_key'],
+  ['feedback_upload_pages', 'image_blob_key'],
+  ['feedback', 'front_blob_key'],
+  ['feedback', 'back_blob_key'],
+  ['distributed_files', 'blob_key'],
+];
+
+const referenceQueries = new WeakMap<Database, Promise<string>>();
+
+function blobReferenceQuery(db: Database): Promise<string> {
+  let query = referenceQueries.get(db);
+  if (!query) {
+    query = db
+      .query<{ table_name: string; column_name: string }>(
+        `SELECT table_name, column_name FROM information_schema.columns
+         WHERE table_schema = current_schema() AND column_name LIKE '%blob_key'`,
+      )
+      .then((rows) => {
+        const present = BLOB_KEY_COLUMNS.filter(([table, column]) => rows.some((row) => row.table_name === table && row.column_name === column));
+        return `SELECT ${present.map(([table, column]) => `EXISTS (SELECT 1 FROM ${table} WHERE ${column} = $1)`).join(' OR ')} AS used`;
+      });
+    query.catch(() => referenceQueries.delete(db));
+    referenceQueries.set(db, query);
+  }
+  return query;
+}
+
+/**
+ * Deletes a blob unless a row still points at it (content addressing: the same bytes may belong
+ * to another file, a page image or a graded scan).
+ */
+export async function discardIfUnreferenced(db: Database, blobStore: BlobStore, key: string): Promise<boolean> {
+  const row = await db.one<{ used: boolean }>(await blobReferenceQuery(db), [key]);
+  if (row.used) return false;
+  await blobStore.delete(key);
+  return true;
+}

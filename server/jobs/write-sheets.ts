@@ -1,0 +1,145 @@
+// The last step of processing an upload: cut its stored pages into answer sheets and write them,
+// all in one transaction, so a crash never leaves half a split behind. Intro sheets create their
+// students; sheets of known students go to the student's congregation; a sheet of a student and
+// lesson already received is flagged as a duplicate of the first one; the cover page sets the
+// file's service center and cover image.
+import type { Database } from '../db/database';
+import type { Code, CodePrefix } from '../pipeline/codes';
+import type { PageReason } from '../pipeline/find-codes';
+import { splitIntoSheets, type AnswerSheetPageLength, type SplitResult } from '../pipeline/split';
+import { JOB } from './job-types';
+import { resolveCodes } from './resolve-codes';
+
+interface StoredPage {
+  id: string;
+  page_number: number;
+  code_prefix: CodePrefix | null;
+  code_id: string | null;
+  unrecognized_reason: PageReason | null;
+  blank: boolean;
+}
+
+export interface WriteSheetsResult {
+  sheets: number;
+  split: SplitResult;
+}
+
+/**
+ * Splits and writes in one transaction and marks the file processed. Returns null when the file
+ * is no longer ours to finish (deleted, already processed, or the lease was taken over).
+ */
+export async function writeSheets(db: Database, fileId: string, leaseToken: string): Promise<WriteSheetsResult | null> {
+  return db.transaction(async (tx) => {
+    const file = await tx.maybeOne<{ answer_sheet_page_length: AnswerSheetPageLength; service_center_id: string | null; page_count: number | null }>(
+      `SELECT answer_sheet_page_length, service_center_id, page_count FROM files
+       WHERE id = $1 AND process_status = 'pending' AND processing_lease_token = $2 FOR UPDATE`,
+      [fileId, leaseToken],
+    );
+    if (file === null) return null;
+
+    const pages = await tx.query<StoredPage>(
+      `SELECT id, page_number, code_prefix, code_id, unrecognized_reason, blank FROM pages WHERE file_id = $1 ORDER BY page_number`,
+      [fileId],
+    );
+    const codeOf = (page: StoredPage): Code | null =>
+      page.code_prefix !== null && page.code_id !== null ? { prefix: page.code_prefix, id: page.code_id } : null;
+    const meanings = await resolveCodes(
+      tx,
+      pages.map(codeOf).filter((code): code is Code => code !== null),
+    );
+    const split = splitIntoSheets(
+      pages.map((page) => ({ page_number: page.page_number, code: codeOf(page), reason: page.unrecognized_reason, blank: page.blank })),
+      meanings.resolve,
+      Number(file.answer_sheet_page_length) as AnswerSheetPageLength,
+    );
+    const byNumber = new Map(pages.map((page) => [page.page_number, page]));
+
+    // Safety for a split run again on a file (only possible if an earlier run was rolled back half way).
+    await tx.query('UPDATE pages SET answer_sheet_id = NULL WHERE file_id = $1', [fileId]);
+    await tx.query('DELETE FROM answer_sheets WHERE file_id = $1', [fileId]);
+
+    const serviceCenterId = split.cover?.service_center_id ?? file.service_center_id;
+    const serviceCenter =
+      serviceCenterId === null
+        ? null
+        : await tx.maybeOne<{ country_iso: string | null }>('SELECT country_iso FROM service_centers WHERE id = $1', [serviceCenterId]);
+
+    const pageNumbers: number[] = [];
+    const sheetIds: (string | null)[] = [];
+    const templateIds: (string | null)[] = [];
+    const ignored: boolean[] = [];
+    const reasons: (string | null)[] = [];
+    const setPage = (pageNumber: number, sheetId: string | null, templateId: string | null, isIgnored: boolean, reason: string | null) => {
+      pageNumbers.push(pageNumber);
+      sheetIds.push(sheetId);
+      templateIds.push(templateId);
+      ignored.push(isIgnored);
+      reasons.push(reason);
+    };
+
+    for (const [sequence, sheet] of split.sheets.entries()) {
+      let studentId = sheet.student_id;
+      if (sheet.new_student) {
+        const created = await tx.one<{ id: string }>(
+          `INSERT INTO students (service_center_id, country_iso, last_active_at) VALUES ($1, $2, now()) RETURNING id`,
+          [serviceCenterId, serviceCenter?.country_iso ?? null],
+        );
+        studentId = created.id;
+      }
+      const student =
+        studentId === null
+          ? null
+          : await tx.maybeOne<{ congregation_id: string | null }>('SELECT congregation_id FROM students WHERE id = $1', [studentId]);
+      if (studentId !== null && student === null) studentId = null;
+      const duplicateOf =
+        studentId !== null && sheet.lesson_id !== null
+          ? ((
+              await tx.query<{ id: string }>(
+                `SELECT id FROM answer_sheets WHERE student_id = $1 AND lesson_id = $2 ORDER BY created_at, sequence LIMIT 1`,
+                [studentId, sheet.lesson_id],
+              )
+            )[0]?.id ?? null)
+          : null;
+      const inserted = await tx.one<{ id: string }>(
+        `INSERT INTO answer_sheets (file_id, sequence, student_id, lesson_id, assigned_group, duplicate_of)
+         VALUES ($1, $2, $3, $4, $5, $6) RETURNING id`,
+        [fileId, sequence, studentId, sheet.lesson_id, student?.congregation_id ?? null, duplicateOf],
+      );
+      if (studentId !== null && !sheet.new_student) {
+        await tx.query('UPDATE students SET last_active_at = now() WHERE id = $1', [studentId]);
+      }
+      for (const page of sheet.pages) {
+        const stored = byNumber.get(page.page_number);
+        const code = stored ? codeOf(stored) : null;
+        const templateId = code && !page.unrecognized ? meanings.templateOf(code) : null;
+        setPage(page.page_number, inserted.id, templateId, page.ignored, page.unrecognized ? page.reason : null);
+      }
+    }
+    for (const page of split.ignored_pages) setPage(page.page_number, null, null, true, null);
+    if (split.cover) setPage(split.cover.page_number, null, null, false, null);
+
+    await tx.query(
+      `UPDATE pages p SET answer_sheet_id = v.sheet_id, template_id = v.template_id, ignored = v.ignored,
+              unrecognized_reason = v.reason
+       FROM unnest($2::int[], $3::uuid[], $4::uuid[], $5::boolean[], $6::text[]) AS v(page_number, sheet_id, template_id, ignored, reason)
+       WHERE p.file_id = $1 AND p.page_number = v.page_number`,
+      [fileId, pageNumbers, sheetIds, templateIds, ignored, reasons],
+    );
+
+    const coverPageId = split.cover ? (byNumber.get(split.cover.page_number)?.id ?? null) : null;
+    await tx.query(
+      `UPDATE files SET process_status = 'success', failure_reason = NULL,
+              cover_page_id = $2, service_center_id = COALESCE(service_center_id, $3),
+              processing_lease_token = NULL, processing_lease_until = NULL
+       WHERE id = $1`,
+      [fileId, coverPageId, split.cover?.service_center_id ?? null],
+    );
+    await tx.query(
+      `UPDATE job_progress SET status = 'success', completed = count, updated_at = now(),
+              failed = (SELECT count(*) FROM pages WHERE file_id = $3 AND read_error IS NOT NULL)
+       WHERE group_name = $1 AND run_id = $2`,
+      [JOB.processServiceCenterUpload, fileId, fileId],
+    );
+    return { sheets: split.sheets.length, split };
+  });
+}

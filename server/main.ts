@@ -1,0 +1,100 @@
+// `npm run serve`: the whole product in one process on its defaults (PGlite, folder blobs,
+// embedded sign-in, demo data on first start), or on PostgreSQL / an external issuer when
+// configured. Prints where it listens and how to sign in.
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { buildApp, type AppPlugin } from './app.js';
+import { apiPlugins } from './routes/index.js';
+import { FolderBlobStore } from './blob-store.js';
+import { ConfigError, loadConfig, type Config } from './config.js';
+import { migrate } from './db/migrate.js';
+import { openDatabase } from './db/open-database.js';
+import { DataDirInUseError } from './db/pglite.js';
+import { createLogger } from './logger.js';
+import { loadReferenceData } from './seed/countries.js';
+import { DEMO_ACCOUNTS, DEMO_PASSWORD, seedDemoData } from './seed/demo.js';
+
+const SHUTDOWN_TIMEOUT_MS = 10_000;
+
+export interface StartOptions {
+  config?: Config;
+  /** The contract plugin first, then the route plugins (see BuildAppOptions.plugins). */
+  plugins?: AppPlugin[];
+}
+
+export async function start(options: StartOptions = {}) {
+  const config = options.config ?? loadConfig();
+  const logger = createLogger(config.logLevel);
+
+  const db = await openDatabase(config, logger);
+  const migrations = await migrate(db);
+  for (const name of migrations.changed) logger.warn({ migration: name }, 'applied migration file has changed since');
+  if (migrations.applied.length > 0) logger.info({ applied: migrations.applied }, 'migrations applied');
+  await loadReferenceData(db);
+  const demo = config.demoData ? await seedDemoData(db) : { seeded: false };
+  if (demo.seeded) logger.info('demo data created');
+
+  const blobStore = new FolderBlobStore({ root: path.join(config.dataDir, 'blobs') });
+  await blobStore.removeStaleTempFiles();
+
+  const app = await buildApp({ config, db, blobStore, plugins: options.plugins ?? [] });
+  await app.listen({ port: config.port, host: config.host });
+
+  const lines = [`Bible Study Portal is running at ${config.publicUrl}`];
+  lines.push(`  database: ${db.kind === 'pglite' ? `PGlite in ${path.join(config.dataDir, 'pglite')}` : 'PostgreSQL'}`);
+  lines.push(`  sign-in:  ${config.oidc ? config.oidc.issuer : `embedded provider at ${config.publicUrl}/oidc`}`);
+  if (config.oidc === undefined && config.demoData) {
+    const present = await db.query<{ email: string }>(
+      'SELECT email FROM users WHERE email = ANY($1::text[]) AND password_hash IS NOT NULL ORDER BY email',
+      [DEMO_ACCOUNTS.map((account) => account.email)],
+    );
+    if (present.length > 0) {
+      lines.push(`  demo accounts (password "${DEMO_PASSWORD}"):`);
+      for (const account of DEMO_ACCOUNTS) {
+        if (present.some((row) => row.email === account.email)) lines.push(`    ${account.email.padEnd(24)} ${account.role}`);
+      }
+    }
+  }
+  console.log(lines.join('\n'));
+
+  let stopping = false;
+  const stop = async (signal: string) => {
+    if (stopping) {
+      logger.warn({ signal }, 'second signal: exiting now');
+      process.exit(1);
+    }
+    stopping = true;
+    logger.info({ signal }, 'shutting down');
+    const timer = setTimeout(() => {
+      logger.error('shutdown took too long: exiting');
+      process.exit(1);
+    }, SHUTDOWN_TIMEOUT_MS);
+    timer.unref();
+    try {
+      await app.close();
+      await db.close();
+      process.exit(0);
+    } catch (error) {
+      logger.error({ err: error }, 'shutdown failed');
+      process.exit(1);
+    }
+  };
+  process.on('SIGINT', () => void stop('SIGINT'));
+  process.on('SIGTERM', () => void stop('SIGTERM'));
+
+  return { app, db, config };
+}
+
+if (process.argv[1] !== undefined && fileURLToPath(import.meta.url) === path.resolve(process.argv[1])) {
+  try {
+    await start({ plugins: apiPlugins() });
+  } catch (error) {
+    // Configuration and "database in use" problems are the user's to fix: no stack trace.
+    if (error instanceof ConfigError || error instanceof DataDirInUseError) {
+      console.error(error.message);
+      process.exit(2);
+    }
+    console.error(error);
+    process.exit(1);
+  }
+}

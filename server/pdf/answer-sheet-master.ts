@@ -1,0 +1,206 @@
+// Blank answer-sheet masters for one lesson: the pages a service center copies and hands to
+// students. Each page carries its page-template code (`t`), or an issued-sheet code (`s`) when the
+// sheet is personalised for one student, so a scan of it finds its lesson and page again.
+import { rgb } from 'pdf-lib';
+import type { Code } from '../pipeline/codes';
+import {
+  createPdfWriter,
+  fitText,
+  type PageContext,
+  type PageSize,
+  type PdfWriter,
+} from './pdf-writer';
+import { PAGE_SIZES, mm, pageFrame, stampCode } from './printed-page';
+
+export interface AnswerSheetMasterPage {
+  /** 1-based page number within the lesson. */
+  page_number: number;
+  code: Code;
+  /** Questions printed on the page; a default set when omitted. */
+  questions?: string[];
+}
+
+export interface AnswerSheetMasterInput {
+  courseName: string;
+  lessonName: string;
+  lessonNumber: number;
+  pages: AnswerSheetMasterPage[];
+  publicUrl: string;
+  /** Printed in the name field of a personalised next-lesson sheet (pages with `s` codes). */
+  studentName?: string;
+  pageSize?: PageSize;
+}
+
+const DEFAULT_QUESTIONS = [
+  'What does this passage teach about God?',
+  'Write the verse that means the most to you and say why.',
+  'True or false: Jesus taught in parables.',
+  'Who were the first disciples Jesus called?',
+  'How can you put this lesson into practice this week?',
+  'What question would you like to ask your study helper?',
+  'Read the verses again. What did the people around Jesus expect?',
+  'True or false: this lesson says faith comes by hearing.',
+  'Which promise in this lesson gives you hope?',
+  'Who could you share this lesson with?',
+  'Write a short prayer about what you learned.',
+  'What would you like to study next?',
+];
+const QUESTIONS_PER_PAGE = 6;
+
+/** One PDF holding every page of the lesson, in page order. */
+export async function makeAnswerSheetMaster(input: AnswerSheetMasterInput): Promise<Uint8Array> {
+  const writer = await createPdfWriter({
+    title: `${input.courseName} - Lesson ${input.lessonNumber}`,
+  });
+  await addAnswerSheetPages(writer, input);
+  return writer.finish();
+}
+
+/** Adds the lesson's pages to a document being written (masters, packets, return files). */
+export async function addAnswerSheetPages(
+  writer: PdfWriter,
+  input: AnswerSheetMasterInput,
+): Promise<void> {
+  const size = input.pageSize ?? PAGE_SIZES.a4;
+  const pages = [...input.pages].sort((a, b) => a.page_number - b.page_number);
+  const total = pages.length;
+  for (const page of pages) {
+    await writer.addPage(size, (context) => drawAnswerSheetPage(context, input, page, total));
+  }
+}
+
+export function drawAnswerSheetPage(
+  { page, fonts }: PageContext,
+  input: AnswerSheetMasterInput,
+  sheetPage: AnswerSheetMasterPage,
+  totalPages: number,
+): void {
+  const frame = pageFrame([page.getWidth(), page.getHeight()]);
+  const ink = rgb(0, 0, 0);
+  const grey = rgb(0.45, 0.45, 0.45);
+  const headerWidth = frame.headerRight - frame.left;
+
+  // Header, beside the top-right code.
+  let y = frame.headerTop - 14;
+  page.drawText(fitText(fonts.bold, input.courseName, 15, headerWidth), {
+    x: frame.left,
+    y,
+    size: 15,
+    font: fonts.bold,
+    color: ink,
+  });
+  y -= 20;
+  const lessonTitle = `Lesson ${input.lessonNumber}: ${input.lessonName}`;
+  page.drawText(fitText(fonts.bold, lessonTitle, 12, headerWidth), {
+    x: frame.left,
+    y,
+    size: 12,
+    font: fonts.bold,
+    color: ink,
+  });
+  y -= 16;
+  page.drawText(`Answer sheet - page ${sheetPage.page_number} of ${totalPages}`, {
+    x: frame.left,
+    y,
+    size: 10,
+    font: fonts.regular,
+    color: grey,
+  });
+
+  // Student fields.
+  y = frame.top - 4;
+  const nameLabel = 'Name:';
+  page.drawText(nameLabel, { x: frame.left, y, size: 11, font: fonts.bold });
+  const nameX = frame.left + fonts.bold.widthOfTextAtSize(nameLabel, 11) + 6;
+  const midX = frame.left + (frame.right - frame.left) * 0.62;
+  if (input.studentName) {
+    page.drawText(fitText(fonts.regular, input.studentName, 11, midX - nameX - 12), {
+      x: nameX + 2,
+      y: y + 1,
+      size: 11,
+      font: fonts.regular,
+    });
+  }
+  page.drawLine({
+    start: { x: nameX, y: y - 3 },
+    end: { x: midX - 10, y: y - 3 },
+    thickness: 0.6,
+    color: ink,
+  });
+  page.drawText('Date:', { x: midX, y, size: 11, font: fonts.bold });
+  page.drawLine({
+    start: { x: midX + 34, y: y - 3 },
+    end: { x: frame.right, y: y - 3 },
+    thickness: 0.6,
+    color: ink,
+  });
+  y -= 14;
+  page.drawLine({
+    start: { x: frame.left, y },
+    end: { x: frame.right, y },
+    thickness: 1.2,
+    color: ink,
+  });
+
+  // Questions with ruled answer lines, filling the content area.
+  const start = ((sheetPage.page_number - 1) * QUESTIONS_PER_PAGE) % DEFAULT_QUESTIONS.length;
+  const questions =
+    sheetPage.questions ?? DEFAULT_QUESTIONS.slice(start, start + QUESTIONS_PER_PAGE);
+  const firstNumber = (sheetPage.page_number - 1) * questions.length + 1;
+  const available = y - 10 - frame.bottom;
+  const perQuestion = available / questions.length;
+  const lineGap = mm(8);
+  questions.forEach((question, index) => {
+    let qy = y - 22 - index * perQuestion;
+    const label = `${firstNumber + index}.`;
+    page.drawText(label, { x: frame.left, y: qy, size: 11, font: fonts.bold });
+    const textX = frame.left + 22;
+    page.drawText(fitText(fonts.regular, question, 11, frame.right - textX), {
+      x: textX,
+      y: qy,
+      size: 11,
+      font: fonts.regular,
+    });
+    if (/^true or false/i.test(question)) {
+      qy -= lineGap;
+      for (const [offset, word] of [
+        [0, 'True'],
+        [70, 'False'],
+      ] as const) {
+        page.drawRectangle({
+          x: textX + offset,
+          y: qy - 2,
+          width: 10,
+          height: 10,
+          borderColor: ink,
+          borderWidth: 0.8,
+        });
+        page.drawText(word, { x: textX + offset + 15, y: qy, size: 11, font: fonts.regular });
+      }
+      return;
+    }
+    const lines = Math.max(1, Math.floor((perQuestion - 18) / lineGap));
+    for (let line = 1; line <= lines; line++) {
+      const ly = qy - line * lineGap;
+      page.drawLine({
+        start: { x: textX, y: ly },
+        end: { x: frame.right, y: ly },
+        thickness: 0.4,
+        color: grey,
+      });
+    }
+  });
+
+  // Footer, beside the bottom-left code.
+  const footer = `Lesson ${input.lessonNumber} - page ${sheetPage.page_number} of ${totalPages}`;
+  const footerWidth = fonts.regular.widthOfTextAtSize(footer, 9);
+  page.drawText(footer, {
+    x: frame.right - footerWidth,
+    y: mm(14),
+    size: 9,
+    font: fonts.regular,
+    color: grey,
+  });
+
+  stampCode(page, sheetPage.code, { publicUrl: input.publicUrl, fonts });
+}

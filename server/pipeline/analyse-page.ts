@@ -1,0 +1,105 @@
+// One page of the scan pipeline, from raster to result: read the page (read-page), spot a blank
+// back (blank-page), find its code and orientation (find-codes), keep an upright JPEG
+// (page-image). Used on the calling thread and in the page workers alike.
+import type { Code, CodePrefix } from './codes';
+import { detectBlankPage, type BlankPageResult } from './blank-page';
+import { findCodes, type FoundCode, type PageReason } from './find-codes';
+import { uprightPageImage, type PageImage, type PageImageOptions } from './page-image';
+import type { Orientation } from './raster';
+import type { PageRaster, RasterSource } from './read-page';
+
+export interface ProcessedPage {
+  /** 1-based. */
+  page_number: number;
+  code: Code | null;
+  /** Why there is no usable code; null when `code` is set. Blank pages say 'no_code_found'. */
+  reason: PageReason | null;
+  blank: boolean;
+  /** How far the page is turned clockwise on the scan; null when no code told it. */
+  orientation: Orientation | null;
+  /** Residual tilt in degrees, when known. */
+  skew: number | null;
+  /** Every QR read on the page (including other kinds and strangers' codes). */
+  codes: FoundCode[];
+  /** The upright page image; null when images are off or the page could not be read. */
+  image: PageImage | null;
+  source: RasterSource | null;
+  dpi: number | null;
+  blankness: BlankPageResult | null;
+  /** Set when the page could not be processed (then reason is 'unreadable'). */
+  error: string | null;
+  /** Set when only the page image failed (the code results stand). */
+  image_error: string | null;
+}
+
+/** What a page's analysis needs to know of the processing options. */
+export interface AnalyseOptions {
+  expectedPrefixes?: readonly CodePrefix[];
+  pageImage?: PageImageOptions | false;
+}
+
+/** A page that could not be processed; `error` says why once set. */
+export function unreadablePage(pageNumber: number): ProcessedPage {
+  return {
+    page_number: pageNumber,
+    code: null,
+    reason: 'unreadable',
+    blank: false,
+    orientation: null,
+    skew: null,
+    codes: [],
+    image: null,
+    source: null,
+    dpi: null,
+    blankness: null,
+    error: null,
+    image_error: null,
+  };
+}
+
+export async function analysePage(
+  pageNumber: number,
+  reading: Promise<PageRaster>,
+  options: AnalyseOptions,
+): Promise<{ finish: Promise<ProcessedPage> }> {
+  const empty = unreadablePage(pageNumber);
+  let raster: PageRaster;
+  let page: ProcessedPage;
+  try {
+    raster = await reading;
+    const pageRaster = raster;
+    page = { ...empty, source: raster.source, dpi: Math.round(raster.dpi) };
+    // Blank detection only runs when the corners hold no code (a page with a code is no blank
+    // back), and a blank page skips the slow whole-page and clean-up passes.
+    let blankness: BlankPageResult | null = null;
+    const found = await findCodes(raster, {
+      ...(options.expectedPrefixes ? { expectedPrefixes: options.expectedPrefixes } : {}),
+      continueAfterCorners: () => {
+        blankness = detectBlankPage(pageRaster, pageRaster.dpi);
+        return !blankness.blank;
+      },
+    });
+    const blank = (blankness as BlankPageResult | null)?.blank === true && found.codes.length === 0;
+    page.blankness = blankness;
+    page.blank = blank;
+    page.code = found.code;
+    page.reason = blank ? 'no_code_found' : found.reason;
+    page.orientation = found.orientation;
+    page.skew = found.skew === null ? null : Math.round(found.skew * 10) / 10;
+    page.codes = found.codes;
+  } catch (error) {
+    return { finish: Promise.resolve({ ...empty, error: describe(error) }) };
+  }
+  if (options.pageImage === false) return { finish: Promise.resolve(page) };
+  const imageOptions = options.pageImage ?? {};
+  const finish = uprightPageImage(raster, page.orientation, imageOptions).then(
+    (image) => ({ ...page, image }),
+    // A page whose image cannot be encoded still has its code; it just has no picture.
+    (error: unknown) => ({ ...page, image_error: describe(error) }),
+  );
+  return { finish };
+}
+
+export function describe(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
+}

@@ -1,0 +1,269 @@
+// Step 2 of the scan pipeline: find the page's code. Codes are printed in the top-right and
+// bottom-left corners, so small corner crops are read first (fast); the other two corners catch
+// pages scanned a quarter turn; then the whole page; and only pages still failing pay for
+// clean-up retries (contrast, threshold, median, blur, half size).
+// The code's angle on the scan gives the page's orientation.
+import {
+  readCodeText,
+  type Code,
+  type CodePrefix,
+  type CodeTextRejection,
+  CODE_PREFIXES,
+} from './codes';
+import {
+  blurGrey,
+  greyHistogram,
+  halfGrey,
+  medianGrey,
+  normaliseGrey,
+  percentile,
+  thresholdGrey,
+} from './image-cleanup';
+import { cropGrey, padGrey, type GreyRaster, type Orientation } from './raster';
+import { readQrCodes } from './zxing-reader';
+import type { ReaderOptions } from 'zxing-wasm/reader';
+
+/** Why a page has no usable code. */
+export type PageReason =
+  /** Nothing that looks like a QR code. */
+  | 'no_code_found'
+  /** A QR symbol was located but could not be decoded (damaged, blurred, covered). */
+  | 'unreadable'
+  /** A QR code was read, but its text is not one of the product's codes. */
+  | 'unknown_code'
+  /** One of the product's codes, of a kind not expected here (e.g. a `p` code in a service-center upload). */
+  | 'other_kind';
+
+export type CodeArea = 'top_right' | 'bottom_left' | 'top_left' | 'bottom_right' | 'page';
+
+export interface Point {
+  x: number;
+  y: number;
+}
+
+export interface FoundCode {
+  text: string;
+  /** The product's code in the text, or null (then `rejection` says why). */
+  code: Code | null;
+  rejection: CodeTextRejection | null;
+  /** The crop it was read in; `page` for the whole page. */
+  area: CodeArea;
+  /** The symbol's corners in raster pixels (its own top-left, top-right... whatever the page's turn). */
+  position: { topLeft: Point; topRight: Point; bottomRight: Point; bottomLeft: Point };
+  /** Clockwise angle of the symbol's top edge from horizontal on the scan, in degrees, (-180, 180]. */
+  angle: number;
+  /** The attempt that read it, e.g. `corners`, `other_corners`, `page`, `cleanup:median`. */
+  pass: string;
+}
+
+export interface FindCodesResult {
+  /** The page's code: the first one read of an expected kind. */
+  code: Code | null;
+  reason: PageReason | null;
+  /** Every readable symbol found (each distinct text once), in the order read. */
+  codes: FoundCode[];
+  /** How far the page is turned clockwise on the scan; null when no code of ours was read. */
+  orientation: Orientation | null;
+  /** Remaining tilt in degrees after `orientation` (positive: clockwise). */
+  skew: number | null;
+  /** The pass that found `code`. */
+  pass: string | null;
+  /** Number of zxing reads spent (cost indicator). */
+  attempts: number;
+}
+
+export interface FindCodesOptions {
+  /** Code kinds that make sense for this upload; others give `other_kind`. Default: all. */
+  expectedPrefixes?: readonly CodePrefix[];
+  /** Try clean-up retries on failing pages. Default true. */
+  cleanup?: boolean;
+  /**
+   * Asked once the four corner crops found nothing usable, before the slow passes (whole page,
+   * clean-ups): return false to stop there, e.g. because the page turned out blank.
+   */
+  continueAfterCorners?: () => boolean;
+}
+
+/**
+ * Side of the square corner crops, as a share of the raster's shorter side: on A4 that is 63 mm,
+ * room for the 22 mm code at 10 mm from the edges plus tilt and paper offset in the scanner.
+ */
+export const CORNER_CROP_SHARE = 0.3;
+
+type Crop = { area: CodeArea; raster: GreyRaster; left: number; top: number; scale: number };
+
+interface Variant {
+  name: string;
+  transform: (raster: GreyRaster) => GreyRaster;
+  /** Pixel scale of the transformed image relative to its input. */
+  scale: number;
+  reader?: ReaderOptions;
+}
+
+/** In order of how often each one rescued a page of the harsh test scans. */
+const CLEANUPS: Variant[] = [
+  { name: 'median', transform: medianGrey, scale: 1 },
+  { name: 'blur', transform: (r) => normaliseGrey(blurGrey(r)), scale: 1 },
+  { name: 'denoise', transform: (r) => r, scale: 1, reader: { tryDenoise: true } },
+  { name: 'half', transform: halfGrey, scale: 0.5 },
+  { name: 'threshold', transform: (r) => thresholdGrey(normaliseGrey(blurGrey(r))), scale: 1 },
+  { name: 'median_half', transform: (r) => halfGrey(medianGrey(r)), scale: 0.5 },
+  {
+    name: 'global_histogram',
+    transform: blurGrey,
+    scale: 1,
+    reader: { binarizer: 'GlobalHistogram' },
+  },
+];
+
+export async function findCodes(
+  raster: GreyRaster,
+  options: FindCodesOptions = {},
+): Promise<FindCodesResult> {
+  const expected = options.expectedPrefixes ?? CODE_PREFIXES;
+  const search = new CodeSearch(expected);
+  const corners = cornerCrops(raster);
+  const primary = corners.filter((c) => c.area === 'top_right' || c.area === 'bottom_left');
+  const secondary = corners.filter((c) => c.area === 'top_left' || c.area === 'bottom_right');
+
+  // One symbol per corner: zxing stops looking as soon as it has it (about half the time).
+  const oneSymbol: ReaderOptions = { maxNumberOfSymbols: 1 };
+  if (await search.tryCrops('corners', primary, oneSymbol)) return search.result();
+  if (await search.tryCrops('other_corners', secondary, oneSymbol)) return search.result();
+  if (options.continueAfterCorners && !options.continueAfterCorners()) return search.result();
+  if (await search.tryCrops('page', [{ area: 'page', raster, left: 0, top: 0, scale: 1 }]))
+    return search.result();
+  // Pages where something was read are what they are: clean-ups only help pages with nothing usable.
+  if (options.cleanup !== false && search.codes.length === 0) {
+    for (const variant of CLEANUPS) {
+      const crops = corners.map((c) => ({
+        ...c,
+        raster: variant.transform(c.raster),
+        scale: c.scale * variant.scale,
+      }));
+      if (
+        await search.tryCrops(`cleanup:${variant.name}`, crops, { ...oneSymbol, ...variant.reader })
+      )
+        return search.result();
+    }
+  }
+  return search.result();
+}
+
+/**
+ * Corner crops framed with paper-coloured margins: a code pushed against the edge of the scanned
+ * area by a tilted sheet has lost its quiet zone, and zxing needs one to find the symbol.
+ */
+function cornerCrops(raster: GreyRaster): Crop[] {
+  const side = Math.round(Math.min(raster.width, raster.height) * CORNER_CROP_SHARE);
+  const border = Math.max(8, Math.round(side * 0.05));
+  const right = raster.width - side;
+  const bottom = raster.height - side;
+  const at = (area: CodeArea, left: number, top: number): Crop => {
+    const crop = cropGrey(raster, left, top, side, side);
+    const paper = percentile(greyHistogram(crop), crop.width * crop.height, 0.9);
+    return {
+      area,
+      raster: padGrey(crop, border, paper),
+      left: left - border,
+      top: top - border,
+      scale: 1,
+    };
+  };
+  return [
+    at('top_right', right, 0),
+    at('bottom_left', 0, bottom),
+    at('top_left', 0, 0),
+    at('bottom_right', right, bottom),
+  ];
+}
+
+class CodeSearch {
+  readonly codes: FoundCode[] = [];
+  private chosen: FoundCode | null = null;
+  private sawUnreadable = false;
+  private attempts = 0;
+
+  constructor(private readonly expected: readonly CodePrefix[]) {}
+
+  /** Reads every crop of one pass; true once a usable code is known. */
+  async tryCrops(pass: string, crops: Crop[], reader?: ReaderOptions): Promise<boolean> {
+    for (const crop of crops) {
+      this.attempts++;
+      const results = await readQrCodes(crop.raster, reader);
+      for (const result of results) {
+        if (!result.isValid) {
+          this.sawUnreadable = true;
+          continue;
+        }
+        // Printed codes are never mirrored: a mirrored one is the other side showing through
+        // thin paper (the blank back of a sheet would otherwise get the front's code).
+        if (result.isMirrored) continue;
+        if (this.codes.some((c) => c.text === result.text)) continue;
+        const reading = readCodeText(result.text);
+        const toPage = (p: Point): Point => ({
+          x: crop.left + p.x / crop.scale,
+          y: crop.top + p.y / crop.scale,
+        });
+        const position = {
+          topLeft: toPage(result.position.topLeft),
+          topRight: toPage(result.position.topRight),
+          bottomRight: toPage(result.position.bottomRight),
+          bottomLeft: toPage(result.position.bottomLeft),
+        };
+        const found: FoundCode = {
+          text: result.text,
+          code: reading.code,
+          rejection: reading.reason,
+          area: crop.area,
+          position,
+          angle: edgeAngle(position.topLeft, position.topRight),
+          pass,
+        };
+        this.codes.push(found);
+        if (!this.chosen && found.code && this.expected.includes(found.code.prefix))
+          this.chosen = found;
+      }
+    }
+    return this.chosen !== null;
+  }
+
+  result(): FindCodesResult {
+    const chosen = this.chosen;
+    const ours = chosen ?? this.codes.find((c) => c.code) ?? null;
+    const orientation = ours ? orientationOf(ours.angle) : null;
+    return {
+      code: chosen?.code ?? null,
+      reason: chosen ? null : this.reason(),
+      codes: this.codes,
+      orientation,
+      skew: ours && orientation !== null ? normaliseAngle(ours.angle - orientation) : null,
+      pass: chosen?.pass ?? null,
+      attempts: this.attempts,
+    };
+  }
+
+  private reason(): PageReason {
+    if (this.codes.some((c) => c.code)) return 'other_kind';
+    if (this.codes.length > 0) return 'unknown_code';
+    return this.sawUnreadable ? 'unreadable' : 'no_code_found';
+  }
+}
+
+/** Clockwise angle (y points down on a raster) of the edge from `a` to `b`, in (-180, 180]. */
+function edgeAngle(a: Point, b: Point): number {
+  return normaliseAngle((Math.atan2(b.y - a.y, b.x - a.x) * 180) / Math.PI);
+}
+
+function normaliseAngle(degrees: number): number {
+  let d = degrees % 360;
+  if (d <= -180) d += 360;
+  if (d > 180) d -= 360;
+  return d;
+}
+
+/** The printed code stands upright on the page, so its angle is the page's turn. */
+export function orientationOf(angle: number): Orientation {
+  const quarter = ((Math.round(angle / 90) % 4) + 4) % 4;
+  return (quarter * 90) as Orientation;
+}

@@ -1,0 +1,103 @@
+// Worker threads for process-pages: each analyses whole pages (decode, codes, blank, image) with
+// its own mupdf and zxing, so the pipeline uses every core while the calling thread only hands
+// pages over in order (and, in a job, writes them to the database).
+import * as path from 'node:path';
+import { createRequire } from 'node:module';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import { Worker } from 'node:worker_threads';
+import { unreadablePage, type AnalyseOptions, type ProcessedPage } from './analyse-page';
+import type { PageWorkerData, PageWorkerRequest } from './page-worker';
+
+interface PoolWorker {
+  worker: Worker;
+  /** Pages sent and not answered yet, by page number. */
+  waiting: Map<number, (page: ProcessedPage) => void>;
+}
+
+/** How long a closing worker may take to finish its pages before it is stopped. */
+const CLOSE_GRACE_MS = 10_000;
+
+export class PagePool {
+  private readonly workers: PoolWorker[] = [];
+  private closed = false;
+
+  constructor(
+    private readonly size: number,
+    private readonly data: PageWorkerData,
+  ) {}
+
+  /** Never rejects: a page whose worker died comes back as an unreadable page. */
+  analyse(pageNumber: number): Promise<ProcessedPage> {
+    if (this.closed) throw new Error('page pool closed');
+    if (this.workers.length < this.size) this.workers.push(this.spawn());
+    let target = this.workers[0]!;
+    for (const candidate of this.workers)
+      if (candidate.waiting.size < target.waiting.size) target = candidate;
+    return new Promise((resolve) => {
+      target.waiting.set(pageNumber, resolve);
+      target.worker.postMessage({ type: 'page', pageNumber } satisfies PageWorkerRequest);
+    });
+  }
+
+  /** Lets each worker finish what it has, close its PDF and stop. */
+  async close(): Promise<void> {
+    this.closed = true;
+    await Promise.all(
+      this.workers.map(async ({ worker }) => {
+        const exited = new Promise<void>((resolve) => worker.once('exit', () => resolve()));
+        worker.postMessage({ type: 'close' } satisfies PageWorkerRequest);
+        const timer = setTimeout(() => void worker.terminate(), CLOSE_GRACE_MS);
+        await exited;
+        clearTimeout(timer);
+      }),
+    );
+    this.workers.length = 0;
+  }
+
+  private spawn(): PoolWorker {
+    const worker = new Worker(BOOTSTRAP, {
+      eval: true,
+      workerData: { ...this.data, workerUrl: WORKER_URL, tsxLoader: TSX_LOADER },
+      // The worker registers its own TypeScript loader; inherited flags would register a second.
+      execArgv: [],
+    });
+    const entry: PoolWorker = { worker, waiting: new Map() };
+    const failAll = (reason: string) => {
+      for (const [pageNumber, resolve] of entry.waiting)
+        resolve({ ...unreadablePage(pageNumber), error: reason });
+      entry.waiting.clear();
+      const index = this.workers.indexOf(entry);
+      // A later page gets a fresh worker.
+      if (index >= 0) this.workers.splice(index, 1);
+    };
+    worker.on('message', (page: ProcessedPage) => {
+      const resolve = entry.waiting.get(page.page_number);
+      entry.waiting.delete(page.page_number);
+      resolve?.(page);
+    });
+    worker.on('error', (error) => failAll(`page worker failed: ${error.message}`));
+    worker.on('exit', (code) => failAll(`page worker stopped (exit code ${code})`));
+    return entry;
+  }
+}
+
+export type { AnalyseOptions };
+
+const here = fileURLToPath(import.meta.url);
+/** page-worker next to this module, in whatever form this one runs (.ts under tsx, .js built). */
+const WORKER_URL = pathToFileURL(
+  path.join(path.dirname(here), `page-worker${path.extname(here)}`),
+).href;
+/** tsx's ESM API: its register() gives the calling thread TypeScript imports. */
+const TSX_LOADER = pathToFileURL(
+  path.join(path.dirname(createRequire(import.meta.url).resolve('tsx')), 'esm', 'api', 'index.mjs'),
+).href;
+
+// Plain CommonJS run by the worker: TypeScript support first (as `tsx` gives this thread), then
+// the worker module.
+const BOOTSTRAP = `
+const { workerData } = require('node:worker_threads');
+import(workerData.tsxLoader)
+  .then((tsx) => { tsx.register(); return import(workerData.workerUrl); })
+  .catch((error) => setImmediate(() => { throw error; }));
+`;

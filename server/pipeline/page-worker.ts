@@ -1,0 +1,51 @@
+// A page worker (see page-pool): analyses the pages it is sent on its own thread, with its own
+// handle on the PDF, and posts each result back. Two pages may be in progress at once, so one's
+// JPEG decodes (sharp, on libuv's threads) while the other's codes are searched here.
+import { parentPort, workerData } from 'node:worker_threads';
+import { analysePage, describe, unreadablePage, type AnalyseOptions } from './analyse-page';
+import { openScanPdf } from './read-page';
+
+export interface PageWorkerData {
+  path: string;
+  colour: boolean;
+  options: AnalyseOptions;
+}
+
+export type PageWorkerRequest = { type: 'page'; pageNumber: number } | { type: 'close' };
+
+const port = parentPort;
+if (!port) throw new Error('page-worker runs in a worker thread');
+const data = workerData as PageWorkerData;
+const pdf = openScanPdf(data.path);
+let inProgress = 0;
+let closing = false;
+
+function closeWhenIdle(): void {
+  if (!closing || inProgress > 0) return;
+  pdf.close();
+  port!.close();
+}
+
+port.on('message', (request: PageWorkerRequest) => {
+  if (request.type === 'close') {
+    closing = true;
+    closeWhenIdle();
+    return;
+  }
+  const { pageNumber } = request;
+  inProgress++;
+  void (async () => {
+    try {
+      const reading = pdf.readPage(pageNumber, { colour: data.colour });
+      reading.catch(() => undefined);
+      const { finish } = await analysePage(pageNumber, reading, data.options);
+      port.postMessage(await finish);
+    } catch (error) {
+      // analysePage keeps page errors in the page; this is only a last resort.
+      port.postMessage({ ...unreadablePage(pageNumber), error: describe(error) });
+    } finally {
+      inProgress--;
+      closeWhenIdle();
+    }
+  })();
+});

@@ -1,0 +1,154 @@
+// The scan pipeline over a whole file, page by page: read the page (read-page), spot blank backs
+// (blank-page), find its code and orientation (find-codes), keep an upright JPEG (page-image).
+// Each page is handed to `onPage` as soon as it is done, in page order, so a job can store it
+// idempotently and resume with `startAtPage` after a crash. One bad page never fails the file.
+import { availableParallelism } from 'node:os';
+import { analysePage, type ProcessedPage } from './analyse-page';
+import type { CodePrefix } from './codes';
+import type { PageImageOptions } from './page-image';
+import { PagePool } from './page-pool';
+import { openScanPdf, type PageRaster } from './read-page';
+
+export type { ProcessedPage } from './analyse-page';
+
+export interface ProcessProgress {
+  /** Pages done, counting those before `startAtPage`. */
+  completed: number;
+  count: number;
+  /** Pages that could not be processed at all (errors), not pages without a code. */
+  failed: number;
+}
+
+export interface ProcessPagesOptions {
+  /** 1-based page to start at (resume); earlier pages are skipped and counted as completed. */
+  startAtPage?: number;
+  /** Code kinds this upload expects; others are reported as 'other_kind'. Default: all. */
+  expectedPrefixes?: readonly CodePrefix[];
+  /** Page image settings, or false for none. Default: upright JPEG, 2400 px max, quality 80. */
+  pageImage?: PageImageOptions | false;
+  /** Keep colour in page images of colour scans. Default false (grey). */
+  colour?: boolean;
+  /** Called once per page, in order, awaited before the next page is handed over. */
+  onPage?: (page: ProcessedPage) => void | Promise<void>;
+  /** Called at the start and after every page. */
+  onProgress?: (progress: ProcessProgress) => void | Promise<void>;
+  signal?: AbortSignal;
+  /**
+   * Worker threads that analyse pages while this thread hands them over (and stores them).
+   * Default: 2, or 1 on a single core; 0 analyses on this thread. Files of fewer than
+   * MIN_PAGES_FOR_WORKERS pages are always analysed here (starting workers costs more).
+   */
+  workers?: number;
+}
+
+export const MIN_PAGES_FOR_WORKERS = 6;
+/** Pages sent to each worker ahead of the one being handed over. */
+const PAGES_AHEAD_PER_WORKER = 2;
+
+export interface ProcessPagesResult {
+  count: number;
+  failed: number;
+  /** The pages processed in this run (from `startAtPage`); `image` is null here when `onPage` is given. */
+  pages: ProcessedPage[];
+}
+
+/**
+ * Throws UnreadablePdfError when the file is not a readable PDF; rethrows what `onPage` or
+ * `onProgress` throw, and the signal's abort reason. Page errors never throw.
+ */
+export async function processPages(
+  path: string,
+  options: ProcessPagesOptions = {},
+): Promise<ProcessPagesResult> {
+  const pdf = openScanPdf(path);
+  try {
+    const count = pdf.pageCount;
+    const start = Math.max(1, Math.floor(options.startAtPage ?? 1));
+    let failed = 0;
+    let completed = Math.min(count, start - 1);
+    const pages: ProcessedPage[] = [];
+    await options.onProgress?.({ completed, count, failed });
+
+    const workers = Math.max(0, Math.floor(options.workers ?? defaultWorkers()));
+    if (workers > 0 && count - start + 1 >= MIN_PAGES_FOR_WORKERS) {
+      const pool = new PagePool(workers, {
+        path,
+        colour: !!options.colour,
+        options: {
+          ...(options.expectedPrefixes ? { expectedPrefixes: [...options.expectedPrefixes] } : {}),
+          ...(options.pageImage !== undefined ? { pageImage: options.pageImage } : {}),
+        },
+      });
+      try {
+        const analysed = new Map<number, Promise<ProcessedPage>>();
+        let sent = start - 1;
+        for (let pageNumber = start; pageNumber <= count; pageNumber++) {
+          options.signal?.throwIfAborted();
+          while (sent < count && sent < pageNumber + workers * PAGES_AHEAD_PER_WORKER - 1) {
+            sent++;
+            analysed.set(sent, pool.analyse(sent));
+          }
+          const page = await analysed.get(pageNumber)!;
+          analysed.delete(pageNumber);
+          // Nothing is handed over once the caller has given up (e.g. lost its lease).
+          options.signal?.throwIfAborted();
+          if (page.error) failed++;
+          pages.push(options.onPage ? { ...page, image: null } : page);
+          await options.onPage?.(page);
+          completed++;
+          await options.onProgress?.({ completed, count, failed });
+        }
+      } finally {
+        await pool.close();
+      }
+      return { count, failed, pages };
+    }
+
+    // Three pages in flight: page n+1 is decoding (sharp, off this thread) while page n is
+    // searched here, and page n-1's JPEG is encoding. Pages are still handed over in order.
+    const colour = !!options.colour;
+    const read = (n: number): Promise<PageRaster> => {
+      // Errors are per page: they surface when the page's turn comes (analysePage).
+      const reading = pdf.readPage(n, { colour });
+      reading.catch(() => undefined);
+      return reading;
+    };
+    let next = start <= count ? read(start) : null;
+    let handOver: Promise<void> = Promise.resolve();
+    try {
+      for (let pageNumber = start; pageNumber <= count; pageNumber++) {
+        options.signal?.throwIfAborted();
+        const current = next!;
+        next = pageNumber < count ? read(pageNumber + 1) : null;
+        const { finish } = await analysePage(pageNumber, current, options);
+        await handOver;
+        handOver = (async () => {
+          const page = await finish;
+          // Nothing is handed over once the caller has given up (e.g. lost its lease).
+          options.signal?.throwIfAborted();
+          if (page.error) failed++;
+          // With onPage the caller has the image; keeping every page's JPEG here too would hold
+          // a whole big file's images in memory.
+          pages.push(options.onPage ? { ...page, image: null } : page);
+          await options.onPage?.(page);
+          completed++;
+          await options.onProgress?.({ completed, count, failed });
+        })();
+        // Marks the rejection as handled until the next turn awaits it (and rethrows).
+        handOver.catch(() => undefined);
+      }
+      await handOver;
+    } catch (error) {
+      // No callback may run after processPages has settled.
+      await handOver.catch(() => undefined);
+      throw error;
+    }
+    return { count, failed, pages };
+  } finally {
+    pdf.close();
+  }
+}
+
+function defaultWorkers(): number {
+  return Math.min(2, Math.max(1, availableParallelism()));
+}

@@ -1,0 +1,125 @@
+// Answer sheets (responses): the sheets of a file (or every graded one), one sheet, assigning
+// sheets to congregations (one by one or a whole file at once), setting a sheet's lesson, and a
+// sheet's pages. A coordinator reaches only sheets assigned to its congregation.
+import type { FastifyInstance } from 'fastify';
+import { congregationScope, requireAdmin } from '../auth/session';
+import type { ReplyOf, Route } from '../contract/types';
+import type { Database } from '../db/database';
+import { forbidden, notFound } from '../http-error';
+import { SHEET_SELECT, sheetOf, type SheetRow } from '../jobs/answer-sheet-view';
+import { FILE_NOT_FOUND, fileVisibleSql } from '../jobs/file-view';
+import { keptSheetSql } from '../jobs/file-steps';
+import { loadSheetPages, requireSheetAccess } from '../jobs/page-view';
+import { validationError } from './shared/errors';
+import { orderClause, pageOf, paged, type SortColumn } from './shared/paging';
+import { Where } from './shared/where';
+
+const SHEET_NOT_FOUND = 'Answer sheet not found';
+
+const SORT: Record<'sequence' | 'course' | 'student' | 'graded_at', SortColumn> = {
+  sequence: { sql: 'a.sequence', defaultDirection: 'asc' },
+  course: { sql: 'lower(c.name) NULLS LAST, l.number', defaultDirection: 'asc' },
+  student: { sql: 'st.human_id', defaultDirection: 'asc' },
+  graded_at: { sql: '(SELECT min(fb.created_at) FROM feedback fb JOIN pages fp ON fp.id = fb.page_id WHERE fp.answer_sheet_id = a.id)', defaultDirection: 'desc' },
+};
+
+async function loadSheet(db: Database, sheetId: string): Promise<ReplyOf<'getAnswerSheet'>> {
+  const row = await db.maybeOne<SheetRow>(`${SHEET_SELECT} WHERE a.id = $1`, [sheetId]);
+  if (row === null) throw notFound(SHEET_NOT_FOUND);
+  return sheetOf(row);
+}
+
+async function requireCongregation(db: Database, id: string): Promise<void> {
+  if ((await db.maybeOne('SELECT 1 FROM congregations WHERE id = $1', [id])) === null) {
+    throw validationError('assigned_group: no such congregation');
+  }
+}
+
+export async function answerSheetsRoutes(app: FastifyInstance) {
+  const db = app.db;
+
+  app.get<Route<'listAnswerSheets'>>('/api/answer-sheets', async (request): Promise<ReplyOf<'listAnswerSheets'>> => {
+    const query = request.query;
+    const page = pageOf(query);
+    const scope = congregationScope(request);
+    if (query.file !== undefined) {
+      const file = await db.maybeOne<{ visible: boolean }>(`SELECT ${fileVisibleSql('f', '$2')} AS visible FROM files f WHERE f.id = $1`, [query.file, scope]);
+      if (file === null) throw notFound('File not found');
+      if (!file.visible) throw forbidden();
+    }
+    const where = new Where();
+    where.addIf(query.file, (p) => `a.file_id = ${p}::uuid`);
+    where.addIf(scope, (p) => `a.assigned_group = ${p}::uuid`);
+    if (query.graded !== undefined) where.add((p) => `a.graded = ${p}`, query.graded);
+    // The sequence order's direction applies within a file; files stay newest first.
+    const sort = query.order_by ?? 'sequence';
+    const order =
+      sort === 'sequence'
+        ? `ORDER BY f.created_at DESC, a.file_id, a.sequence ${query.order_direction === 'desc' ? 'DESC' : 'ASC'}, a.id`
+        : orderClause(SORT, sort, query.order_direction, 'a.id');
+    const { total } = await db.one<{ total: number }>(
+      `SELECT count(*) AS total FROM answer_sheets a ${where.sql}`,
+      where.params,
+    );
+    const rows = await db.query<SheetRow>(
+      `${SHEET_SELECT} ${where.sql} ${order} LIMIT ${where.param(page.limit)} OFFSET ${where.param(page.skip)}`,
+      where.params,
+    );
+    return paged(rows.map(sheetOf), Number(total), page);
+  });
+
+  app.patch<Route<'assignFileAnswerSheets'>>('/api/answer-sheets', async (request): Promise<ReplyOf<'assignFileAnswerSheets'>> => {
+    requireAdmin(request);
+    const fileId = request.query.file;
+    if ((await db.maybeOne('SELECT 1 FROM files WHERE id = $1', [fileId])) === null) throw notFound(FILE_NOT_FOUND);
+    await requireCongregation(db, request.body.assigned_group);
+    const updated = await db.execute(
+      `UPDATE answer_sheets a SET assigned_group = $2
+       WHERE a.file_id = $1 AND ${keptSheetSql('a')} AND a.assigned_group IS DISTINCT FROM $2::uuid`,
+      [fileId, request.body.assigned_group],
+    );
+    return { updated };
+  });
+
+  app.get<Route<'getAnswerSheet'>>('/api/answer-sheets/:sheet_id', async (request): Promise<ReplyOf<'getAnswerSheet'>> => {
+    await requireSheetAccess(db, request, request.params.sheet_id);
+    return loadSheet(db, request.params.sheet_id);
+  });
+
+  app.patch<Route<'updateAnswerSheet'>>('/api/answer-sheets/:sheet_id', async (request): Promise<ReplyOf<'updateAnswerSheet'>> => {
+    requireAdmin(request);
+    const sheetId = request.params.sheet_id;
+    const { assigned_group: group, lesson } = request.body;
+    if (group !== undefined && group !== null) await requireCongregation(db, group);
+    if (lesson !== undefined && lesson !== null && (await db.maybeOne('SELECT 1 FROM lessons WHERE id = $1', [lesson])) === null) {
+      throw validationError('lesson: no such lesson');
+    }
+    await db.transaction(async (tx) => {
+      const sheet = await tx.maybeOne<{ student_id: string | null; lesson_id: string | null }>(
+        'SELECT student_id, lesson_id FROM answer_sheets WHERE id = $1 FOR UPDATE',
+        [sheetId],
+      );
+      if (sheet === null) throw notFound(SHEET_NOT_FOUND);
+      if (group !== undefined) await tx.query('UPDATE answer_sheets SET assigned_group = $2 WHERE id = $1', [sheetId, group]);
+      if (lesson !== undefined && lesson !== sheet.lesson_id) {
+        // A new lesson may make the sheet a duplicate of an earlier one (same student and lesson), or stop it being one.
+        await tx.query(
+          `UPDATE answer_sheets a SET lesson_id = $2,
+             duplicate_of = CASE WHEN a.student_id IS NULL OR $2::uuid IS NULL THEN NULL ELSE (
+               SELECT e.id FROM answer_sheets e
+               WHERE e.student_id = a.student_id AND e.lesson_id = $2::uuid AND e.id <> a.id
+                 AND (e.created_at, e.file_id, e.sequence) < (a.created_at, a.file_id, a.sequence)
+               ORDER BY e.created_at, e.sequence LIMIT 1) END
+           WHERE a.id = $1`,
+          [sheetId, lesson],
+        );
+      }
+    });
+    return loadSheet(db, sheetId);
+  });
+
+  app.get<Route<'listAnswerSheetPages'>>('/api/answer-sheets/:id/pages', async (request): Promise<ReplyOf<'listAnswerSheetPages'>> => {
+    await requireSheetAccess(db, request, request.params.id);
+    return loadSheetPages(db, request.params.id);
+  });
+}

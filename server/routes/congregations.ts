@@ -1,0 +1,142 @@
+// Congregations: the admin list and creation (with the spec's WBS code rule), and what a
+// congregation's coordinator reads about its own congregation: the record, the dashboard
+// counts and its study helpers. A coordinator addressing another congregation gets 403.
+import type { FastifyInstance } from 'fastify';
+import { requireCongregationAccess } from '../auth/session';
+import type { ReplyOf, Route, Schemas } from '../contract/types';
+import type { Database } from '../db/database';
+import { notFound } from '../http-error';
+import { conflictError, validationError } from './shared/errors';
+import { orderClause, pageOf, paged, type SortColumn } from './shared/paging';
+import { iso } from './shared/refs';
+import { STUDY_HELPER_SELECT, studyHelperOf, type StudyHelperRow } from './shared/study-helper';
+import { Where, containsPattern } from './shared/where';
+
+const CONGREGATION_NOT_FOUND = 'Congregation not found';
+
+/** Spec section 5: longer than 5 characters, exactly one space, not in the first two positions. */
+export function wbsCodeProblem(wbsCode: string): string | null {
+  if (wbsCode.length <= 5) return 'WBS code must be longer than 5 characters.';
+  if (wbsCode.split(' ').length !== 2) return 'WBS code must contain exactly one space.';
+  if (wbsCode.indexOf(' ') < 2) return 'The space in a WBS code must not be in the first two positions.';
+  return null;
+}
+
+const SORT: Record<'wbs_code' | 'display_name' | 'created_at', SortColumn> = {
+  wbs_code: { sql: 'lower(wbs_code)', defaultDirection: 'asc' },
+  display_name: { sql: 'lower(display_name)', defaultDirection: 'asc' },
+  created_at: { sql: 'created_at', defaultDirection: 'desc' },
+};
+
+interface CongregationRow {
+  id: string;
+  wbs_code: string;
+  display_name: string;
+  created_at: Date;
+}
+
+function congregationOf(row: CongregationRow): Schemas['Congregation'] {
+  return { id: row.id, wbs_code: row.wbs_code, display_name: row.display_name, created_at: iso(row.created_at) };
+}
+
+async function findCongregation(db: Database, id: string): Promise<CongregationRow> {
+  const row = await db.maybeOne<CongregationRow>(
+    'SELECT id, wbs_code, display_name, created_at FROM congregations WHERE id = $1',
+    [id],
+  );
+  if (row === null) throw notFound(CONGREGATION_NOT_FOUND);
+  return row;
+}
+
+export async function congregationRoutes(app: FastifyInstance) {
+  const db = app.db;
+
+  app.get<Route<'listCongregations'>>('/api/congregations', async (request): Promise<ReplyOf<'listCongregations'>> => {
+    const page = pageOf(request.query);
+    const where = new Where();
+    const wbsCode = request.query.wbs_code?.trim();
+    if (wbsCode) where.add((p) => `lower(wbs_code) LIKE ${p}`, containsPattern(wbsCode));
+    const order = orderClause(SORT, request.query.order_by ?? 'wbs_code', request.query.order_direction, 'id');
+    const { total } = await db.one<{ total: number }>(`SELECT count(*) AS total FROM congregations ${where.sql}`, where.params);
+    const rows = await db.query<CongregationRow>(
+      `SELECT id, wbs_code, display_name, created_at FROM congregations ${where.sql}
+       ${order} LIMIT ${where.param(page.limit)} OFFSET ${where.param(page.skip)}`,
+      where.params,
+    );
+    return paged(rows.map(congregationOf), total, page);
+  });
+
+  app.post<Route<'createCongregation'>>('/api/congregations', async (request, reply): Promise<ReplyOf<'createCongregation', 201>> => {
+    const { wbs_code: wbsCode } = request.body;
+    const displayName = request.body.display_name.trim();
+    const problem = wbsCodeProblem(wbsCode);
+    if (problem !== null) throw validationError(problem);
+    if (displayName === '') throw validationError('Display name must not be empty.');
+    // ON CONFLICT keeps two simultaneous creations of one code from both succeeding.
+    const row = await db.maybeOne<CongregationRow>(
+      `INSERT INTO congregations (wbs_code, display_name) VALUES ($1, $2)
+       ON CONFLICT (wbs_code) DO NOTHING
+       RETURNING id, wbs_code, display_name, created_at`,
+      [wbsCode, displayName],
+    );
+    if (row === null) throw conflictError(`A congregation with WBS code "${wbsCode}" already exists.`);
+    reply.code(201);
+    return congregationOf(row);
+  });
+
+  app.get<Route<'getCongregation'>>('/api/congregations/:id', async (request): Promise<ReplyOf<'getCongregation'>> => {
+    requireCongregationAccess(request, request.params.id);
+    return congregationOf(await findCongregation(db, request.params.id));
+  });
+
+  app.get<Route<'getCongregationStats'>>('/api/congregations/:id/stats', async (request): Promise<ReplyOf<'getCongregationStats'>> => {
+    requireCongregationAccess(request, request.params.id);
+    await findCongregation(db, request.params.id);
+    // Ready to print: sent to this congregation and not yet printed there.
+    // All files: every file with at least one answer sheet assigned to this congregation.
+    const counts = await db.one<{ ready_to_print_count: number; all_files_count: number }>(
+      `SELECT
+         (SELECT count(*) FROM file_congregations fc JOIN files f ON f.id = fc.file_id
+          WHERE fc.congregation_id = $1 AND fc.status = 'unprinted' AND f.sent_at IS NOT NULL) AS ready_to_print_count,
+         (SELECT count(DISTINCT a.file_id) FROM answer_sheets a WHERE a.assigned_group = $1) AS all_files_count`,
+      [request.params.id],
+    );
+    return { ready_to_print_count: Number(counts.ready_to_print_count), all_files_count: Number(counts.all_files_count) };
+  });
+
+  app.get<Route<'listCongregationStudyHelpers'>>(
+    '/api/congregations/:id/study-helpers',
+    async (request): Promise<ReplyOf<'listCongregationStudyHelpers'>> => {
+      requireCongregationAccess(request, request.params.id);
+      await findCongregation(db, request.params.id);
+      const page = pageOf(request.query);
+      const where = new Where().add((p) => `h.congregation_id = ${p}`, request.params.id);
+      const name = request.query.name?.trim();
+      if (name) where.add((p) => `lower(h.name) LIKE ${p}`, containsPattern(name));
+      const { total } = await db.one<{ total: number }>(`SELECT count(*) AS total FROM study_helpers h ${where.sql}`, where.params);
+      const rows = await db.query<StudyHelperRow>(
+        `${STUDY_HELPER_SELECT} ${where.sql}
+         ORDER BY lower(h.name), h.id LIMIT ${where.param(page.limit)} OFFSET ${where.param(page.skip)}`,
+        where.params,
+      );
+      return paged(rows.map(studyHelperOf), total, page);
+    },
+  );
+
+  app.post<Route<'createCongregationStudyHelper'>>(
+    '/api/congregations/:id/study-helpers',
+    async (request, reply): Promise<ReplyOf<'createCongregationStudyHelper', 201>> => {
+      requireCongregationAccess(request, request.params.id);
+      await findCongregation(db, request.params.id);
+      const name = request.body.name.trim();
+      if (name === '') throw validationError('Name must not be empty.');
+      const { id } = await db.one<{ id: string }>(
+        'INSERT INTO study_helpers (congregation_id, name, email) VALUES ($1, $2, $3) RETURNING id',
+        [request.params.id, name, request.body.email.trim()],
+      );
+      const row = await db.one<StudyHelperRow>(`${STUDY_HELPER_SELECT} WHERE h.id = $1`, [id]);
+      reply.code(201);
+      return studyHelperOf(row);
+    },
+  );
+}

@@ -1,0 +1,317 @@
+// Files: the service centers' scanned PDFs. Upload (streamed, checked, then processed as a job),
+// the files tables with their filters, one file, its counts, workflow step, cover image and the
+// original PDF; rename or set its service center and people; delete it before grading starts.
+import { cachedTotal } from './shared/count-cache';
+import multipart from '@fastify/multipart';
+import type { FastifyInstance } from 'fastify';
+import { congregationScope, requireAdmin } from '../auth/session';
+import type { ReplyOf, Route } from '../contract/types';
+import { isUniqueViolation, type Database } from '../db/database';
+import { forbidden, HttpError, notFound } from '../http-error';
+import { pdfName, sendBlob } from '../jobs/blob-response';
+import { deleteFile } from '../jobs/delete-file';
+import { DELETABLE_STEPS, fileStateSql, fileStepOf, fileStepQuery, type FileStepName, type FileStepRow } from '../jobs/file-steps';
+import { FILE_NOT_FOUND, fileOf, fileScope, fileSelect, fileVisibleSql, loadFile, loadFileStats, type FileRow } from '../jobs/file-view';
+import { IMAGE_CACHE_CONTROL, JOB, MAX_UPLOAD_BYTES } from '../jobs/job-types';
+import { localCopy } from '../jobs/local-copy';
+import { checkPdf, PdfCheckError } from '../jobs/pdf-check';
+import { processUploadJob } from '../jobs/process-upload';
+import { startProgress } from '../jobs/progress';
+import { discardIfUnreferenced, fileTooLarge, receiveUpload, UploadTooLargeError } from '../jobs/store-upload';
+import { conflictError, validationError } from './shared/errors';
+import { orderClause, pageOf, paged, type SortColumn } from './shared/paging';
+import { Where, containsPattern } from './shared/where';
+
+export interface FilesRoutesOptions {
+  /** Upload limit in bytes; spec §9: 1.5 GB (tests use less). */
+  maxUploadBytes?: number;
+}
+
+const SORT: Record<'created_at' | 'name' | 'uploaded_at', SortColumn> = {
+  created_at: { sql: 'f.created_at', defaultDirection: 'desc' },
+  uploaded_at: { sql: 'f.uploaded_at', defaultDirection: 'desc' },
+  name: { sql: 'lower(f.name)', defaultDirection: 'asc' },
+};
+
+const DUPLICATE_MESSAGE = 'This file has already been uploaded.';
+
+function duplicateFile(): HttpError {
+  return new HttpError(409, { error_type: 'DUPLICATE_FILE', message: DUPLICATE_MESSAGE });
+}
+
+export function createFilesRoutes(options: FilesRoutesOptions = {}) {
+  const maxUploadBytes = options.maxUploadBytes ?? MAX_UPLOAD_BYTES;
+
+  return async function filesRoutes(app: FastifyInstance) {
+    const db = app.db;
+    await app.register(multipart, {
+      limits: { fileSize: maxUploadBytes, files: 1, fields: 20, parts: 30, fieldSize: 64 * 1024 },
+    });
+
+    app.post<Route<'uploadFile'>>('/api/file', async (request, reply): Promise<ReplyOf<'uploadFile', 201>> => {
+      const user = requireAdmin(request);
+      let received;
+      try {
+        received = await receiveUpload(request, app.blobStore, { maxBytes: maxUploadBytes });
+      } catch (error) {
+        if (error instanceof UploadTooLargeError) {
+          // The client may still be sending: do not keep the connection for the rest.
+          reply.header('connection', 'close');
+          throw fileTooLarge();
+        }
+        if ((error as { code?: string }).code === 'FST_INVALID_MULTIPART_CONTENT_TYPE') throw validationError('The request must be multipart/form-data');
+        throw error;
+      }
+      const blob = received.blob;
+      const discard = async () => {
+        if (blob !== null) await discardIfUnreferenced(db, app.blobStore, blob.key);
+      };
+
+      const fields = received.fields;
+      const problem = uploadFieldsProblem(fields, blob !== null);
+      if (problem !== null) {
+        await discard();
+        throw validationError(problem);
+      }
+      if (blob === null) throw validationError('file is required');
+      if (blob.size === 0) {
+        await discard();
+        throw validationError('The file is empty.');
+      }
+
+      // Same bytes as an earlier file: its blob is that file's, nothing new was kept.
+      if ((await db.maybeOne('SELECT 1 FROM files WHERE sha256 = $1', [blob.sha256])) !== null) throw duplicateFile();
+
+      let pageCount: number;
+      const local = await localCopy(app.blobStore, blob.key);
+      try {
+        pageCount = checkPdf(local.path).pageCount;
+      } catch (error) {
+        await discard();
+        if (error instanceof PdfCheckError) throw validationError(`Invalid file format or corrupted file: ${error.message}`);
+        throw error;
+      } finally {
+        await local.dispose();
+      }
+
+      let fileId: string;
+      try {
+        fileId = await db.transaction(async (tx) => {
+          const row = await tx.one<{ id: string }>(
+            `INSERT INTO files (name, sha256, blob_key, size_bytes, page_count, answer_sheet_page_length, scanned_at, uploaded_by)
+             VALUES ($1, $2, $3, $4, $5, $6, $7, $8) RETURNING id`,
+            [
+              (fields.name ?? '').trim(),
+              blob.sha256,
+              blob.key,
+              blob.size,
+              pageCount,
+              Number(fields.answer_sheet_page_length),
+              fields.scanned_at ? new Date(fields.scanned_at) : null,
+              user.id,
+            ],
+          );
+          await startProgress(tx, JOB.processServiceCenterUpload, row.id, pageCount);
+          return row.id;
+        });
+      } catch (error) {
+        // Two identical uploads at once: the other one won.
+        if (isUniqueViolation(error)) throw duplicateFile();
+        throw error;
+      }
+
+      // A failed enqueue leaves the file pending: the workers' recovery sweep picks it up.
+      const job = processUploadJob(fileId);
+      await app.jobs.send(job.name, job.data, job.options).catch((error: unknown) => {
+        request.log.warn({ err: error, fileId }, 'could not queue the upload for processing');
+      });
+      return reply.code(201).send({ id: fileId });
+    });
+
+    app.get<Route<'listFiles'>>('/api/files', async (request): Promise<ReplyOf<'listFiles'>> => {
+      const scope = congregationScope(request);
+      const query = request.query;
+      if (scope !== null && query.group_id !== undefined && query.group_id !== scope) throw forbidden();
+      const page = pageOf(query);
+      const params = new Where();
+      const p = (value: unknown) => params.param(value);
+      // The congregation whose view of the files this is: the coordinator's, or the one an admin looks at.
+      const viewer = p(scope ?? query.group_id ?? null);
+      const conditions = [fileVisibleSql('f', viewer)];
+      if (query.group_id !== undefined) {
+        conditions.push(`EXISTS (SELECT 1 FROM answer_sheets ga WHERE ga.file_id = f.id AND ga.assigned_group = ${p(query.group_id)}::uuid)`);
+      }
+      if (query.file_state !== undefined) conditions.push(fileStateSql('f', query.file_state));
+      const name = query.query_name?.trim();
+      if (name) conditions.push(`lower(f.name) LIKE ${p(containsPattern(name))}`);
+      if (query.country !== undefined) {
+        conditions.push(`EXISTS (SELECT 1 FROM service_centers csc WHERE csc.id = f.service_center_id AND csc.country_iso = ${p(query.country)})`);
+      }
+      if (query.graded !== undefined) conditions.push(`f.grading_complete = ${p(query.graded)}`);
+      if (query.study_helper !== undefined) {
+        conditions.push(
+          `EXISTS (SELECT 1 FROM answer_sheets sa JOIN students ss ON ss.id = sa.student_id
+                   WHERE sa.file_id = f.id AND ss.study_helper_id = ${p(query.study_helper)}::uuid
+                     AND (${viewer}::uuid IS NULL OR sa.assigned_group = ${viewer}::uuid))`,
+        );
+      }
+      if (query.congregation_file_state !== undefined) {
+        conditions.push(
+          `EXISTS (SELECT 1 FROM file_congregations sfc WHERE sfc.file_id = f.id AND sfc.status = ${p(query.congregation_file_state)}
+                   AND (${viewer}::uuid IS NULL OR sfc.congregation_id = ${viewer}::uuid))`,
+        );
+      }
+      const where = `WHERE ${conditions.join(' AND ')}`;
+      const order = orderClause(SORT, query.order_by ?? 'created_at', query.order_direction, 'f.id');
+      const total = await cachedTotal(db, `SELECT count(*) AS total FROM files f ${where}`, params.params);
+      // The page is chosen first, so the per-file counts and names run for its rows only.
+      const rows = await db.query<FileRow>(
+        `WITH page AS (SELECT f.* FROM files f ${where} ${order} LIMIT ${p(page.limit)} OFFSET ${p(page.skip)})
+         ${fileSelect(viewer, 'page')} ${order}`,
+        params.params,
+      );
+      return paged(rows.map(fileOf), Number(total), page);
+    });
+
+    app.get<Route<'getFileSummary'>>('/api/files/:id', async (request): Promise<ReplyOf<'getFileSummary'>> => {
+      const scope = await fileScope(db, request, request.params.id);
+      return loadFile(db, request.params.id, scope);
+    });
+
+    app.get<Route<'getFile'>>('/api/file/:file_id', async (request): Promise<ReplyOf<'getFile'>> => {
+      const scope = await fileScope(db, request, request.params.file_id);
+      return loadFile(db, request.params.file_id, scope);
+    });
+
+    app.patch<Route<'updateFile'>>('/api/file/:file_id', async (request): Promise<ReplyOf<'updateFile'>> => {
+      requireAdmin(request);
+      const fileId = request.params.file_id;
+      await db.transaction(async (tx) => {
+        const file = await tx.maybeOne<{
+          service_center_id: string | null;
+          recruiter_id: string | null;
+          contact_person_id: string | null;
+          recruiting_point_id: string | null;
+        }>('SELECT service_center_id, recruiter_id, contact_person_id, recruiting_point_id FROM files WHERE id = $1 FOR UPDATE', [fileId]);
+        if (file === null) throw notFound(FILE_NOT_FOUND);
+        await applyFilePatch(tx, fileId, file, request.body);
+      });
+      return loadFile(db, fileId, null);
+    });
+
+    app.delete<Route<'deleteFile'>>('/api/file/:file_id', async (request, reply) => {
+      requireAdmin(request);
+      const fileId = request.params.file_id;
+      const step = await db.maybeOne<FileStepRow>(fileStepQuery(), [fileId]);
+      if (step === null) throw notFound(FILE_NOT_FOUND);
+      if (!DELETABLE_STEPS.includes(step.step as FileStepName)) {
+        throw conflictError(`A file can only be deleted before grading starts (it is at step ${step.step}).`);
+      }
+      if (!(await deleteFile(db, app.blobStore, fileId))) throw notFound(FILE_NOT_FOUND);
+      return reply.code(204).send();
+    });
+
+    app.get<Route<'getFileStats'>>('/api/file/:file_id/stats', async (request): Promise<ReplyOf<'getFileStats'>> => {
+      await fileScope(db, request, request.params.file_id);
+      return loadFileStats(db, request.params.file_id);
+    });
+
+    app.get<Route<'getFileSteps'>>('/api/file/:file_id/steps', async (request): Promise<ReplyOf<'getFileSteps'>> => {
+      await fileScope(db, request, request.params.file_id);
+      const row = await db.maybeOne<FileStepRow>(fileStepQuery(), [request.params.file_id]);
+      if (row === null) throw notFound(FILE_NOT_FOUND);
+      return fileStepOf(row);
+    });
+
+    app.get<Route<'getFileCover'>>('/api/file/:file_id/cover', async (request, reply) => {
+      await fileScope(db, request, request.params.file_id);
+      const row = await db.maybeOne<{ image_blob_key: string | null }>(
+        'SELECT p.image_blob_key FROM files f JOIN pages p ON p.id = f.cover_page_id WHERE f.id = $1',
+        [request.params.file_id],
+      );
+      if (row?.image_blob_key == null) throw notFound('This file has no cover sheet');
+      return sendBlob(request, reply, app.blobStore, row.image_blob_key, { contentType: 'image/jpeg', cacheControl: IMAGE_CACHE_CONTROL });
+    });
+
+    app.get<Route<'downloadFile'>>('/api/file/:file_id.pdf', async (request, reply) => {
+      requireAdmin(request);
+      const file = await db.maybeOne<{ name: string; blob_key: string }>('SELECT name, blob_key FROM files WHERE id = $1', [request.params.file_id]);
+      if (file === null) throw notFound(FILE_NOT_FOUND);
+      return sendBlob(request, reply, app.blobStore, file.blob_key, {
+        contentType: 'application/pdf',
+        downloadName: pdfName(file.name, request.params.file_id),
+        cacheControl: 'private, no-cache',
+      });
+    });
+  };
+}
+
+export const filesRoutes = createFilesRoutes();
+
+/** The multipart fields of an upload, checked as the contract's FileUpload describes them. */
+function uploadFieldsProblem(fields: Record<string, string>, hasFile: boolean): string | null {
+  const name = (fields.name ?? '').trim();
+  if (name === '') return 'name is required';
+  if (name.length > 300) return 'name must be at most 300 characters';
+  const length = fields.answer_sheet_page_length;
+  if (length === undefined) return 'answer_sheet_page_length is required';
+  if (!['0', '1', '2'].includes(length.trim())) return 'answer_sheet_page_length must be 0, 1 or 2';
+  if (fields.scanned_at !== undefined && fields.scanned_at !== '' && Number.isNaN(Date.parse(fields.scanned_at))) {
+    return 'scanned_at must be an ISO timestamp';
+  }
+  if (!hasFile) return 'file is required';
+  return null;
+}
+
+type FilePatch = Route<'updateFile'>['Body'];
+
+interface FilePeople {
+  service_center_id: string | null;
+  recruiter_id: string | null;
+  contact_person_id: string | null;
+  recruiting_point_id: string | null;
+}
+
+/**
+ * Applies a PATCH: the recruiter, contact person and recruiting point must belong to the file's
+ * service center (after the change). Changing the service center drops the people of the old one
+ * that the patch does not set again.
+ */
+async function applyFilePatch(tx: Database, fileId: string, current: FilePeople, patch: FilePatch): Promise<void> {
+  const next: FilePeople = { ...current };
+  if (patch.service_center !== undefined) {
+    if (patch.service_center !== null && (await tx.maybeOne('SELECT 1 FROM service_centers WHERE id = $1', [patch.service_center])) === null) {
+      throw validationError('service_center: no such service center');
+    }
+    next.service_center_id = patch.service_center;
+  }
+  const people = [
+    { field: 'recruiter', column: 'recruiter_id', table: 'recruiters', label: 'recruiter' },
+    { field: 'contact_person', column: 'contact_person_id', table: 'contact_persons', label: 'contact person' },
+    { field: 'recruiting_point', column: 'recruiting_point_id', table: 'recruiting_points', label: 'recruiting point' },
+  ] as const;
+  for (const person of people) {
+    const given = patch[person.field];
+    if (given !== undefined) next[person.column] = given;
+    const id = next[person.column];
+    if (id === null) continue;
+    const owner = await tx.maybeOne<{ service_center_id: string }>(`SELECT service_center_id FROM ${person.table} WHERE id = $1`, [id]);
+    if (owner !== null && owner.service_center_id === next.service_center_id) continue;
+    if (given === undefined) {
+      // Left over from the previous service center.
+      next[person.column] = null;
+      continue;
+    }
+    if (owner === null) throw validationError(`${person.field}: no such ${person.label}`);
+    throw validationError(
+      next.service_center_id === null
+        ? `${person.field}: choose the file's service center first`
+        : `${person.field}: the ${person.label} does not belong to the file's service center`,
+    );
+  }
+  await tx.query(
+    `UPDATE files SET name = COALESCE($2, name), service_center_id = $3, recruiter_id = $4, contact_person_id = $5, recruiting_point_id = $6
+     WHERE id = $1`,
+    [fileId, patch.name?.trim() || null, next.service_center_id, next.recruiter_id, next.contact_person_id, next.recruiting_point_id],
+  );
+}

@@ -1,0 +1,182 @@
+// Service centers (admin): the centers that scan and send student answer sheets, with their
+// recruiting points, recruiters and contact persons. A point, recruiter or contact person is
+// only ever reached through its own service center.
+import type { FastifyInstance } from 'fastify';
+import type { Database } from '../db/database';
+import type { ReplyOf, Route, Schemas } from '../contract/types';
+import { notFound } from '../http-error';
+import { validationError } from './shared/errors';
+import { orderClause, pageOf, paged, type SortColumn } from './shared/paging';
+import { countryOrNull, iso } from './shared/refs';
+import { Where, containsPattern } from './shared/where';
+
+const SERVICE_CENTER_NOT_FOUND = 'Service center not found';
+const RECRUITING_POINT_NOT_FOUND = 'Recruiting point not found';
+
+const SORT: Record<'name' | 'created_at', SortColumn> = {
+  name: { sql: 'lower(sc.name)', defaultDirection: 'asc' },
+  created_at: { sql: 'sc.created_at', defaultDirection: 'desc' },
+};
+
+const SERVICE_CENTER_SELECT = `
+  SELECT sc.id, sc.name, sc.location, sc.created_at, sc.country_iso, co.display_name AS country_name
+  FROM service_centers sc
+  LEFT JOIN countries co ON co.iso_code = sc.country_iso`;
+
+interface ServiceCenterRow {
+  id: string;
+  name: string;
+  location: string;
+  created_at: Date;
+  country_iso: string | null;
+  country_name: string | null;
+}
+
+function serviceCenterOf(row: ServiceCenterRow): Schemas['ServiceCenter'] {
+  return {
+    id: row.id,
+    name: row.name,
+    location: row.location,
+    // Every center made through the API has a country; the column still allows none (rows
+    // made by hand), which the contract does not foresee: such a row goes out as null.
+    country: countryOrNull(row.country_iso, row.country_name) as Schemas['Country'],
+    created_at: iso(row.created_at),
+  };
+}
+
+async function requireServiceCenter(db: Database, id: string): Promise<void> {
+  const found = await db.maybeOne('SELECT id FROM service_centers WHERE id = $1', [id]);
+  if (found === null) throw notFound(SERVICE_CENTER_NOT_FOUND);
+}
+
+export async function serviceCenterRoutes(app: FastifyInstance) {
+  const db = app.db;
+
+  app.get<Route<'listServiceCenters'>>('/api/service_centers', async (request): Promise<ReplyOf<'listServiceCenters'>> => {
+    const page = pageOf(request.query);
+    const where = new Where();
+    const name = request.query.name?.trim();
+    if (name) where.add((p) => `lower(sc.name) LIKE ${p}`, containsPattern(name));
+    const order = orderClause(SORT, request.query.order_by ?? 'name', request.query.order_direction, 'sc.id');
+    const { total } = await db.one<{ total: number }>(`SELECT count(*) AS total FROM service_centers sc ${where.sql}`, where.params);
+    const rows = await db.query<ServiceCenterRow>(
+      `${SERVICE_CENTER_SELECT} ${where.sql} ${order} LIMIT ${where.param(page.limit)} OFFSET ${where.param(page.skip)}`,
+      where.params,
+    );
+    return paged(rows.map(serviceCenterOf), total, page);
+  });
+
+  app.post<Route<'createServiceCenter'>>('/api/service_centers', async (request, reply): Promise<ReplyOf<'createServiceCenter', 201>> => {
+    const { name, country, location } = request.body;
+    const known = await db.maybeOne('SELECT iso_code FROM countries WHERE iso_code = $1', [country]);
+    if (known === null) throw validationError(`Unknown country: ${country}`);
+    const created = await db.one<{ id: string }>(
+      'INSERT INTO service_centers (name, country_iso, location) VALUES ($1, $2, $3) RETURNING id',
+      [name.trim(), country, location.trim()],
+    );
+    reply.code(201);
+    return { id: created.id };
+  });
+
+  app.get<Route<'getServiceCenter'>>('/api/service_centers/:id', async (request): Promise<ReplyOf<'getServiceCenter'>> => {
+    const row = await db.maybeOne<ServiceCenterRow>(`${SERVICE_CENTER_SELECT} WHERE sc.id = $1`, [request.params.id]);
+    if (row === null) throw notFound(SERVICE_CENTER_NOT_FOUND);
+    return serviceCenterOf(row);
+  });
+
+  app.get<Route<'listRecruitingPoints'>>(
+    '/api/service_centers/:id/recruiting-points',
+    async (request): Promise<ReplyOf<'listRecruitingPoints'>> => {
+      await requireServiceCenter(db, request.params.id);
+      return db.query<Schemas['RecruitingPoint']>(
+        'SELECT id, name, location FROM recruiting_points WHERE service_center_id = $1 ORDER BY name, id',
+        [request.params.id],
+      );
+    },
+  );
+
+  app.post<Route<'createRecruitingPoint'>>(
+    '/api/service_centers/:id/recruiting-points',
+    async (request, reply): Promise<ReplyOf<'createRecruitingPoint', 201>> => {
+      await requireServiceCenter(db, request.params.id);
+      const point = await db.one<Schemas['RecruitingPoint']>(
+        'INSERT INTO recruiting_points (service_center_id, name, location) VALUES ($1, $2, $3) RETURNING id, name, location',
+        [request.params.id, request.body.name.trim(), request.body.location?.trim() ?? ''],
+      );
+      reply.code(201);
+      return point;
+    },
+  );
+
+  app.patch<Route<'updateRecruitingPoint'>>(
+    '/api/service_centers/:id/recruiting-points/:recruiting_point',
+    async (request): Promise<ReplyOf<'updateRecruitingPoint'>> => {
+      const point = await db.maybeOne<Schemas['RecruitingPoint']>(
+        `UPDATE recruiting_points SET name = $3 WHERE id = $2 AND service_center_id = $1 RETURNING id, name, location`,
+        [request.params.id, request.params.recruiting_point, request.body.name.trim()],
+      );
+      if (point === null) throw notFound(RECRUITING_POINT_NOT_FOUND);
+      return point;
+    },
+  );
+
+  app.delete<Route<'deleteRecruitingPoint'>>(
+    '/api/service_centers/:id/recruiting-points/:recruiting_point',
+    async (request, reply) => {
+      const deleted = await db.execute('DELETE FROM recruiting_points WHERE id = $2 AND service_center_id = $1', [
+        request.params.id,
+        request.params.recruiting_point,
+      ]);
+      if (deleted === 0) throw notFound(RECRUITING_POINT_NOT_FOUND);
+      return reply.code(204).send();
+    },
+  );
+
+  app.get<Route<'listRecruiters'>>(
+    '/api/service-centers/:service_center_id/recruiters',
+    async (request): Promise<ReplyOf<'listRecruiters'>> => {
+      await requireServiceCenter(db, request.params.service_center_id);
+      return db.query<Schemas['Recruiter']>(
+        'SELECT id, name, contact_info FROM recruiters WHERE service_center_id = $1 ORDER BY name, id',
+        [request.params.service_center_id],
+      );
+    },
+  );
+
+  app.post<Route<'createRecruiter'>>(
+    '/api/service-centers/:service_center_id/recruiters',
+    async (request, reply): Promise<ReplyOf<'createRecruiter', 201>> => {
+      await requireServiceCenter(db, request.params.service_center_id);
+      const recruiter = await db.one<Schemas['Recruiter']>(
+        'INSERT INTO recruiters (service_center_id, name, contact_info) VALUES ($1, $2, $3) RETURNING id, name, contact_info',
+        [request.params.service_center_id, request.body.name.trim(), request.body.contact_info?.trim() ?? ''],
+      );
+      reply.code(201);
+      return recruiter;
+    },
+  );
+
+  app.get<Route<'listContactPersons'>>(
+    '/api/service-centers/:service_center_id/contact-persons',
+    async (request): Promise<ReplyOf<'listContactPersons'>> => {
+      await requireServiceCenter(db, request.params.service_center_id);
+      return db.query<Schemas['ContactPerson']>(
+        'SELECT id, name FROM contact_persons WHERE service_center_id = $1 ORDER BY name, id',
+        [request.params.service_center_id],
+      );
+    },
+  );
+
+  app.post<Route<'createContactPerson'>>(
+    '/api/service-centers/:service_center_id/contact-person',
+    async (request, reply): Promise<ReplyOf<'createContactPerson', 201>> => {
+      await requireServiceCenter(db, request.params.service_center_id);
+      const person = await db.one<Schemas['ContactPerson']>(
+        'INSERT INTO contact_persons (service_center_id, name) VALUES ($1, $2) RETURNING id, name',
+        [request.params.service_center_id, request.body.name.trim()],
+      );
+      reply.code(201);
+      return person;
+    },
+  );
+}

@@ -1,0 +1,122 @@
+// A student as the contract shows it: its references resolved (country, congregation, study
+// helper, recruiter...) and its latest answer sheet with that sheet's file and lesson.
+import type { Schemas } from '../../contract/types';
+import { congregationRefOrNull, countryOrNull, iso, isoOrNull, lessonOrNull, namedRefOrNull, studentName } from './refs';
+
+/** "Newest first" for a student's answer sheets `a` (also what "latest answer sheet" means). */
+export const NEWEST_ANSWER_SHEETS_FIRST = 'a.created_at DESC, a.id DESC';
+
+/**
+ * Select list for students read from `source` (the table, or a CTE holding one page of it),
+ * aliased `s`. Callers append WHERE/ORDER BY on `s`.
+ */
+export function studentSelect(source: string = 'students'): string {
+  return `
+  SELECT s.id, s.human_id, s.attributes, s.created_at, s.last_active_at,
+         s.country_iso, co.display_name AS country_name,
+         s.congregation_id, cg.wbs_code AS congregation_wbs_code, cg.display_name AS congregation_display_name,
+         s.study_helper_id, sh.name AS study_helper_name,
+         s.recruiter_id, r.name AS recruiter_name,
+         s.recruiting_point_id, rp.name AS recruiting_point_name,
+         s.service_center_id, sc.name AS service_center_name,
+         la.answer_sheet_id AS latest_answer_sheet_id, la.uploaded_at AS latest_uploaded_at,
+         la.service_center_id AS latest_service_center_id, la.service_center_name AS latest_service_center_name,
+         la.recruiting_point_id AS latest_recruiting_point_id, la.recruiting_point_name AS latest_recruiting_point_name,
+         la.recruiter_id AS latest_recruiter_id, la.recruiter_name AS latest_recruiter_name,
+         la.lesson_id AS latest_lesson_id, la.lesson_name AS latest_lesson_name,
+         la.lesson_number AS latest_lesson_number, la.course_id AS latest_course_id
+  FROM ${source} s
+  LEFT JOIN countries co ON co.iso_code = s.country_iso
+  LEFT JOIN congregations cg ON cg.id = s.congregation_id
+  LEFT JOIN study_helpers sh ON sh.id = s.study_helper_id
+  LEFT JOIN recruiters r ON r.id = s.recruiter_id
+  LEFT JOIN recruiting_points rp ON rp.id = s.recruiting_point_id
+  LEFT JOIN service_centers sc ON sc.id = s.service_center_id
+  LEFT JOIN LATERAL (
+    SELECT a.id AS answer_sheet_id, f.uploaded_at,
+           f.service_center_id, fsc.name AS service_center_name,
+           f.recruiting_point_id, frp.name AS recruiting_point_name,
+           f.recruiter_id, fr.name AS recruiter_name,
+           a.lesson_id, l.name AS lesson_name, l.number AS lesson_number, l.course_id
+    FROM answer_sheets a
+    JOIN files f ON f.id = a.file_id
+    LEFT JOIN service_centers fsc ON fsc.id = f.service_center_id
+    LEFT JOIN recruiting_points frp ON frp.id = f.recruiting_point_id
+    LEFT JOIN recruiters fr ON fr.id = f.recruiter_id
+    LEFT JOIN lessons l ON l.id = a.lesson_id
+    WHERE a.student_id = s.id
+    ORDER BY ${NEWEST_ANSWER_SHEETS_FIRST}
+    LIMIT 1
+  ) la ON true`;
+}
+
+export interface StudentRow {
+  id: string;
+  human_id: number;
+  attributes: Schemas['StudentAttributes'];
+  created_at: Date;
+  last_active_at: Date | null;
+  country_iso: string | null;
+  country_name: string | null;
+  congregation_id: string | null;
+  congregation_wbs_code: string | null;
+  congregation_display_name: string | null;
+  study_helper_id: string | null;
+  study_helper_name: string | null;
+  recruiter_id: string | null;
+  recruiter_name: string | null;
+  recruiting_point_id: string | null;
+  recruiting_point_name: string | null;
+  service_center_id: string | null;
+  service_center_name: string | null;
+  latest_answer_sheet_id: string | null;
+  latest_uploaded_at: Date | null;
+  latest_service_center_id: string | null;
+  latest_service_center_name: string | null;
+  latest_recruiting_point_id: string | null;
+  latest_recruiting_point_name: string | null;
+  latest_recruiter_id: string | null;
+  latest_recruiter_name: string | null;
+  latest_lesson_id: string | null;
+  latest_lesson_name: string | null;
+  latest_lesson_number: number | null;
+  latest_course_id: string | null;
+}
+
+export function studentOf(row: StudentRow): Schemas['Student'] {
+  return {
+    id: row.id,
+    human_id: Number(row.human_id),
+    name: studentName(row.attributes),
+    country: countryOrNull(row.country_iso, row.country_name),
+    congregation_id: row.congregation_id,
+    congregation: congregationRefOrNull(row.congregation_id, row.congregation_wbs_code, row.congregation_display_name),
+    study_helper: namedRefOrNull(row.study_helper_id, row.study_helper_name),
+    latest_answer_sheet:
+      row.latest_answer_sheet_id === null || row.latest_uploaded_at === null
+        ? null
+        : {
+            file: {
+              service_center: namedRefOrNull(row.latest_service_center_id, row.latest_service_center_name),
+              recruiting_point: namedRefOrNull(row.latest_recruiting_point_id, row.latest_recruiting_point_name),
+              recruiter: namedRefOrNull(row.latest_recruiter_id, row.latest_recruiter_name),
+              uploaded_at: iso(row.latest_uploaded_at),
+            },
+            lesson: lessonOrNull(row.latest_lesson_id, row.latest_lesson_name, row.latest_lesson_number, row.latest_course_id),
+          },
+    recruiter: namedRefOrNull(row.recruiter_id, row.recruiter_name),
+    recruiting_point: namedRefOrNull(row.recruiting_point_id, row.recruiting_point_name),
+    service_center: namedRefOrNull(row.service_center_id, row.service_center_name),
+    created_at: iso(row.created_at),
+    last_active_at: isoOrNull(row.last_active_at),
+    attributes: row.attributes,
+  };
+}
+
+/**
+ * Condition on students `s`: visible to a caller limited to the congregation in `placeholder`
+ * (a null parameter means every congregation: an admin).
+ */
+export function studentVisible(placeholder: string): string {
+  return `(${placeholder}::uuid IS NULL OR s.congregation_id = ${placeholder}::uuid)`;
+}

@@ -1,0 +1,36 @@
+// A study helper as the contract shows it, with how many students it has; used by the
+// congregation's helper list and the study-helper calls.
+import type { Schemas } from '../../contract/types';
+import { iso, isoOrNull } from './refs';
+
+/** Select list over `study_helpers h JOIN congregations c`; add WHERE/ORDER BY after it. */
+export const STUDY_HELPER_SELECT = `
+  SELECT h.id, h.name, h.email, h.created_at, h.last_active_at,
+         h.congregation_id, c.wbs_code, c.display_name,
+         (SELECT count(*) FROM students s WHERE s.study_helper_id = h.id) AS student_count
+  FROM study_helpers h
+  JOIN congregations c ON c.id = h.congregation_id`;
+
+export interface StudyHelperRow {
+  id: string;
+  name: string;
+  email: string;
+  created_at: Date;
+  last_active_at: Date | null;
+  congregation_id: string;
+  wbs_code: string;
+  display_name: string;
+  student_count: number;
+}
+
+export function studyHelperOf(row: StudyHelperRow): Schemas['StudyHelper'] {
+  return {
+    id: row.id,
+    name: row.name,
+    email: row.email,
+    student_count: Number(row.student_count),
+    created_at: iso(row.created_at),
+    last_active_at: isoOrNull(row.last_active_at),
+    congregation: { id: row.congregation_id, wbs_code: row.wbs_code, display_name: row.display_name },
+  };
+}

@@ -1,0 +1,157 @@
+// Students: the filtered, sorted, paged list; one student; changing its attributes, its
+// congregation (admin only) or its study helper; its answer sheets; a study helper's students.
+// A coordinator sees and changes only its own congregation's students; others are "not found".
+import type { FastifyInstance } from 'fastify';
+import { congregationScope, requireAdmin } from '../auth/session';
+import type { ReplyOf, Route, Schemas } from '../contract/types';
+import type { Database } from '../db/database';
+import { notFound } from '../http-error';
+import { cachedTotal } from './shared/count-cache';
+import { SHEET_SELECT, sheetOf, type SheetRow } from '../jobs/answer-sheet-view';
+import { STUDY_HELPER_NOT_FOUND, studentNotFound, validationError } from './shared/errors';
+import { orderClause, pageOf, paged, type Page, type SortColumn } from './shared/paging';
+import { listCongregation } from './shared/scope';
+import { NEWEST_ANSWER_SHEETS_FIRST, studentOf, studentSelect, studentVisible, type StudentRow } from './shared/student';
+import { Where, prefixPattern } from './shared/where';
+
+const SORT: Record<'human_id' | 'created_at', SortColumn> = {
+  human_id: { sql: 's.human_id', defaultDirection: 'asc' },
+  created_at: { sql: 's.created_at', defaultDirection: 'desc' },
+};
+
+type StudentPatch = Route<'updateStudent'>['Body'];
+
+/** One page of students matching `where` (conditions on `s`), with the total count. */
+async function pageOfStudents(db: Database, where: Where, order: string, page: Page): Promise<ReplyOf<'listStudents'>> {
+  const total = await cachedTotal(db, `SELECT count(*) AS total FROM students s ${where.sql}`, where.params);
+  // The page is chosen first, so the joins and the latest-sheet lookup run for its rows only.
+  const rows = await db.query<StudentRow>(
+    `WITH page AS (
+       SELECT s.* FROM students s ${where.sql} ${order}
+       LIMIT ${where.param(page.limit)} OFFSET ${where.param(page.skip)}
+     )
+     ${studentSelect('page')} ${order}`,
+    where.params,
+  );
+  return paged(rows.map(studentOf), total, page);
+}
+
+export async function findStudent(db: Database, id: string, scope: string | null): Promise<Schemas['Student']> {
+  const row = await db.maybeOne<StudentRow>(`${studentSelect()} WHERE s.id = $1 AND ${studentVisible('$2')}`, [id, scope]);
+  if (row === null) throw studentNotFound();
+  return studentOf(row);
+}
+
+/** Splits an attributes patch into fields to set and fields to clear (sent as null). */
+function attributeChanges(attributes: Schemas['StudentAttributes']): { set: Record<string, unknown>; clear: string[] } {
+  const set: Record<string, unknown> = {};
+  const clear: string[] = [];
+  for (const [key, value] of Object.entries(attributes)) {
+    if (value === undefined) continue;
+    if (value === null) clear.push(key);
+    else set[key] = value;
+  }
+  return { set, clear };
+}
+
+async function applyPatch(tx: Database, student: { id: string; congregation_id: string | null }, body: StudentPatch): Promise<void> {
+  if ('attributes' in body) {
+    const { set, clear } = attributeChanges(body.attributes);
+    await tx.query('UPDATE students SET attributes = (attributes || $2::jsonb) - $3::text[] WHERE id = $1', [
+      student.id,
+      JSON.stringify(set),
+      clear,
+    ]);
+    return;
+  }
+  if ('congregation' in body) {
+    if (body.congregation !== null) {
+      const exists = await tx.maybeOne('SELECT id FROM congregations WHERE id = $1', [body.congregation]);
+      if (exists === null) throw validationError('Unknown congregation.');
+    }
+    // A study helper belongs to one congregation: moving the student ends that link.
+    await tx.query(
+      `UPDATE students SET congregation_id = $2::uuid,
+              study_helper_id = CASE WHEN congregation_id IS NOT DISTINCT FROM $2::uuid THEN study_helper_id END
+       WHERE id = $1`,
+      [student.id, body.congregation],
+    );
+    return;
+  }
+  if (body.study_helper !== null) {
+    const helper = await tx.maybeOne<{ congregation_id: string }>('SELECT congregation_id FROM study_helpers WHERE id = $1', [
+      body.study_helper,
+    ]);
+    if (helper === null) throw validationError('Unknown study helper.');
+    if (helper.congregation_id !== student.congregation_id) {
+      throw validationError("The study helper must belong to the student's congregation.");
+    }
+  }
+  await tx.query('UPDATE students SET study_helper_id = $2 WHERE id = $1', [student.id, body.study_helper]);
+}
+
+export async function studentRoutes(app: FastifyInstance) {
+  const db = app.db;
+
+  app.get<Route<'listStudents'>>('/api/students', async (request): Promise<ReplyOf<'listStudents'>> => {
+    const query = request.query;
+    const congregation = listCongregation(request, query.congregation);
+    const where = new Where()
+      .addIf(congregation, (p) => `s.congregation_id = ${p}`)
+      // Matches the expression index students_human_id_text_idx (text_pattern_ops).
+      .addIf(query.human_id_prefix && prefixPattern(query.human_id_prefix), (p) => `(s.human_id::text) LIKE ${p}`)
+      .addIf(query.country, (p) => `s.country_iso = ${p}`)
+      .addIf(query.study_helper, (p) => `s.study_helper_id = ${p}`);
+    const order = orderClause(SORT, query.order_by ?? 'human_id', query.order_direction, 's.id');
+    return pageOfStudents(db, where, order, pageOf(query));
+  });
+
+  app.get<Route<'getStudent'>>('/api/students/:id', async (request): Promise<ReplyOf<'getStudent'>> => {
+    return findStudent(db, request.params.id, congregationScope(request));
+  });
+
+  app.patch<Route<'updateStudent'>>('/api/students/:id', async (request): Promise<ReplyOf<'updateStudent'>> => {
+    const body = request.body;
+    if ('congregation' in body) requireAdmin(request);
+    const scope = congregationScope(request);
+    await db.transaction(async (tx) => {
+      const student = await tx.maybeOne<{ id: string; congregation_id: string | null }>(
+        `SELECT s.id, s.congregation_id FROM students s WHERE s.id = $1 AND ${studentVisible('$2')} FOR UPDATE`,
+        [request.params.id, scope],
+      );
+      if (student === null) throw studentNotFound();
+      await applyPatch(tx, student, body);
+    });
+    return findStudent(db, request.params.id, scope);
+  });
+
+  app.get<Route<'listStudentAnswerSheets'>>(
+    '/api/students/:id/answer-sheets',
+    async (request): Promise<ReplyOf<'listStudentAnswerSheets'>> => {
+      const scope = congregationScope(request);
+      const student = await db.maybeOne(`SELECT s.id FROM students s WHERE s.id = $1 AND ${studentVisible('$2')}`, [
+        request.params.id,
+        scope,
+      ]);
+      if (student === null) throw studentNotFound();
+      const rows = await db.query<SheetRow>(`${SHEET_SELECT} WHERE a.student_id = $1 ORDER BY ${NEWEST_ANSWER_SHEETS_FIRST}`, [
+        request.params.id,
+      ]);
+      return rows.map(sheetOf);
+    },
+  );
+
+  app.get<Route<'listStudyHelperStudents'>>(
+    '/api/study-helper/:id/students',
+    async (request): Promise<ReplyOf<'listStudyHelperStudents'>> => {
+      const scope = congregationScope(request);
+      const helper = await db.maybeOne(
+        'SELECT id FROM study_helpers WHERE id = $1 AND ($2::uuid IS NULL OR congregation_id = $2::uuid)',
+        [request.params.id, scope],
+      );
+      if (helper === null) throw notFound(STUDY_HELPER_NOT_FOUND);
+      const where = new Where().add((p) => `s.study_helper_id = ${p}`, request.params.id).addIf(scope, (p) => `s.congregation_id = ${p}`);
+      return pageOfStudents(db, where, orderClause(SORT, 'human_id', undefined, 's.id'), pageOf(request.query));
+    },
+  );
+}

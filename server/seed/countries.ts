@@ -1,0 +1,21 @@
+// Reference data every installation needs: all ISO 3166 countries with English names.
+// Loaded at every start (and by test databases); an upsert, so it is cheap and idempotent.
+import countries from 'i18n-iso-countries';
+import type { Database } from '../db/database.js';
+
+export function countryList(): { iso_code: string; display_name: string }[] {
+  return Object.entries(countries.getNames('en', { select: 'official' }))
+    .map(([iso_code, display_name]) => ({ iso_code, display_name }))
+    .sort((a, b) => a.iso_code.localeCompare(b.iso_code));
+}
+
+export async function loadReferenceData(db: Database): Promise<void> {
+  const list = countryList();
+  await db.query(
+    `INSERT INTO countries (iso_code, display_name)
+     SELECT * FROM unnest($1::text[], $2::text[])
+     ON CONFLICT (iso_code) DO UPDATE SET display_name = EXCLUDED.display_name
+     WHERE countries.display_name IS DISTINCT FROM EXCLUDED.display_name`,
+    [list.map((country) => country.iso_code), list.map((country) => country.display_name)],
+  );
+}

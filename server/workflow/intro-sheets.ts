@@ -1,0 +1,98 @@
+// A study helper's intro file: answer sheets of the helper's own recruits. Like a service
+// center's intro upload (page length 1 or 2), every group of that many pages is one new
+// student's sheet; here each new student belongs to the uploading congregation and the chosen
+// helper. The group length is the page count of the lesson the codes name (1 or 2); a longer
+// lesson is split by its codes instead. The sheets are written to a file of their own (the
+// upload's bytes), already assigned to the congregation, so they follow the usual workflow.
+import type { Database } from '../db/database';
+import { resolveCodes } from '../jobs/resolve-codes';
+import type { Code } from '../pipeline/codes';
+import { splitIntoSheets, type AnswerSheetPageLength } from '../pipeline/split';
+import { codeOf, finishUpload, stagedPages, writeOutcomes, type UploadRow } from './upload-staging';
+
+export async function writeIntroSheets(db: Database, upload: UploadRow): Promise<void> {
+  await db.transaction(async (tx) => {
+    const locked = await tx.maybeOne(`SELECT 1 FROM feedback_uploads WHERE id = $1 AND process_status = 'pending' FOR UPDATE`, [upload.id]);
+    if (locked === null) return;
+    const staged = await stagedPages(tx, upload.id);
+    const codes = staged.map(codeOf).filter((code): code is Code => code !== null);
+    const meanings = await resolveCodes(tx, codes);
+    const pageLength = await groupLength(tx, codes.map((code) => meanings.resolve(code)).flatMap((m) => (m?.kind === 'sheet_page' ? [m.lesson_id] : [])));
+    const split = splitIntoSheets(
+      staged.map((page) => ({ page_number: page.page_number, code: codeOf(page), reason: page.reason, blank: page.blank })),
+      meanings.resolve,
+      pageLength,
+      { firstPageCover: false },
+    );
+    const file = await tx.one<{ id: string }>(
+      `INSERT INTO files (name, sha256, blob_key, size_bytes, page_count, answer_sheet_page_length, process_status, uploaded_by)
+       VALUES ($1, $2, $3, $4, $5, $6, 'success', $7) RETURNING id`,
+      [upload.name, upload.sha256, upload.blob_key, upload.size_bytes ?? 0, staged.length, pageLength, upload.uploaded_by],
+    );
+    const pageIds = await tx.query<{ id: string; page_number: number }>(
+      `INSERT INTO pages (file_id, page_number, blank, ignored, code_prefix, code_id, unrecognized_reason, image_blob_key, read_error)
+       SELECT $1, v.page_number, v.blank, v.blank, v.code_prefix, v.code_id, v.reason, v.image_blob_key, v.read_error
+       FROM unnest($2::int[], $3::boolean[], $4::text[], $5::text[], $6::text[], $7::text[], $8::text[])
+            AS v(page_number, blank, code_prefix, code_id, reason, image_blob_key, read_error)
+       RETURNING id, page_number`,
+      [
+        file.id,
+        staged.map((p) => p.page_number),
+        staged.map((p) => p.blank),
+        staged.map((p) => p.code_prefix),
+        staged.map((p) => p.code_id),
+        staged.map((p) => (p.code_prefix === null ? p.reason : null)),
+        staged.map((p) => p.image_blob_key),
+        staged.map((p) => p.read_error),
+      ],
+    );
+    const pageIdOf = new Map(pageIds.map((row) => [row.page_number, row.id]));
+    const outcomes: { page_number: number; outcome: string; page_id: string | null; detail: string | null }[] = [];
+
+    for (const [sequence, sheet] of split.sheets.entries()) {
+      let studentId = sheet.student_id;
+      if (studentId === null) {
+        const student = await tx.one<{ id: string; human_id: number }>(
+          `INSERT INTO students (congregation_id, study_helper_id, last_active_at) VALUES ($1, $2, now()) RETURNING id, human_id`,
+          [upload.congregation_id, upload.study_helper_id],
+        );
+        studentId = student.id;
+      }
+      const inserted = await tx.one<{ id: string }>(
+        `INSERT INTO answer_sheets (file_id, sequence, student_id, lesson_id, assigned_group) VALUES ($1, $2, $3, $4, $5) RETURNING id`,
+        [file.id, sequence, studentId, sheet.lesson_id, upload.congregation_id],
+      );
+      for (const page of sheet.pages) {
+        const stagedPage = staged.find((p) => p.page_number === page.page_number);
+        const code = stagedPage ? codeOf(stagedPage) : null;
+        await tx.query(
+          `UPDATE pages SET answer_sheet_id = $3, template_id = $4, ignored = $5, unrecognized_reason = $6 WHERE file_id = $1 AND page_number = $2`,
+          [file.id, page.page_number, inserted.id, code && !page.unrecognized ? meanings.templateOf(code) : null, page.ignored, page.unrecognized ? page.reason : null],
+        );
+        outcomes.push(
+          page.ignored
+            ? { page_number: page.page_number, outcome: 'blank', page_id: pageIdOf.get(page.page_number) ?? null, detail: `Blank back in answer sheet ${sequence + 1}` }
+            : { page_number: page.page_number, outcome: 'intro', page_id: pageIdOf.get(page.page_number) ?? null, detail: `Answer sheet ${sequence + 1}` },
+        );
+      }
+    }
+    for (const page of split.ignored_pages) {
+      await tx.query('UPDATE pages SET ignored = true WHERE file_id = $1 AND page_number = $2', [file.id, page.page_number]);
+      outcomes.push({ page_number: page.page_number, outcome: 'blank', page_id: pageIdOf.get(page.page_number) ?? null, detail: null });
+    }
+    await writeOutcomes(tx, upload.id, outcomes);
+    await tx.query('UPDATE feedback_uploads SET file_id = $2 WHERE id = $1', [upload.id, file.id]);
+    if (upload.study_helper_id !== null) await tx.query('UPDATE study_helpers SET last_active_at = now() WHERE id = $1', [upload.study_helper_id]);
+    await finishUpload(tx, upload.id, staged.length);
+  });
+}
+
+/** 1 or 2 when the lesson most pages name has that many pages; otherwise split by codes (0). */
+async function groupLength(db: Database, lessonIds: string[]): Promise<AnswerSheetPageLength> {
+  if (lessonIds.length === 0) return 1;
+  const counts = new Map<string, number>();
+  for (const id of lessonIds) counts.set(id, (counts.get(id) ?? 0) + 1);
+  const [lessonId] = [...counts.entries()].sort((a, b) => b[1] - a[1])[0]!;
+  const { pages } = await db.one<{ pages: number }>('SELECT count(*)::int AS pages FROM page_templates WHERE lesson_id = $1', [lessonId]);
+  return pages === 1 || pages === 2 ? pages : 0;
+}

@@ -1,0 +1,170 @@
+// Deciding what each page of a graded upload is, from its code and its place in the upload. Pure:
+// page results and what the `p` codes mean come in, per-page outcomes and the feedback to keep
+// come out, so the rules can be tested on their own.
+//
+//   - A page with a `p` code of the uploader's congregation, on a file that was sent, is the
+//     graded front of that original page (`matched`).
+//   - The page right after a matched front, when it has no code, is that front's duplex back:
+//     kept as its back (`back`), or, when blank, not kept (`blank_back`: the return file carries
+//     no empty pages). Only one back per front.
+//   - The same original page scanned twice in one upload: the later scan wins (`replaced`), the
+//     earlier one and its back are `superseded`.
+//   - Everything else is refused and says why: a `p` code of another congregation's page
+//     (`wrong_congregation`), of a file not sent (`not_sent`), a code never printed or not ours
+//     (`unknown_code`), a code of another kind (`other_kind`), a page with no code that follows
+//     no front (`unrecognized`), or one the reader could not process (`unreadable`). A page
+//     whose code was seen but not decoded is never taken as a back: it is most likely a front.
+import type { Code } from '../pipeline/codes';
+import type { PageReason } from '../pipeline/find-codes';
+
+export type GradedPageOutcome =
+  | 'matched'
+  | 'replaced'
+  | 'superseded'
+  | 'back'
+  | 'blank_back'
+  | 'blank'
+  | 'wrong_congregation'
+  | 'not_sent'
+  | 'unknown_code'
+  | 'other_kind'
+  | 'unrecognized'
+  | 'unreadable';
+
+export interface GradedPageInput {
+  page_number: number;
+  /** The `p` code read on the page (codes of other kinds are reported through `reason`). */
+  code: Code | null;
+  reason: PageReason | null;
+  blank: boolean;
+  /** The page could not be processed at all. */
+  read_error: string | null;
+}
+
+/** What a `p` code names, as the database knows it. */
+export interface CodeTarget {
+  page_id: string;
+  /** The congregation the page's answer sheet is assigned to. */
+  congregation_id: string | null;
+  /** The page's file was sent to its study helpers (and not archived). */
+  open_for_grading: boolean;
+}
+
+export interface GradedPageResult {
+  page_number: number;
+  outcome: GradedPageOutcome;
+  /** The original page a kept scan (front or back) belongs to. */
+  page_id: string | null;
+  detail: string | null;
+}
+
+export interface FeedbackToKeep {
+  page_id: string;
+  front_page_number: number;
+  back_page_number: number | null;
+}
+
+export interface GradedMatch {
+  pages: GradedPageResult[];
+  /** One per original page, in upload order of the winning front. */
+  feedback: FeedbackToKeep[];
+}
+
+/** Outcomes that keep the scan as feedback. */
+export const KEPT_OUTCOMES: readonly GradedPageOutcome[] = ['matched', 'replaced', 'back'];
+
+export function matchGradedPages(
+  input: readonly GradedPageInput[],
+  resolve: (code: Code) => CodeTarget | null,
+  congregationId: string,
+): GradedMatch {
+  const pages = [...input].sort((a, b) => a.page_number - b.page_number);
+  const results: GradedPageResult[] = [];
+  const feedback = new Map<string, FeedbackToKeep>();
+  const resultOf = new Map<number, GradedPageResult>();
+  /** The last front still waiting for its back. */
+  let front: FeedbackToKeep | null = null;
+
+  const add = (page_number: number, outcome: GradedPageOutcome, page_id: string | null, detail: string | null) => {
+    const result = { page_number, outcome, page_id, detail };
+    results.push(result);
+    resultOf.set(page_number, result);
+    return result;
+  };
+
+  for (const page of pages) {
+    if (page.read_error !== null) {
+      add(page.page_number, 'unreadable', null, `The page could not be read: ${page.read_error}`);
+      front = null;
+      continue;
+    }
+    if (page.code !== null) {
+      front = null;
+      if (page.code.prefix !== 'p') {
+        add(page.page_number, 'other_kind', null, 'This page carries another kind of code than a graded packet page.');
+        continue;
+      }
+      const target = resolve(page.code);
+      if (target === null) {
+        add(page.page_number, 'unknown_code', null, `The code P-${page.code.id} was never printed by this portal.`);
+        continue;
+      }
+      if (target.congregation_id !== congregationId) {
+        add(page.page_number, 'wrong_congregation', null, `P-${page.code.id} is a page of another congregation's packet; it was not taken.`);
+        continue;
+      }
+      if (!target.open_for_grading) {
+        add(page.page_number, 'not_sent', null, `P-${page.code.id} belongs to a file that is not being graded.`);
+        continue;
+      }
+      const earlier = feedback.get(target.page_id);
+      let detail: string | null = null;
+      if (earlier) {
+        // Scanned twice in this upload: the later scan is the newest.
+        for (const n of [earlier.front_page_number, earlier.back_page_number]) {
+          const result = n === null ? undefined : resultOf.get(n);
+          if (result) {
+            result.outcome = 'superseded';
+            result.detail = `Scanned again as page ${page.page_number} of this upload; the newer scan was kept.`;
+          }
+        }
+        detail = `Replaces the scan on page ${earlier.front_page_number} of this upload.`;
+      }
+      add(page.page_number, earlier ? 'replaced' : 'matched', target.page_id, detail);
+      front = { page_id: target.page_id, front_page_number: page.page_number, back_page_number: null };
+      feedback.delete(target.page_id);
+      feedback.set(target.page_id, front);
+      continue;
+    }
+    if (page.blank) {
+      if (front !== null) add(page.page_number, 'blank_back', front.page_id, `Blank back of page ${front.front_page_number}; not kept.`);
+      else add(page.page_number, 'blank', null, null);
+      front = null;
+      continue;
+    }
+    if (page.reason === 'other_kind') {
+      add(page.page_number, 'other_kind', null, 'This page carries another kind of code than a graded packet page.');
+      front = null;
+      continue;
+    }
+    if (page.reason === 'unknown_code') {
+      add(page.page_number, 'unknown_code', null, 'The QR code on this page is not one this portal printed.');
+      front = null;
+      continue;
+    }
+    if (front !== null && page.reason !== 'unreadable') {
+      add(page.page_number, 'back', front.page_id, `Back of page ${front.front_page_number}.`);
+      front.back_page_number = page.page_number;
+      front = null;
+      continue;
+    }
+    add(
+      page.page_number,
+      'unrecognized',
+      null,
+      page.reason === 'unreadable' ? 'A code was seen on this page but could not be read.' : 'No code on this page, and it follows no graded page.',
+    );
+    front = null;
+  }
+  return { pages: results, feedback: [...feedback.values()] };
+}

@@ -1,0 +1,96 @@
+// One received page as printed for its study helper: the upright scan over the whole sheet, its
+// own `p` code stamped in the two code corners (over white, so the code the student's sheet was
+// printed with cannot be read there again) and a header line naming student, lesson and
+// congregation. What the helper scans back is matched to the page by that code.
+import { rgb, type PDFPage } from 'pdf-lib';
+import type { Code } from '../pipeline/codes';
+import type { PageContext, PageSize } from '../pdf/pdf-writer';
+import { fitText } from '../pdf/pdf-writer';
+import { CODE_STAMP, PAGE_SIZES, mm } from '../pdf/printed-page';
+import { stampCodeFast } from './code-stamp';
+
+export const PACKET_PAGE_SIZE: PageSize = PAGE_SIZES.a4;
+
+/**
+ * White areas, in mm from the page's edges. The scanned sheet's own code sits 12-34 mm from the
+ * corner; a few mm more cover a sheet scanned tilted or shifted. The code text beside it is
+ * covered too. Nothing of the answer sheet is printed there (see answer-sheet-master).
+ */
+const CODE_AREA_MM = 41;
+const CODE_TEXT_AREA = { fromMm: 40, toMm: 72, lowMm: 15, highMm: 31 } as const;
+const HEADER_BAND_MM = 11;
+
+export interface PacketPage {
+  /** The upright page image (JPEG); null when the scan of the page could not be read. */
+  jpeg: Uint8Array | null;
+  code: Code;
+  /** Student human id, lesson name, congregation code (null when unknown). */
+  studentHumanId: number | null;
+  lessonName: string | null;
+  congregationCode: string | null;
+  /** Page within its sheet, e.g. 2 of 3. */
+  pageNumber: number;
+  pageCount: number;
+}
+
+export function packetHeader(page: Pick<PacketPage, 'studentHumanId' | 'lessonName' | 'congregationCode' | 'pageNumber' | 'pageCount'>): string {
+  return [
+    page.studentHumanId === null ? 'Student unknown' : `Student ${page.studentHumanId}`,
+    page.lessonName ?? 'Lesson unknown',
+    page.congregationCode ?? 'No congregation',
+    `page ${page.pageNumber} of ${page.pageCount}`,
+  ].join('  |  ');
+}
+
+export async function drawPacketPage({ page, fonts }: PageContext, input: PacketPage, publicUrl: string): Promise<void> {
+  const width = page.getWidth();
+  const height = page.getHeight();
+  if (input.jpeg !== null) await drawScan(page, input.jpeg);
+  else {
+    page.drawText('The scan of this page could not be read: please grade the original sheet.', {
+      x: mm(CODE_STAMP.edgeMarginMm),
+      y: height / 2,
+      size: 12,
+      font: fonts.regular,
+    });
+  }
+  clearCodeCorners(page);
+  const band = mm(HEADER_BAND_MM);
+  const bandWidth = width - mm(CODE_TEXT_AREA.toMm);
+  page.drawRectangle({ x: 0, y: height - band, width: bandWidth, height: band, color: rgb(1, 1, 1) });
+  const left = mm(CODE_STAMP.edgeMarginMm);
+  page.drawText(fitText(fonts.bold, packetHeader(input), 9, bandWidth - left - mm(2)), {
+    x: left,
+    y: height - mm(7.5),
+    size: 9,
+    font: fonts.bold,
+    color: rgb(0, 0, 0),
+  });
+  stampCodeFast(page, input.code, { publicUrl, fonts });
+}
+
+/** Paints the two code corners (and the code text beside each) white, ready for a new code. */
+export function clearCodeCorners(page: PDFPage): void {
+  const width = page.getWidth();
+  const height = page.getHeight();
+  const white = rgb(1, 1, 1);
+  const code = mm(CODE_AREA_MM);
+  page.drawRectangle({ x: width - code, y: height - code, width: code, height: code, color: white });
+  page.drawRectangle({ x: 0, y: 0, width: code, height: code, color: white });
+  const text = CODE_TEXT_AREA;
+  const textWidth = mm(text.toMm - text.fromMm);
+  const textHeight = mm(text.highMm - text.lowMm);
+  page.drawRectangle({ x: width - mm(text.toMm), y: height - mm(text.highMm), width: textWidth, height: textHeight, color: white });
+  page.drawRectangle({ x: mm(text.fromMm), y: mm(text.lowMm), width: textWidth, height: textHeight, color: white });
+}
+
+/** A scanned page image over the whole page, kept in proportion and centred. */
+export async function drawScan(page: PDFPage, jpeg: Uint8Array): Promise<void> {
+  const image = await page.doc.embedJpg(jpeg);
+  const width = page.getWidth();
+  const height = page.getHeight();
+  const scale = Math.min(width / image.width, height / image.height);
+  const drawnWidth = image.width * scale;
+  const drawnHeight = image.height * scale;
+  page.drawImage(image, { x: (width - drawnWidth) / 2, y: (height - drawnHeight) / 2, width: drawnWidth, height: drawnHeight });
+}

@@ -1,0 +1,255 @@
+// Job `generate_return_file_requested`: the file that goes back to the service center once every
+// answer sheet is graded. Per student, in the order the file brought them: the graded scans of
+// each of their sheets, front then back, page by page; then, when the course goes on, a
+// personalised sheet of the next lesson whose pages carry `s` codes issued to that student (and
+// the student's human id in the name field), so the next answers come back already identified.
+// Sheets without a student bring only their graded pages. Written page by page to disk.
+import type { Database } from '../db/database';
+import { notFound } from '../http-error';
+import { keptSheetSql } from '../jobs/file-steps';
+import { JOB } from '../jobs/job-types';
+import { startProgress, updateProgress } from '../jobs/progress';
+import type { JobContext, JobDefinition } from '../jobs/queue';
+import { discardIfUnreferenced } from '../jobs/store-upload';
+import type { AnswerSheetMasterInput } from '../pdf/answer-sheet-master';
+import { PAGE_SIZES } from '../pdf/printed-page';
+import { conflictError } from '../routes/shared/errors';
+import { readAhead } from './blob-files';
+import { endFileJobAfterError, MAX_WORKFLOW_ATTEMPTS, noLiveLeaseSql, takeLease } from './leases';
+import { drawNextLessonPage, type NextLessonPage } from './next-lesson-page';
+import { drawScan } from './packet-page';
+import { issuedKey, issuedSheetCodes } from './printed-codes';
+import { ProgressWriter } from './progress-writer';
+import { createBlobPdfWriter } from './streaming-pdf-writer';
+
+export interface ReturnData {
+  file_id: string;
+}
+
+export const generateReturnFile: JobDefinition<ReturnData> = {
+  name: JOB.generateReturnFile,
+  concurrency: 1,
+  retryLimit: 2,
+  retryDelaySeconds: 5,
+  expireInSeconds: 6 * 3600,
+  handler: (data, context) => buildReturnFile(context, data.file_id),
+  async recover(context) {
+    const rows = await context.db.query<{ id: string }>(
+      `SELECT f.id FROM files f
+       WHERE f.return_requested_at IS NOT NULL AND NOT f.return_prepped AND f.grading_complete
+         AND ${noLiveLeaseSql(JOB.generateReturnFile, 'f.id')}
+       ORDER BY f.return_requested_at LIMIT 100`,
+    );
+    return rows.map((row) => ({ data: { file_id: row.id }, options: { singletonKey: row.id } }));
+  },
+};
+
+/** POST /regenerate: 409 before grading completes, after archiving, or while one is being made. */
+export async function requestReturnFile(db: Database, fileId: string): Promise<void> {
+  await db.transaction(async (tx) => {
+    const file = await tx.maybeOne<{ grading_complete: boolean; file_status: string | null; return_requested_at: Date | null; return_prepped: boolean }>(
+      'SELECT grading_complete, file_status, return_requested_at, return_prepped FROM files WHERE id = $1 FOR UPDATE',
+      [fileId],
+    );
+    if (file === null) throw notFound('File not found');
+    if (!file.grading_complete) throw conflictError('The return file can be made once every answer sheet is graded.');
+    if (file.file_status === 'archived') throw conflictError('This file is archived.');
+    if (file.return_requested_at !== null && !file.return_prepped) throw conflictError('The return file is being generated.');
+    await tx.query('UPDATE files SET return_requested_at = now(), return_prepped = false WHERE id = $1', [fileId]);
+    await startProgress(tx, JOB.generateReturnFile, fileId, 0);
+  });
+}
+
+interface SheetRow {
+  id: string;
+  student_id: string | null;
+  student_human_id: number | null;
+  student_name: string | null;
+  next_lesson_id: string | null;
+}
+
+interface PageRow {
+  answer_sheet_id: string;
+  front_key: string | null;
+  back_key: string | null;
+}
+
+interface TemplateRow {
+  id: string;
+  lesson_id: string;
+  page_number: number;
+  lesson_number: number;
+  lesson_name: string;
+  course_name: string;
+}
+
+/** One page of the return file: a scan, or a page of a personalised next-lesson sheet. */
+export type ReturnPage =
+  | { kind: 'scan'; blob_key: string | null }
+  | { kind: 'next_lesson'; page: NextLessonPage };
+
+/** The pages of a file's return file, in order. Issues the `s` codes it needs. */
+export async function returnFilePages(db: Database, fileId: string, publicUrl: string): Promise<ReturnPage[]> {
+  const sheets = await db.query<SheetRow>(
+    `SELECT a.id, a.student_id, st.human_id AS student_human_id, st.attributes ->> 'name' AS student_name,
+            COALESCE(l.next_lesson_id,
+                     (SELECT nl.id FROM lessons nl WHERE nl.course_id = l.course_id AND nl.number = l.number + 1),
+                     (SELECT cl.id FROM courses c JOIN lessons cl ON cl.course_id = c.next_course_id
+                      WHERE c.id = l.course_id ORDER BY cl.number LIMIT 1)) AS next_lesson_id
+     FROM answer_sheets a
+     LEFT JOIN students st ON st.id = a.student_id
+     LEFT JOIN lessons l ON l.id = a.lesson_id
+     WHERE a.file_id = $1 AND ${keptSheetSql('a')}
+     ORDER BY a.sequence`,
+    [fileId],
+  );
+  // The newest graded scan of each kept page; a page somehow left without one keeps its original scan.
+  const pages = await db.query<PageRow>(
+    `SELECT p.answer_sheet_id, COALESCE(fb.front_blob_key, p.image_blob_key) AS front_key, fb.back_blob_key AS back_key
+     FROM pages p JOIN answer_sheets a ON a.id = p.answer_sheet_id
+     LEFT JOIN LATERAL (SELECT f.front_blob_key, f.back_blob_key FROM feedback f WHERE f.page_id = p.id
+                        ORDER BY f.created_at DESC, f.id LIMIT 1) fb ON true
+     WHERE a.file_id = $1 AND NOT p.ignored
+     ORDER BY a.sequence, p.page_number`,
+    [fileId],
+  );
+  const pagesOf = new Map<string, PageRow[]>();
+  for (const page of pages) {
+    const list = pagesOf.get(page.answer_sheet_id) ?? [];
+    list.push(page);
+    pagesOf.set(page.answer_sheet_id, list);
+  }
+  // Students in the order of their first sheet; each one's sheets in file order.
+  const groups = new Map<string, SheetRow[]>();
+  for (const sheet of sheets) {
+    const key = sheet.student_id ?? `sheet:${sheet.id}`;
+    const group = groups.get(key) ?? [];
+    group.push(sheet);
+    groups.set(key, group);
+  }
+  const nextLessons = [...new Set(sheets.map((sheet) => sheet.next_lesson_id).filter((id): id is string => id !== null))];
+  const templates =
+    nextLessons.length === 0
+      ? []
+      : await db.query<TemplateRow>(
+          `SELECT pt.id, pt.lesson_id, pt.page_number, l.number AS lesson_number, l.name AS lesson_name, c.name AS course_name
+           FROM page_templates pt JOIN lessons l ON l.id = pt.lesson_id JOIN courses c ON c.id = l.course_id
+           WHERE pt.lesson_id = ANY($1::uuid[]) ORDER BY pt.lesson_id, pt.page_number`,
+          [nextLessons],
+        );
+  const templatesOf = new Map<string, TemplateRow[]>();
+  for (const template of templates) {
+    const list = templatesOf.get(template.lesson_id) ?? [];
+    list.push(template);
+    templatesOf.set(template.lesson_id, list);
+  }
+
+  // Next-lesson copies each student gets: the lesson after the student's last sheet in this file.
+  const nextOf = (group: SheetRow[]) => {
+    const last = group[group.length - 1]!;
+    const next = last.next_lesson_id === null ? [] : (templatesOf.get(last.next_lesson_id) ?? []);
+    return last.student_id === null ? [] : next;
+  };
+  const copies = [...groups.values()].flatMap((group) => nextOf(group).map((template) => ({ studentId: group[0]!.student_id!, templateId: template.id })));
+  const codes = await issuedSheetCodes(db, copies);
+
+  const out: ReturnPage[] = [];
+  for (const group of groups.values()) {
+    for (const sheet of group) {
+      for (const page of pagesOf.get(sheet.id) ?? []) {
+        out.push({ kind: 'scan', blob_key: page.front_key });
+        if (page.back_key !== null) out.push({ kind: 'scan', blob_key: page.back_key });
+      }
+    }
+    const next = nextOf(group);
+    if (next.length === 0) continue;
+    const last = group[group.length - 1]!;
+    const studentId = last.student_id!;
+    const first = next[0]!;
+    const humanId = last.student_human_id === null ? null : Number(last.student_human_id);
+    const name = last.student_name?.trim() ?? '';
+    const input: AnswerSheetMasterInput = {
+      courseName: first.course_name,
+      lessonName: first.lesson_name,
+      lessonNumber: first.lesson_number,
+      pages: next.map((template) => ({ page_number: template.page_number, code: { prefix: 's', id: codes.get(issuedKey(studentId, template.id))! } })),
+      publicUrl,
+      studentName: [name, humanId === null ? '' : `(ID ${humanId})`].filter(Boolean).join(' '),
+    };
+    // Everything the master prints: a renamed lesson is drawn afresh, not taken from the cache.
+    const master = (template: TemplateRow) => JSON.stringify([template.id, input.courseName, input.lessonName, input.lessonNumber, next.length, publicUrl]);
+    next.forEach((template, index) => out.push({ kind: 'next_lesson', page: { input, index, masterKey: master(template) } }));
+  }
+  return out;
+}
+
+export async function buildReturnFile(context: JobContext, fileId: string): Promise<void> {
+  const { db, blobStore, config } = context;
+  const lease = await takeLease(db, JOB.generateReturnFile, fileId, {
+    workerId: context.workerId,
+    signal: context.signal,
+    ...(context.leaseSeconds === undefined ? {} : { seconds: context.leaseSeconds }),
+  });
+  if (lease === null) return;
+  try {
+    // The request as text: a JavaScript Date would drop its microseconds and never compare equal.
+    const file = await db.maybeOne<{ grading_complete: boolean; return_requested_at: string | null; return_prepped: boolean; return_blob_key: string | null }>(
+      'SELECT grading_complete, return_requested_at::text AS return_requested_at, return_prepped, return_blob_key FROM files WHERE id = $1',
+      [fileId],
+    );
+    if (file === null || !file.grading_complete || file.return_requested_at === null || file.return_prepped) {
+      await lease.finish();
+      return;
+    }
+    if (lease.attempts > MAX_WORKFLOW_ATTEMPTS) {
+      await db.transaction(async (tx) => {
+        await tx.query('UPDATE files SET return_requested_at = NULL WHERE id = $1 AND NOT return_prepped', [fileId]);
+        await updateProgress(tx, JOB.generateReturnFile, fileId, { status: 'failed' });
+      });
+      await lease.finish();
+      return;
+    }
+
+    const pages = await returnFilePages(db, fileId, config.publicUrl);
+    const progress = new ProgressWriter(db, JOB.generateReturnFile, fileId, pages.length);
+    await progress.start();
+    const writer = createBlobPdfWriter(blobStore, { title: 'Return file', signal: lease.signal });
+    let blob;
+    try {
+      let index = 0;
+      const keys = pages.map((page) => (page.kind === 'scan' ? page.blob_key : null));
+      for await (const jpeg of readAhead(blobStore, keys)) {
+        const page = pages[index++]!;
+        if (page.kind === 'scan') {
+          await writer.addPage(PAGE_SIZES.a4, async ({ page: pdfPage }) => {
+            if (jpeg !== null) await drawScan(pdfPage, jpeg);
+          });
+        } else {
+          await writer.addPage(PAGE_SIZES.a4, (pageContext) => drawNextLessonPage(pageContext, page.page, PAGE_SIZES.a4));
+        }
+        lease.signal.throwIfAborted();
+        await progress.step();
+      }
+      blob = (await writer.finish()).blob;
+    } catch (error) {
+      await writer.abort();
+      throw error;
+    }
+    const stored = await db.transaction(async (tx) => {
+      // Only the request this run served: a newer regenerate request waits for its own run.
+      const changed = await tx.execute(
+        `UPDATE files SET return_blob_key = $2, return_page_count = $3, return_prepped = true
+         WHERE id = $1 AND return_requested_at::text = $4 AND NOT return_prepped`,
+        [fileId, blob.key, pages.length, file.return_requested_at],
+      );
+      if (changed > 0) await updateProgress(tx, JOB.generateReturnFile, fileId, { status: 'success', completed: pages.length, count: pages.length });
+      return changed > 0;
+    });
+    if (stored && file.return_blob_key !== null && file.return_blob_key !== blob.key) {
+      await discardIfUnreferenced(db, blobStore, file.return_blob_key).catch(() => undefined);
+    }
+    await lease.finish();
+  } catch (error) {
+    await endFileJobAfterError(db, lease, fileId, error);
+  }
+}

@@ -1,0 +1,63 @@
+// The app's route objects, built from the one registry in config/paths.ts. Each screen is a lazily
+// loaded module under features/ whose default export is the screen component.
+import type { ComponentType } from 'react';
+import type { RouteObject } from 'react-router-dom';
+import { routes } from '../config/paths';
+import { Loading } from '../components/ui/loading';
+import { RootRoute } from './routes/root';
+import { RouteError } from './routes/route-error';
+
+type ScreenModule = { default: ComponentType };
+
+/** A route's `lazy`: loads the screen module when the route is first visited. */
+function screen(load: () => Promise<ScreenModule>): RouteObject['lazy'] {
+  return async () => ({ Component: (await load()).default });
+}
+
+const home = screen(() => import('../features/dashboard/home-dashboard'));
+
+/** The screen module of every route of the registry (one line per route of the spec's table). */
+const screens: Record<keyof typeof routes, RouteObject['lazy']> = {
+  home,
+  adminHome: screen(() => import('../features/dashboard/admin-dashboard')),
+  graded: screen(() => import('../features/graded/graded-list')),
+  resources: screen(() => import('../features/resources/resources-page')),
+  baptismRequests: screen(() => import('../features/baptism-requests/baptism-requests-list')),
+  files: screen(() => import('../features/files/files-list')),
+  students: screen(() => import('../features/students/students-list')),
+  studyHelpers: screen(() => import('../features/study-helpers/study-helpers-list')),
+  congregations: screen(() => import('../features/congregations/congregations-list')),
+  congregation: screen(() => import('../features/congregations/congregation-home')),
+  congregationFiles: screen(() => import('../features/congregations/congregation-files')),
+  congregationStudyHelpers: screen(() => import('../features/congregations/congregation-study-helpers')),
+  serviceCenters: screen(() => import('../features/service-centers/service-centers-list')),
+  serviceCenter: screen(() => import('../features/service-centers/service-center-detail')),
+  page: screen(() => import('../features/pages/page-info')),
+  file: screen(() => import('../features/files/file-detail')),
+  fileResponses: screen(() => import('../features/files/file-responses')),
+  uploads: screen(() => import('../features/uploads/uploads-list')),
+  upload: screen(() => import('../features/uploads/feedback-upload')),
+  response: screen(() => import('../features/responses/response-detail')),
+  responseStudentInfo: screen(() => import('../features/responses/response-student-info')),
+  student: screen(() => import('../features/students/student-detail')),
+  studentUpload: screen(() => import('../features/students/student-upload-scans')),
+  studentGraded: screen(() => import('../features/students/student-graded-scans')),
+  // "Same dashboard as the home page" (spec route table).
+  studyHelper: home,
+  studyHelperStudent: screen(() => import('../features/study-helpers/study-helper-student')),
+};
+
+export const appRoutes: RouteObject[] = [
+  {
+    path: '/',
+    element: <RootRoute />,
+    errorElement: <RouteError />,
+    hydrateFallbackElement: <Loading />,
+    children: [
+      ...Object.entries(screens).map(([id, lazy]): RouteObject =>
+        id === 'home' ? { index: true, lazy } : { path: routes[id as keyof typeof routes].pattern, lazy },
+      ),
+      { path: '*', lazy: screen(() => import('../features/misc/not-found')) },
+    ],
+  },
+];

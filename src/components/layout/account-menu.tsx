@@ -1,0 +1,48 @@
+// The account menu of the top bar: titled "Admin" for a scanning_admin, else the congregation's
+// wbs_code; holds "Exit View As" (when allowed) and "Log Out".
+import { useRef } from 'react';
+import { Button } from 'primereact/button';
+import { Menu } from 'primereact/menu';
+import type { MenuItem } from 'primereact/menuitem';
+import { accountMenuTitle, type CurrentUser } from '../../lib/auth';
+import { useCurrentCongregation } from '../../lib/current-congregation';
+import { useViewAs } from '../../lib/view-as';
+import { authPaths } from '../../config/paths';
+
+const MENU_ID = 'account-menu';
+
+export function AccountMenu({ user }: { user: CurrentUser }) {
+  const menu = useRef<Menu>(null);
+  const congregation = useCurrentCongregation(user);
+  const viewAs = useViewAs(user);
+  const title = accountMenuTitle(user, congregation?.wbs_code);
+
+  const items: MenuItem[] = [];
+  if (viewAs.canExit) {
+    items.push({
+      label: 'Exit View As',
+      icon: 'pi pi-eye-slash',
+      disabled: viewAs.busy,
+      command: () => (viewAs.failed ? viewAs.retry() : viewAs.exit()),
+    });
+  }
+  // A plain link: signing out is a full page load of the server's logout.
+  items.push({ label: 'Log Out', icon: 'pi pi-sign-out', url: authPaths.logout });
+
+  return (
+    <div className="account-menu">
+      <Button
+        type="button"
+        className="account-menu-button"
+        label={title || 'Account'}
+        icon="pi pi-user"
+        iconPos="left"
+        text
+        aria-haspopup="menu"
+        aria-controls={MENU_ID}
+        onClick={(event) => menu.current?.toggle(event)}
+      />
+      <Menu model={items} popup ref={menu} id={MENU_ID} popupAlignment="right" />
+    </div>
+  );
+}

@@ -1,0 +1,20 @@
+// The login landing (spec §2 "Access screens"): the portal title, a "presented by" line and a
+// Login button that starts sign-in at /api/auth/login.
+import { Button } from 'primereact/button';
+import logoUrl from '../../assets/logo.svg';
+import { organisation } from '../../config/organisation';
+import { authPaths } from '../../config/paths';
+import { browserLocation } from '../../lib/browser-location';
+
+export function LoginLanding() {
+  return (
+    <main className="access-screen">
+      <div className="access-card">
+        <img src={logoUrl} alt="" width={72} height={72} />
+        <h1>{organisation.portalTitle}</h1>
+        <p className="access-presented-by">presented by {organisation.name}</p>
+        <Button type="button" label="Login" icon="pi pi-sign-in" onClick={() => browserLocation.assign(authPaths.login)} />
+      </div>
+    </main>
+  );
+}

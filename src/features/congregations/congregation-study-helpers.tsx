@@ -1,0 +1,74 @@
+// /admin/congregations/{group_id}/study-helpers (spec §2): the congregation's study helpers
+// (GET /api/congregations/{id}/study-helpers) with a name filter and paging in the address;
+// side links Files, Study Helpers and View As.
+import { Link } from 'react-router-dom';
+import { useListCongregationStudyHelpers } from '../../../generated/hooks/congregations/congregations';
+import type { ListCongregationStudyHelpersParams, StudyHelper } from '../../../generated/hooks/model';
+import { FilterPanel } from '../../components/list/filter-panel';
+import { ListTable, type ListColumn } from '../../components/list/list-table';
+import { Pagination } from '../../components/list/pagination';
+import { TextFilter } from '../../components/list/text-filter';
+import { useListState } from '../../components/list/use-list-state';
+import { paths, routes } from '../../config/paths';
+import { formatDate, formatRelativeTime } from '../../lib/format';
+import { CongregationPage, useGroupId } from './congregation-page';
+
+export const CONGREGATION_STUDY_HELPERS_EMPTY_MESSAGE = 'There are no study helpers to display';
+
+const HELPER_FILTERS = ['name'] as const;
+
+const columns: ListColumn<StudyHelper>[] = [
+  { id: 'name', header: 'Study Helper', cell: (h) => <Link to={paths.studyHelper(h.id)}>{h.name}</Link> },
+  {
+    id: 'students',
+    header: 'Students',
+    cell: (h) => (
+      <Link to={paths.students({ studyHelper: h.id })} aria-label={`${h.student_count} students of ${h.name}`}>
+        {h.student_count}
+      </Link>
+    ),
+  },
+  { id: 'last-active', header: 'Last Active', cell: (h) => formatRelativeTime(h.last_active_at) || '—' },
+  { id: 'added', header: 'Added', cell: (h) => formatDate(h.created_at) },
+];
+
+export default function CongregationStudyHelpers() {
+  const groupId = useGroupId();
+  const list = useListState({ filters: HELPER_FILTERS });
+  const params: ListCongregationStudyHelpersParams = {
+    skip: list.skip,
+    limit: list.limit,
+    ...(list.filters.name && { name: list.filters.name }),
+  };
+  const helpers = useListCongregationStudyHelpers(groupId, params);
+
+  return (
+    <CongregationPage
+      groupId={groupId}
+      current="studyHelpers"
+      title={routes.congregationStudyHelpers.title}
+      actions={
+        <FilterPanel activeCount={list.filters.name ? 1 : 0} onClear={list.clearFilters}>
+          <TextFilter
+            label="Name"
+            value={list.filters.name}
+            onChange={(value) => list.setFilter('name', value, { replace: true })}
+          />
+        </FilterPanel>
+      }
+    >
+      <ListTable
+        label="Study Helpers"
+        columns={columns}
+        rows={helpers.data?.items}
+        rowKey={(h) => h.id}
+        rowHref={(h) => paths.studyHelper(h.id)}
+        emptyMessage={CONGREGATION_STUDY_HELPERS_EMPTY_MESSAGE}
+        loading={helpers.isLoading}
+        error={helpers.error}
+        onRetry={() => void helpers.refetch()}
+      />
+      <Pagination skip={list.skip} limit={list.limit} total={helpers.data?.total ?? 0} onPageChange={list.setPage} />
+    </CongregationPage>
+  );
+}

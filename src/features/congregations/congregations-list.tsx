@@ -1,0 +1,78 @@
+// /admin/congregations/ (spec §2): WBS code and display name, each row linking to the
+// congregation's files, a WBS code search, and the "Add A New Congregation" dialog.
+import { useState } from 'react';
+import { Button } from 'primereact/button';
+import { Link } from 'react-router-dom';
+import { useListCongregations } from '../../../generated/hooks/congregations/congregations';
+import type { Congregation, ListCongregationsParams } from '../../../generated/hooks/model';
+import { FilterPanel } from '../../components/list/filter-panel';
+import { ListTable, type ListColumn } from '../../components/list/list-table';
+import { Pagination } from '../../components/list/pagination';
+import { TextFilter } from '../../components/list/text-filter';
+import { useListState } from '../../components/list/use-list-state';
+import { PageHeader } from '../../components/ui/page-header';
+import { paths } from '../../config/paths';
+import { ADD_CONGREGATION_TITLE, AddCongregationDialog } from './add-congregation-dialog';
+
+export const CONGREGATIONS_EMPTY_MESSAGE = 'There are no congregations to display';
+
+const CONGREGATION_FILTERS = ['wbsCode'] as const;
+
+const columns: ListColumn<Congregation>[] = [
+  {
+    id: 'wbs-code',
+    header: 'WBS Code',
+    sortKey: 'wbs_code',
+    cell: (c) => <Link to={paths.congregationFiles(c.id)}>{c.wbs_code}</Link>,
+  },
+  { id: 'display-name', header: 'Display Name', sortKey: 'display_name', cell: (c) => c.display_name },
+];
+
+export default function CongregationsList() {
+  const list = useListState({ filters: CONGREGATION_FILTERS });
+  const [adding, setAdding] = useState(false);
+  const params: ListCongregationsParams = {
+    skip: list.skip,
+    limit: list.limit,
+    ...(list.filters.wbsCode && { wbs_code: list.filters.wbsCode }),
+    ...(list.order_by && { order_by: list.order_by as ListCongregationsParams['order_by'] }),
+    ...(list.order_direction && { order_direction: list.order_direction }),
+  };
+  const congregations = useListCongregations(params);
+
+  return (
+    <>
+      <PageHeader
+        title="Congregations"
+        actions={
+          <>
+            <Button type="button" label={ADD_CONGREGATION_TITLE} icon="pi pi-plus" onClick={() => setAdding(true)} />
+            <FilterPanel activeCount={list.filters.wbsCode ? 1 : 0} onClear={list.clearFilters}>
+              <TextFilter
+                label="WBS Code"
+                value={list.filters.wbsCode}
+                onChange={(value) => list.setFilter('wbsCode', value, { replace: true })}
+              />
+            </FilterPanel>
+          </>
+        }
+      />
+      <ListTable
+        label="Congregations"
+        columns={columns}
+        rows={congregations.data?.items}
+        rowKey={(c) => c.id}
+        rowHref={(c) => paths.congregationFiles(c.id)}
+        emptyMessage={CONGREGATIONS_EMPTY_MESSAGE}
+        loading={congregations.isLoading}
+        error={congregations.error}
+        onRetry={() => void congregations.refetch()}
+        orderBy={list.order_by}
+        orderDirection={list.order_direction}
+        onSort={(key) => list.setSort(key)}
+      />
+      <Pagination skip={list.skip} limit={list.limit} total={congregations.data?.total ?? 0} onPageChange={list.setPage} />
+      <AddCongregationDialog visible={adding} onHide={() => setAdding(false)} />
+    </>
+  );
+}

@@ -1,0 +1,23 @@
+// The admin home (spec §2 "Admin dashboard"): header "Admin", subtitle "Admin Tag", six tiles.
+import { PageHeader } from '../../components/ui/page-header';
+import { Tile, TileGrid } from '../../components/ui/tile';
+import { paths, routes } from '../../config/paths';
+
+// The spec links Upload and Files to "/files/" (the route's own pattern), where the upload lives.
+const filesRoot = routes.files.pattern;
+
+export default function AdminDashboard() {
+  return (
+    <>
+      <PageHeader title="Admin" subtitle="Admin Tag" />
+      <TileGrid label="Admin">
+        <Tile label="Upload" to={filesRoot} icon="pi-upload" />
+        <Tile label="Files" to={filesRoot} icon="pi-file" />
+        <Tile label="Congregations" to={paths.congregations()} icon="pi-building" />
+        <Tile label="Service Centers" to={paths.serviceCenters()} icon="pi-globe" />
+        <Tile label="Students" to={paths.students()} icon="pi-users" />
+        <Tile label="Baptism Requests" to={paths.baptismRequests()} icon="pi-heart" />
+      </TileGrid>
+    </>
+  );
+}

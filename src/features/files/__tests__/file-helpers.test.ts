@@ -1,0 +1,63 @@
+// Small pure pieces of the files screens: action items, cache invalidation, the print packet.
+import { describe, expect, it } from 'vitest';
+import { QueryClient } from '@tanstack/react-query';
+import { actionItems } from '../action-items';
+import { invalidateAnswerSheetsAndFiles, invalidateFile, isFileQuery } from '../file-cache';
+import { packetFor } from '../print-packet-button';
+
+const stats = { pages: 10, sheets: 4, unrecognized: 0, mismatched: 0, ignored: 0, unassigned: 0, duplicates: 0, missing_student: 0, missing_lesson: 0 };
+
+describe('actionItems', () => {
+  it('lists each warning above zero, in plain words', () => {
+    expect(actionItems(stats)).toEqual([]);
+    expect(actionItems({ ...stats, unrecognized: 3, mismatched: 1, unassigned: 2, missing_lesson: 1 }).map((item) => item.text)).toEqual([
+      '3 unrecognized pages',
+      '1 mismatched page',
+      '1 response without a lesson',
+      '2 responses without a congregation',
+    ]);
+  });
+});
+
+describe('file cache', () => {
+  it('a file change makes /api/files, /api/files/{id} and the file\'s own queries stale, nothing else', () => {
+    expect(isFileQuery('f1', '/api/files')).toBe(true);
+    expect(isFileQuery('f1', '/api/files/f1')).toBe(true);
+    expect(isFileQuery('f1', '/api/file/f1')).toBe(true);
+    expect(isFileQuery('f1', '/api/file/f1/stats')).toBe(true);
+    expect(isFileQuery('f1', '/api/files/f2')).toBe(false);
+    expect(isFileQuery('f1', '/api/file/f10')).toBe(false);
+    expect(isFileQuery('f1', '/api/students')).toBe(false);
+  });
+
+  it('invalidates the matching cached queries', async () => {
+    const client = new QueryClient();
+    for (const key of [['/api/files', { skip: 0 }], ['/api/files/f1'], ['/api/file/f1'], ['/api/files/f2'], ['/api/answer-sheets', { file: 'f1' }], ['/api/students']]) {
+      client.setQueryData(key, {});
+    }
+    await invalidateFile(client, 'f1');
+    const stale = () =>
+      client
+        .getQueryCache()
+        .findAll()
+        .filter((query) => query.state.isInvalidated)
+        .map((query) => query.queryKey[0]);
+    expect(stale().sort()).toEqual(['/api/file/f1', '/api/files', '/api/files/f1']);
+    await invalidateAnswerSheetsAndFiles(client);
+    expect(stale()).toContain('/api/answer-sheets');
+    expect(stale()).toContain('/api/files/f2');
+    expect(stale()).not.toContain('/api/students');
+  });
+});
+
+describe('packetFor', () => {
+  const congregations = [
+    { id: 'c1', wbs_code: 'US 1', display_name: 'One', status: 'unprinted' as const, sheets: 3, distributed_file_id: 'd1' },
+    { id: 'c2', wbs_code: 'US 2', display_name: 'Two', status: 'unprinted' as const, sheets: 2, distributed_file_id: 'd2' },
+  ];
+  it('takes the user\'s congregation\'s packet, else the first one', () => {
+    expect(packetFor(congregations, 'c2')).toBe('d2');
+    expect(packetFor(congregations, '')).toBe('d1');
+    expect(packetFor([{ ...congregations[0]!, distributed_file_id: null }], 'c1')).toBeNull();
+  });
+});

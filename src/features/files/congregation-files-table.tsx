@@ -1,0 +1,51 @@
+// A coordinator's files (spec §2 "/files/", §4 "Congregation file states"): the congregation's
+// files with their congregation file state, newest first, paged.
+import { Link } from 'react-router-dom';
+import { useListFiles } from '../../../generated/hooks/files/files';
+import type { File, ListFilesParams } from '../../../generated/hooks/model';
+import { ListTable, type ListColumn } from '../../components/list/list-table';
+import { Pagination } from '../../components/list/pagination';
+import { useListState } from '../../components/list/use-list-state';
+import { PageHeader } from '../../components/ui/page-header';
+import { paths } from '../../config/paths';
+import { formatDate } from '../../lib/format';
+import { FILES_DEFAULT_SORT, FILES_EMPTY_MESSAGE } from './files-table';
+import { CongregationFileStateTag } from './file-status-badge';
+
+const columns: ListColumn<File>[] = [
+  { id: 'name', header: 'Name', sortKey: 'name', cell: (file) => <Link to={paths.file(file.id)}>{file.name}</Link> },
+  { id: 'uploaded', header: 'Uploaded', sortKey: 'created_at', cell: (file) => formatDate(file.created_at ?? file.uploaded_at) },
+  { id: 'responses', header: 'Responses', cell: (file) => file.responses_count },
+  { id: 'status', header: 'Status', cell: (file) => <CongregationFileStateTag file={file} /> },
+];
+
+export function CongregationFilesTable({ title }: { title: string }) {
+  const list = useListState({ ...FILES_DEFAULT_SORT });
+  const params: ListFilesParams = {
+    skip: list.skip,
+    limit: list.limit,
+    ...(list.order_by && { order_by: list.order_by as ListFilesParams['order_by'] }),
+    ...(list.order_direction && { order_direction: list.order_direction }),
+  };
+  const files = useListFiles(params);
+  return (
+    <>
+      <PageHeader title={title} />
+      <ListTable
+        label="Files"
+        columns={columns}
+        rows={files.data?.items}
+        rowKey={(file) => file.id}
+        rowHref={(file) => paths.file(file.id)}
+        emptyMessage={FILES_EMPTY_MESSAGE}
+        loading={files.isLoading}
+        error={files.error}
+        onRetry={() => void files.refetch()}
+        orderBy={list.order_by}
+        orderDirection={list.order_direction}
+        onSort={(key) => list.setSort(key)}
+      />
+      <Pagination skip={list.skip} limit={list.limit} total={files.data?.total ?? 0} onPageChange={list.setPage} />
+    </>
+  );
+}

@@ -1,0 +1,100 @@
+// /file/{file_id}/responses (spec §2): the file's responses with columns Student, ID, Course
+// (sortable), Congregation and Graded; a row opens the response. A failed file says "Processing
+// failed. Please try again."; while the file is processing, the upload job's progress stream
+// reloads the list when it completes.
+import { useCallback } from 'react';
+import { Link, useParams } from 'react-router-dom';
+import { useQueryClient } from '@tanstack/react-query';
+import { Message } from 'primereact/message';
+import { useListAnswerSheets } from '../../../generated/hooks/answer-sheets/answer-sheets';
+import { useGetFile } from '../../../generated/hooks/files/files';
+import type { AnswerSheet, ListAnswerSheetsParams, ProgressMessage } from '../../../generated/hooks/model';
+import { ListTable, type ListColumn } from '../../components/list/list-table';
+import { Pagination } from '../../components/list/pagination';
+import { useListState } from '../../components/list/use-list-state';
+import { isProgressFinished, progressStreamUrl, useProgressStream } from '../../components/progress/progress-stream';
+import { PageHeader } from '../../components/ui/page-header';
+import { paths, routes } from '../../config/paths';
+import { invalidateAnswerSheetsAndFiles } from './file-cache';
+import { BackToFiles } from './back-to-files';
+import { FileTabs } from './file-tabs';
+import './files.css';
+
+export const RESPONSES_EMPTY_MESSAGE = 'There are no responses to display';
+export const PROCESSING_FAILED_MESSAGE = 'Processing failed. Please try again.';
+
+const columns: ListColumn<AnswerSheet>[] = [
+  {
+    id: 'student',
+    header: 'Student',
+    cell: (sheet) =>
+      sheet.student ? <Link to={paths.response(sheet.id)}>{sheet.student.name || 'Unnamed student'}</Link> : <Link to={paths.response(sheet.id)}>No student</Link>,
+  },
+  { id: 'id', header: 'ID', cell: (sheet) => sheet.student?.human_id ?? '—' },
+  { id: 'course', header: 'Course', sortKey: 'course', cell: (sheet) => sheet.lesson?.name ?? sheet.course?.name ?? '—' },
+  { id: 'congregation', header: 'Congregation', cell: (sheet) => sheet.congregation?.wbs_code ?? '—' },
+  {
+    id: 'graded',
+    header: 'Graded',
+    cell: (sheet) => (sheet.graded ? <span className="pi pi-check response-graded" role="img" aria-label="Graded" /> : null),
+  },
+];
+
+function isOrderBy(value: string | undefined): value is NonNullable<ListAnswerSheetsParams['order_by']> {
+  return value === 'course' || value === 'student' || value === 'sequence' || value === 'graded_at';
+}
+
+export default function FileResponses() {
+  const fileId = useParams().file_id ?? '';
+  const queryClient = useQueryClient();
+  const file = useGetFile(fileId);
+  const list = useListState();
+  const params: ListAnswerSheetsParams = {
+    file: fileId,
+    skip: list.skip,
+    limit: list.limit,
+    ...(isOrderBy(list.order_by) && { order_by: list.order_by }),
+    ...(list.order_direction && { order_direction: list.order_direction }),
+  };
+  const failed = file.data?.process_status === 'failed';
+  const sheets = useListAnswerSheets(params, { query: { enabled: !failed } });
+
+  const pending = file.data?.process_status === 'pending';
+  const onProgress = useCallback(
+    (message: ProgressMessage) => {
+      if (isProgressFinished(message)) void invalidateAnswerSheetsAndFiles(queryClient);
+    },
+    [queryClient],
+  );
+  useProgressStream(pending ? progressStreamUrl('process_service_center_upload', fileId) : null, onProgress);
+
+  return (
+    <>
+      <BackToFiles />
+      <PageHeader title={routes.fileResponses.title} subtitle={file.data?.name} />
+      <FileTabs fileId={fileId} />
+      {failed ? (
+        <Message severity="error" text={PROCESSING_FAILED_MESSAGE} />
+      ) : (
+        <>
+          {pending && <Message severity="info" text="The file is still being processed; the list fills in when it is done." />}
+          <ListTable
+            label="Responses"
+            columns={columns}
+            rows={sheets.data?.items}
+            rowKey={(sheet) => sheet.id}
+            rowHref={(sheet) => paths.response(sheet.id)}
+            emptyMessage={RESPONSES_EMPTY_MESSAGE}
+            loading={sheets.isLoading}
+            error={sheets.error}
+            onRetry={() => void sheets.refetch()}
+            orderBy={list.order_by}
+            orderDirection={list.order_direction}
+            onSort={(key) => list.setSort(key)}
+          />
+          <Pagination skip={list.skip} limit={list.limit} total={sheets.data?.total ?? 0} onPageChange={list.setPage} />
+        </>
+      )}
+    </>
+  );
+}

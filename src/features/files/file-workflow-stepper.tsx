@@ -1,0 +1,277 @@
+// The six-step stepper of the file detail (spec §4): System Checks, Review, Assign, Send, Grading,
+// Return, drawn from the file-workflow machine's state, with the current step's panel below.
+// Steps before the current one show as completed and can be looked at again.
+import { useState } from 'react';
+import { useQueryClient } from '@tanstack/react-query';
+import { Button } from 'primereact/button';
+import { Message } from 'primereact/message';
+import { ProgressBar } from 'primereact/progressbar';
+import { ProgressSpinner } from 'primereact/progressspinner';
+import { useAssignFileAnswerSheets } from '../../../generated/hooks/answer-sheets/answer-sheets';
+import type { FileStats } from '../../../generated/hooks/model';
+import {
+  SEND_READY_MESSAGE,
+  gradingProgressText,
+  stepState,
+  type FileWorkflowEvent,
+} from '../../../machines/file-workflow/file-workflow.machine';
+import { WORKFLOW_STEPS, WORKFLOW_STEP_LABELS, type WorkflowStep } from '../../../machines/constants';
+import { CongregationPicker } from '../../components/pickers/congregation-picker';
+import { StatusTag } from '../../components/status-tag/status-tag';
+import { progressPercent } from '../../components/progress/progress-stream';
+import { ActionItemLinks, actionItems } from './action-items';
+import { invalidateAnswerSheetsAndFiles } from './file-cache';
+import type { FileWorkflowSnapshot } from './use-file-workflow';
+
+export const STEPS_LOAD_FAILED = "The file's steps could not be loaded.";
+export const SEND_FAILED = 'Sending failed. Please try again.';
+export const SENT_TEXT = 'Sent to study helpers.';
+export const ARCHIVED_TEXT = 'Archived';
+export const RETURN_PREPARING = 'Preparing the return file…';
+export const ASSIGN_TEXT = 'Assign every response of this file to a congregation.';
+export const ASSIGN_WAITING_TEXT = 'Waiting for the responses to be assigned.';
+export const REVIEW_TEXT = 'Check these warnings on the responses:';
+export const REVIEW_DONE_TEXT = 'Nothing left to review.';
+export const GRADING_TEXT = 'The study helpers are grading.';
+
+/** What an earlier step says when it is looked at again. */
+const COMPLETED_STEP_TEXT: Readonly<Record<WorkflowStep, string>> = {
+  robot: 'System checks finished.',
+  review: 'Review finished.',
+  assign: 'Every response was assigned.',
+  send: 'Sent to study helpers.',
+  grading: 'Grading finished.',
+  return: 'Return file ready.',
+};
+
+type Send = (event: FileWorkflowEvent) => void;
+
+function JobProgress({ progress, label }: { progress: FileWorkflowSnapshot['context']['progress']; label: string }) {
+  if (!progress) return null;
+  return (
+    <div className="step-progress">
+      <span>{`${label}: ${progress.completed} of ${progress.count}`}</span>
+      <ProgressBar value={progressPercent(progress)} aria-label={label} style={{ height: '8px' }} showValue={false} />
+    </div>
+  );
+}
+
+function AssignPanel({ fileId, send }: { fileId: string; send: Send }) {
+  const queryClient = useQueryClient();
+  const [congregation, setCongregation] = useState<string | undefined>(undefined);
+  const assign = useAssignFileAnswerSheets();
+  return (
+    <div className="step-panel-body">
+      <p>{ASSIGN_TEXT}</p>
+      <div className="step-assign">
+        <CongregationPicker value={congregation} onChange={setCongregation} placeholder="Choose a congregation" />
+        <Button
+          type="button"
+          label="Assign"
+          disabled={!congregation || assign.isPending}
+          loading={assign.isPending}
+          onClick={() =>
+            congregation &&
+            assign.mutate(
+              { data: { assigned_group: congregation }, params: { file: fileId } },
+              {
+                onSuccess: () => {
+                  void invalidateAnswerSheetsAndFiles(queryClient);
+                  send({ type: 'REFRESH' });
+                },
+                onError: (error) => console.error('assign:', error),
+              },
+            )
+          }
+        />
+      </div>
+    </div>
+  );
+}
+
+function ReturnPanel({ snapshot, send }: { snapshot: FileWorkflowSnapshot; send: Send }) {
+  const { prepped, downloaded, progress } = snapshot.context;
+  const busy = !snapshot.matches({ return: 'idle' });
+  return (
+    <div className="step-panel-body">
+      {!prepped && (
+        <>
+          <p>{RETURN_PREPARING}</p>
+          <JobProgress progress={progress} label="Return file" />
+        </>
+      )}
+      <div className="form-actions step-actions">
+        <Button
+          type="button"
+          label="Download"
+          icon="pi pi-download"
+          disabled={!prepped || busy}
+          loading={snapshot.matches({ return: 'downloading' })}
+          onClick={() => send({ type: 'DOWNLOAD' })}
+        />
+        <Button
+          type="button"
+          label="Regenerate"
+          icon="pi pi-refresh"
+          outlined
+          disabled={!prepped || busy}
+          loading={snapshot.matches({ return: 'regenerating' })}
+          onClick={() => send({ type: 'REGENERATE' })}
+        />
+        <Button
+          type="button"
+          label="Archive"
+          icon="pi pi-box"
+          severity="secondary"
+          disabled={!downloaded || busy}
+          loading={snapshot.matches({ return: 'archiving' })}
+          onClick={() => send({ type: 'ARCHIVE' })}
+        />
+      </div>
+    </div>
+  );
+}
+
+function SendPanel({ snapshot, send }: { snapshot: FileWorkflowSnapshot; send: Send }) {
+  const locked = snapshot.matches({ send: { button: 'sendLocked' } });
+  const sending = snapshot.matches({ send: { request: 'sending' } });
+  return (
+    <div className="step-panel-body">
+      <p className="step-send-ready">{SEND_READY_MESSAGE}</p>
+      <Button type="button" label="Send" icon="pi pi-send" link disabled={locked || sending} loading={sending} onClick={() => send({ type: 'SEND' })} />
+      {snapshot.matches({ send: { request: 'sent' } }) && <Message severity="success" text={SENT_TEXT} />}
+      {snapshot.matches({ send: { request: 'failed' } }) && <Message severity="error" text={SEND_FAILED} />}
+      <JobProgress progress={snapshot.context.progress} label="Sending" />
+    </div>
+  );
+}
+
+function CurrentStepPanel({
+  snapshot,
+  send,
+  stats,
+  readOnly,
+}: {
+  snapshot: FileWorkflowSnapshot;
+  send: Send;
+  stats: FileStats | undefined;
+  readOnly: boolean;
+}) {
+  const { fileId, complete, total, progress } = snapshot.context;
+  if (snapshot.matches('loading')) {
+    return (
+      <div className="step-panel-body" role="status" aria-label="Loading steps">
+        <ProgressSpinner style={{ width: '2rem', height: '2rem' }} />
+      </div>
+    );
+  }
+  if (snapshot.matches('loadFailed')) {
+    return (
+      <div className="step-panel-body">
+        <Message severity="error" text={STEPS_LOAD_FAILED} />
+        <Button type="button" label="Try again" text onClick={() => send({ type: 'RETRY' })} />
+      </div>
+    );
+  }
+  if (snapshot.matches('robot')) {
+    return (
+      <div className="step-panel-body">
+        <p>Checking the file's pages…</p>
+        <JobProgress progress={progress} label="Pages checked" />
+      </div>
+    );
+  }
+  if (snapshot.matches('review')) {
+    const hasWarnings = stats !== undefined && actionItems(stats).length > 0;
+    return (
+      <div className="step-panel-body">
+        <p>{stats && !hasWarnings ? REVIEW_DONE_TEXT : REVIEW_TEXT}</p>
+        <ActionItemLinks fileId={fileId} stats={stats} label="Review warnings" />
+      </div>
+    );
+  }
+  if (snapshot.matches('assign')) {
+    return readOnly ? <p className="step-panel-body">{ASSIGN_WAITING_TEXT}</p> : <AssignPanel fileId={fileId} send={send} />;
+  }
+  if (snapshot.matches('send')) {
+    return readOnly ? <p className="step-panel-body">{SEND_READY_MESSAGE}</p> : <SendPanel snapshot={snapshot} send={send} />;
+  }
+  if (snapshot.matches('grading')) {
+    return (
+      <div className="step-panel-body">
+        <p>{GRADING_TEXT}</p>
+        <p className="step-grading-count">{gradingProgressText(complete, total)}</p>
+        <ProgressBar value={total > 0 ? Math.round((complete / total) * 100) : 0} showValue={false} style={{ height: '8px' }} />
+      </div>
+    );
+  }
+  if (snapshot.matches('return')) {
+    return readOnly ? <p className="step-panel-body">{gradingProgressText(complete, total)}</p> : <ReturnPanel snapshot={snapshot} send={send} />;
+  }
+  return (
+    <div className="step-panel-body">
+      <StatusTag value={ARCHIVED_TEXT} severity="info" className="step-archived" />
+    </div>
+  );
+}
+
+export interface FileWorkflowStepperProps {
+  snapshot: FileWorkflowSnapshot;
+  send: Send;
+  stats: FileStats | undefined;
+  /** Without the step actions (assign, send, download, regenerate, archive): non-admins. */
+  readOnly?: boolean;
+}
+
+export function FileWorkflowStepper({ snapshot, send, stats, readOnly = false }: FileWorkflowStepperProps) {
+  const { currentStep, viewedStep } = snapshot.context;
+  const archived = snapshot.matches('archived');
+  return (
+    <section className="file-workflow" aria-label="Workflow">
+      <div className="file-workflow-header">
+        <ol className="file-steps">
+          {WORKFLOW_STEPS.map((step, index) => {
+            const state = archived ? 'completed' : stepState(currentStep, step);
+            return (
+              <li key={step} className={`file-step file-step-${state}${step === viewedStep ? ' file-step-viewed' : ''}`} data-state={state}>
+                <button
+                  type="button"
+                  className="file-step-button"
+                  aria-label={`${WORKFLOW_STEP_LABELS[step]} step`}
+                  aria-current={step === currentStep ? 'step' : undefined}
+                  aria-pressed={step === viewedStep}
+                  disabled={state === 'upcoming'}
+                  onClick={() => send({ type: 'VIEW_STEP', step })}
+                >
+                  <span className="file-step-marker" aria-hidden="true">
+                    {state === 'completed' ? <span className="pi pi-check" /> : index + 1}
+                  </span>
+                  <span className="file-step-label">{WORKFLOW_STEP_LABELS[step]}</span>
+                </button>
+              </li>
+            );
+          })}
+        </ol>
+        <Button
+          type="button"
+          icon="pi pi-refresh"
+          text
+          rounded
+          aria-label="Refresh steps"
+          disabled={snapshot.matches('loading')}
+          onClick={() => send({ type: 'REFRESH' })}
+        />
+      </div>
+      {viewedStep !== currentStep && (
+        <div className="file-step-viewed-note" role="note">
+          <span>{`${WORKFLOW_STEP_LABELS[viewedStep]}: ${COMPLETED_STEP_TEXT[viewedStep]}`}</span>
+          <Button type="button" label="Back to current step" text size="small" onClick={() => send({ type: 'VIEW_STEP', step: currentStep })} />
+        </div>
+      )}
+      <div className="file-step-panel">
+        <h2 className="file-step-title">{WORKFLOW_STEP_LABELS[currentStep]}</h2>
+        <CurrentStepPanel snapshot={snapshot} send={send} stats={stats} readOnly={readOnly} />
+      </div>
+    </section>
+  );
+}

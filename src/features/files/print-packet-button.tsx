@@ -1,0 +1,69 @@
+// Print/Download of a file's print packet for the user's congregation (spec §7 "Study helpers"):
+// the packet id comes from GET /api/file/{id}/congregations; GET
+// /api/study-helpers/distributed-files/{id}/exists is repolled each second until true; then the
+// button downloads /api/study-helpers/distributed-files/{id}.pdf.
+import { useState } from 'react';
+import { useQueryClient } from '@tanstack/react-query';
+import { Button } from 'primereact/button';
+import { useListFileCongregations } from '../../../generated/hooks/files/files';
+import {
+  getDownloadDistributedFileUrl,
+  useGetDistributedFileExists,
+} from '../../../generated/hooks/study-helpers/study-helpers';
+import type { File, FileCongregation } from '../../../generated/hooks/model';
+import { DISTRIBUTED_FILE_POLL_MS } from '../../../machines/constants';
+import { downloadPdf } from '../../lib/api-client';
+import { useCurrentUser } from '../../lib/auth';
+
+export const PRINT_DOWNLOAD_LABEL = 'Print/Download';
+
+/** The packet to print: the user's congregation's, else the first that has one. */
+export function packetFor(congregations: readonly FileCongregation[], congregationId: string): string | null {
+  const own = congregations.find((c) => c.id === congregationId);
+  if (own) return own.distributed_file_id ?? null;
+  return congregations.find((c) => c.distributed_file_id)?.distributed_file_id ?? null;
+}
+
+export function PrintPacketButton({ file }: { file: File }) {
+  const user = useCurrentUser();
+  const queryClient = useQueryClient();
+  const congregations = useListFileCongregations(file.id);
+  const packetId = congregations.data ? packetFor(congregations.data, user.congregation) : null;
+  const exists = useGetDistributedFileExists(packetId ?? '', {
+    query: {
+      enabled: packetId !== null,
+      refetchInterval: (query) => (query.state.data?.exists ? false : DISTRIBUTED_FILE_POLL_MS),
+    },
+  });
+  const [downloading, setDownloading] = useState(false);
+  const ready = exists.data?.exists === true;
+
+  const download = async () => {
+    if (!packetId) return;
+    setDownloading(true);
+    try {
+      await downloadPdf(getDownloadDistributedFileUrl(packetId), packetId);
+      // Downloading marks the file printed for the congregation.
+      void queryClient.invalidateQueries({ predicate: (q) => /^\/api\/(files|congregations)/.test(String(q.queryKey[0])) });
+    } catch (error) {
+      // Spec §7: only the spinner stops and the error is logged.
+      console.error(error);
+    } finally {
+      setDownloading(false);
+    }
+  };
+
+  return (
+    <Button
+      type="button"
+      label={PRINT_DOWNLOAD_LABEL}
+      icon="pi pi-print"
+      size="small"
+      aria-label={`${PRINT_DOWNLOAD_LABEL} ${file.name}`}
+      loading={downloading || (packetId !== null && !ready)}
+      disabled={!ready || downloading}
+      title={packetId === null && congregations.data ? 'No packet for this congregation yet' : undefined}
+      onClick={() => void download()}
+    />
+  );
+}

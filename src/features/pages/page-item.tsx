@@ -1,0 +1,132 @@
+// One page of a response (spec §2 "Page item"): its thumbnail, the lesson its code names (or
+// "Unrecognized"), its congregation, a page-template picker flagged "Mismatched" when the page's
+// template belongs to another lesson than the response's, "Ignore Page" / "Unignore Page" and an
+// expandable full preview. Without a response lesson it asks to "Set Response Template First".
+import { useId, useState } from 'react';
+import { useQueryClient } from '@tanstack/react-query';
+import { Button } from 'primereact/button';
+import { Dropdown } from 'primereact/dropdown';
+import { getGetPagePreviewUrl, useUpdatePage } from '../../../generated/hooks/pages/pages';
+import { useListCoursePages } from '../../../generated/hooks/reference/reference';
+import type { AnswerSheet, Page, PagePatch, PageTemplate } from '../../../generated/hooks/model';
+import { StatusTag } from '../../components/status-tag/status-tag';
+import { invalidateAnswerSheetsAndFiles } from '../files/file-cache';
+import { PAGE_ITEM_THUMBNAIL, PageThumbnail } from './page-thumbnail';
+import './pages.css';
+
+export const UNRECOGNIZED = 'Unrecognized';
+export const MISMATCHED = 'Mismatched';
+export const SET_RESPONSE_TEMPLATE_FIRST = 'Set Response Template First';
+
+/** The page's template belongs to another lesson than the response's (spec §2). */
+export function isMismatched(page: Pick<Page, 'template'>, responseLessonId: string | null | undefined): boolean {
+  if (!page.template || !responseLessonId) return false;
+  return page.template.lesson.id !== responseLessonId;
+}
+
+export function templateLabel(template: Pick<PageTemplate, 'name' | 'page_number' | 'lesson'>): string {
+  return template.name || `${template.lesson.name}, page ${template.page_number}`;
+}
+
+export interface PageItemProps {
+  page: Page;
+  /** The response the page belongs to (its lesson and course). */
+  response: Pick<AnswerSheet, 'lesson' | 'course'>;
+}
+
+function TemplatePicker({ page, courseId, onChange, disabled }: { page: Page; courseId: string; onChange: (id: string | null) => void; disabled: boolean }) {
+  const id = useId();
+  const templates = useListCoursePages(courseId, { query: { enabled: courseId !== '' } });
+  const options = (templates.data ?? []).map((template) => ({ value: template.id, label: templateLabel(template) }));
+  if (page.template && !options.some((option) => option.value === page.template?.id)) {
+    options.unshift({ value: page.template.id, label: templateLabel(page.template) });
+  }
+  return (
+    <div className="page-item-field">
+      <label htmlFor={id}>Page template</label>
+      <Dropdown
+        inputId={id}
+        value={page.template?.id ?? null}
+        options={options}
+        optionValue="value"
+        optionLabel="label"
+        filter
+        showClear
+        placeholder="Choose the page template"
+        loading={templates.isLoading}
+        disabled={disabled}
+        onChange={(event) => onChange((event.value as string | null) ?? null)}
+      />
+    </div>
+  );
+}
+
+export function PageItem({ page, response }: PageItemProps) {
+  const queryClient = useQueryClient();
+  const [expanded, setExpanded] = useState(false);
+  const update = useUpdatePage();
+  const lessonId = response.lesson?.id ?? null;
+  const courseId = response.course?.id ?? response.lesson?.course_id ?? '';
+  const mismatched = isMismatched(page, lessonId);
+  const recognised = page.template?.lesson.name ?? UNRECOGNIZED;
+
+  const save = (data: PagePatch) =>
+    update.mutate(
+      { pageId: page.id, data },
+      {
+        onSuccess: () => void invalidateAnswerSheetsAndFiles(queryClient),
+        onError: (error) => console.error('page save failed:', error),
+      },
+    );
+
+  return (
+    <article className={`page-item${page.ignored ? ' page-item-ignored' : ''}`} aria-label={`Page ${page.page_number}`}>
+      <PageThumbnail pageId={page.id} size={PAGE_ITEM_THUMBNAIL} alt={`Page ${page.page_number}`} />
+      <div className="page-item-body">
+        <h3 className="page-item-title">
+          {`Page ${page.page_number}`}
+          {page.ignored && <StatusTag value="Ignored" severity="secondary" />}
+          {mismatched && <StatusTag value={MISMATCHED} severity="danger" />}
+        </h3>
+        <dl className="page-item-facts">
+          <div>
+            <dt>Lesson</dt>
+            <dd>{recognised}</dd>
+          </div>
+          <div>
+            <dt>Congregation</dt>
+            <dd>{page.answer_sheet?.congregation?.wbs_code ?? '—'}</dd>
+          </div>
+        </dl>
+        {lessonId ? (
+          <TemplatePicker page={page} courseId={courseId} disabled={update.isPending} onChange={(template) => save({ template })} />
+        ) : (
+          <p className="page-item-hint">{SET_RESPONSE_TEMPLATE_FIRST}</p>
+        )}
+        <div className="page-item-actions">
+          <Button
+            type="button"
+            label={page.ignored ? 'Unignore Page' : 'Ignore Page'}
+            icon={page.ignored ? 'pi pi-eye' : 'pi pi-eye-slash'}
+            outlined
+            size="small"
+            loading={update.isPending}
+            onClick={() => save({ ignored: !page.ignored })}
+          />
+          <Button
+            type="button"
+            label={expanded ? 'Hide Preview' : 'Show Preview'}
+            icon={expanded ? 'pi pi-chevron-up' : 'pi pi-chevron-down'}
+            text
+            size="small"
+            aria-expanded={expanded}
+            onClick={() => setExpanded((open) => !open)}
+          />
+        </div>
+      </div>
+      {expanded && (
+        <img className="page-item-preview" src={getGetPagePreviewUrl(page.id)} alt={`Full preview of page ${page.page_number}`} />
+      )}
+    </article>
+  );
+}

@@ -1,0 +1,127 @@
+// /responses/{response_id}/ (spec §2), in two variants. In progress: a Details panel (congregation,
+// student link, course and congregation pickers, Save), a Print link and the response's pages as
+// page items. Completed (graded): "Status: Completed", a Print link, the student ID link and page
+// previews. Both carry the baptism request button; an unknown response shows "No response found".
+import { Link, useParams } from 'react-router-dom';
+import { Message } from 'primereact/message';
+import {
+  getPrintAnswerSheetUrl,
+  useGetAnswerSheet,
+  useListAnswerSheetPages,
+} from '../../../generated/hooks/answer-sheets/answer-sheets';
+import { getGetPageGradedPreviewUrl, getGetPagePreviewUrl } from '../../../generated/hooks/pages/pages';
+import type { AnswerSheet, Page } from '../../../generated/hooks/model';
+import { BackLink } from '../../components/back-link/back-link';
+import { Loading } from '../../components/ui/loading';
+import { PageHeader } from '../../components/ui/page-header';
+import { paths, routes } from '../../config/paths';
+import { ApiError } from '../../lib/api-client';
+import { PageItem } from '../pages/page-item';
+import { BaptismRequestButton } from './baptism-request-button';
+import { ResponseDetailsForm } from './response-details-form';
+import './responses.css';
+
+export const NO_RESPONSE_FOUND = 'No response found';
+export const STATUS_COMPLETED = 'Status: Completed';
+export const BACK_TO_RESPONSES = 'Back to Responses';
+
+export function BackToResponses({ fileId }: { fileId: string }) {
+  return <BackLink to={paths.fileResponses(fileId)}>{BACK_TO_RESPONSES}</BackLink>;
+}
+
+function PrintLink({ responseId }: { responseId: string }) {
+  return (
+    <a className="p-button p-button-outlined response-print" href={getPrintAnswerSheetUrl(responseId)} target="_blank" rel="noopener">
+      <span className="pi pi-print" aria-hidden="true" />
+      <span>Print</span>
+    </a>
+  );
+}
+
+function GradedPreviews({ pages }: { pages: readonly Page[] }) {
+  return (
+    <div className="response-previews">
+      {pages.map((page) => {
+        const feedback = page.feedback_pages[0];
+        return (
+          <figure key={page.id} className="response-preview">
+            <img
+              src={feedback ? getGetPageGradedPreviewUrl(page.id) : getGetPagePreviewUrl(page.id)}
+              alt={`Page ${page.page_number}${feedback ? ', graded' : ''}`}
+              loading="lazy"
+            />
+            {feedback?.has_back && (
+              <img src={getGetPageGradedPreviewUrl(page.id, { is_back: true })} alt={`Page ${page.page_number}, graded back`} loading="lazy" />
+            )}
+            <figcaption>{`Page ${page.page_number}`}</figcaption>
+          </figure>
+        );
+      })}
+    </div>
+  );
+}
+
+function ResponseContent({ response }: { response: AnswerSheet }) {
+  const pages = useListAnswerSheetPages(response.id);
+  const subtitle = [response.student?.name, response.file.name].filter(Boolean).join(' · ');
+  const actions = (
+    <>
+      <Link to={paths.responseStudentInfo(response.id)} className="response-link">
+        Student Info
+      </Link>
+      <PrintLink responseId={response.id} />
+      <BaptismRequestButton response={response} />
+    </>
+  );
+
+  if (response.graded) {
+    return (
+      <>
+        <BackToResponses fileId={response.file_id} />
+        <PageHeader title={routes.response.title} subtitle={subtitle} actions={actions} />
+        <section className="response-card response-completed">
+          <p className="response-status">{STATUS_COMPLETED}</p>
+          <p>
+            Student ID:{' '}
+            {response.student ? <Link to={paths.student(response.student.id)}>{response.student.human_id}</Link> : 'No student'}
+          </p>
+        </section>
+        {pages.data ? <GradedPreviews pages={pages.data} /> : <Loading label="Loading pages" />}
+      </>
+    );
+  }
+
+  return (
+    <>
+      <BackToResponses fileId={response.file_id} />
+      <PageHeader title={routes.response.title} subtitle={subtitle} actions={actions} />
+      <div className="response-columns">
+        <ResponseDetailsForm response={response} />
+        <section className="page-list" aria-label="Pages">
+          {pages.data ? (
+            pages.data.length > 0 ? (
+              pages.data.map((page) => <PageItem key={page.id} page={page} response={response} />)
+            ) : (
+              <p>This response has no pages.</p>
+            )
+          ) : pages.error ? (
+            <Message severity="error" text="The pages could not be loaded." />
+          ) : (
+            <Loading label="Loading pages" />
+          )}
+        </section>
+      </div>
+    </>
+  );
+}
+
+export default function ResponseDetail() {
+  const responseId = useParams().response_id ?? '';
+  const response = useGetAnswerSheet(responseId);
+  if (response.error) {
+    const notFound = response.error instanceof ApiError && (response.error.status === 404 || response.error.status === 400);
+    return <PageHeader title={notFound ? NO_RESPONSE_FOUND : 'The response could not be loaded.'} />;
+  }
+  if (!response.data) return <Loading />;
+  return <ResponseContent response={response.data} />;
+}

@@ -1,0 +1,94 @@
+// The Details panel of a response in progress (spec §2): its congregation, a link to its student,
+// a course (lesson) picker and a congregation picker; Save sends the changed ones with
+// PATCH /api/answer-sheets/{id}.
+import { useState, type FormEvent } from 'react';
+import { Link } from 'react-router-dom';
+import { useQueryClient } from '@tanstack/react-query';
+import { Button } from 'primereact/button';
+import { Message } from 'primereact/message';
+import { getGetAnswerSheetQueryKey, useUpdateAnswerSheet } from '../../../generated/hooks/answer-sheets/answer-sheets';
+import type { AnswerSheet, AnswerSheetPatch } from '../../../generated/hooks/model';
+import { CongregationPicker } from '../../components/pickers/congregation-picker';
+import { paths } from '../../config/paths';
+import { invalidateAnswerSheetsAndFiles } from '../files/file-cache';
+import { LessonPicker } from './lesson-picker';
+
+/** The response's congregation: the assigned one, else the one it was read with. */
+export function responseCongregationId(response: Pick<AnswerSheet, 'assigned_group' | 'congregation'>): string | null {
+  return response.assigned_group ?? response.congregation?.id ?? null;
+}
+
+/** The fields of a PATCH that differ from the response as saved. */
+export function answerSheetChanges(
+  response: Pick<AnswerSheet, 'assigned_group' | 'congregation' | 'lesson'>,
+  draft: { lesson?: string | null; congregation?: string | null },
+): AnswerSheetPatch {
+  const patch: AnswerSheetPatch = {};
+  if (draft.lesson !== undefined && draft.lesson !== (response.lesson?.id ?? null)) patch.lesson = draft.lesson;
+  if (draft.congregation !== undefined && draft.congregation !== responseCongregationId(response)) {
+    patch.assigned_group = draft.congregation;
+  }
+  return patch;
+}
+
+export function ResponseDetailsForm({ response }: { response: AnswerSheet }) {
+  const queryClient = useQueryClient();
+  const [draft, setDraft] = useState<{ lesson?: string | null; congregation?: string | null }>({});
+  const update = useUpdateAnswerSheet();
+  const changes = answerSheetChanges(response, draft);
+  const changed = Object.keys(changes).length > 0;
+
+  const submit = (event: FormEvent) => {
+    event.preventDefault();
+    if (!changed) return;
+    update.mutate(
+      { sheetId: response.id, data: changes },
+      {
+        onSuccess: (updated) => {
+          queryClient.setQueryData(getGetAnswerSheetQueryKey(response.id), updated);
+          void invalidateAnswerSheetsAndFiles(queryClient);
+          setDraft({});
+        },
+        onError: (error) => console.error('response save failed:', error),
+      },
+    );
+  };
+
+  return (
+    <section className="response-card" aria-labelledby="response-details-title">
+      <h2 id="response-details-title">Details</h2>
+      <form className="response-details" onSubmit={submit}>
+        <dl className="response-facts">
+          <div>
+            <dt>Congregation</dt>
+            <dd>{response.congregation?.wbs_code ?? 'None'}</dd>
+          </div>
+          <div>
+            <dt>Student</dt>
+            <dd>
+              {response.student ? (
+                <Link to={paths.student(response.student.id)}>{response.student.human_id}</Link>
+              ) : (
+                'No student'
+              )}
+            </dd>
+          </div>
+        </dl>
+        <LessonPicker
+          value={draft.lesson !== undefined ? draft.lesson : (response.lesson?.id ?? null)}
+          current={response.lesson}
+          onChange={(lesson) => setDraft((current) => ({ ...current, lesson }))}
+        />
+        <CongregationPicker
+          placeholder="Choose a congregation"
+          value={(draft.congregation !== undefined ? draft.congregation : responseCongregationId(response)) ?? undefined}
+          onChange={(congregation) => setDraft((current) => ({ ...current, congregation: congregation ?? null }))}
+        />
+        {update.isError && <Message severity="error" text="The response could not be saved. Please try again." />}
+        <div className="form-actions">
+          <Button type="submit" label="Save" loading={update.isPending} disabled={!changed || update.isPending} />
+        </div>
+      </form>
+    </section>
+  );
+}

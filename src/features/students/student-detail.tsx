@@ -1,0 +1,62 @@
+// /students/{student_id}/ (spec §2): "Back to Students", the Student card, the Details card with
+// the student's uploads, and the editable Attributes form; an unknown student shows
+// "Sorry, can't find student {id}".
+import { useQueryClient } from '@tanstack/react-query';
+import { useParams } from 'react-router-dom';
+import {
+  getGetStudentQueryKey,
+  useGetStudent,
+  useUpdateStudent,
+} from '../../../generated/hooks/students/students';
+import type { StudentAttributes } from '../../../generated/hooks/model';
+import { BackLink } from '../../components/page-layout/back-link';
+import { Panel } from '../../components/page-layout/panel';
+import { Loading } from '../../components/ui/loading';
+import { PageHeader } from '../../components/ui/page-header';
+import { paths, routes } from '../../config/paths';
+import { ApiError } from '../../lib/api-client';
+import { StudentAttributesForm } from './student-attributes-form';
+import { StudentCard } from './student-card';
+import { StudentUploads } from './student-uploads';
+
+export const studentNotFound = (id: string) => `Sorry, can't find student ${id}`;
+
+export default function StudentDetail() {
+  const id = useParams<'student_id'>().student_id ?? '';
+  const student = useGetStudent(id);
+  const queryClient = useQueryClient();
+  const update = useUpdateStudent();
+
+  const back = <BackLink to={paths.students()} label="Back to Students" />;
+  if (student.isLoading) return <Loading />;
+  if (!student.data) {
+    const missing = student.error instanceof ApiError && (student.error.status === 404 || student.error.status === 400);
+    return (
+      <>
+        {back}
+        <PageHeader title={missing ? studentNotFound(id) : 'Could not load this student.'} />
+      </>
+    );
+  }
+
+  const saveAttributes = async (attributes: StudentAttributes) => {
+    const saved = await update.mutateAsync({ id, data: { attributes } });
+    queryClient.setQueryData(getGetStudentQueryKey(id), saved);
+  };
+
+  return (
+    <>
+      {back}
+      <PageHeader title={routes.student.title} subtitle={student.data.name || undefined} />
+      <div className="panel-stack">
+        <div className="panel-grid">
+          <StudentCard student={student.data} />
+          <StudentUploads studentId={id} />
+        </div>
+        <Panel title="Attributes">
+          <StudentAttributesForm attributes={student.data.attributes} onSave={saveAttributes} />
+        </Panel>
+      </div>
+    </>
+  );
+}

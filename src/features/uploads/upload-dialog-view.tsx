@@ -1,0 +1,166 @@
+// The upload dialog as the upload-dialog machine's state says (both variants): the intro-file
+// question, the choosing step (page length or study helper, drop area, chosen files), the
+// upload in progress, and the outcome. It renders state and sends events; nothing else.
+import type { ReactNode } from 'react';
+import { Button } from 'primereact/button';
+import { Dialog } from 'primereact/dialog';
+import { Message } from 'primereact/message';
+import { ProgressBar } from 'primereact/progressbar';
+import { RadioButton } from 'primereact/radiobutton';
+import {
+  canUpload,
+  type UploadDialogEvent,
+} from '../../../machines/upload-dialog/upload-dialog.machine';
+import {
+  ANSWER_SHEET_PAGE_LENGTHS,
+  ANSWER_SHEET_PAGE_LENGTH_LABELS,
+} from '../../../machines/constants';
+import { bannerMessage } from '../../../machines/result-banner/result-banner.machine';
+import { FileDropZone } from '../../components/upload/file-drop-zone';
+import { UploadFileList } from '../../components/upload/upload-file-list';
+import '../../components/upload/upload.css';
+import { UPLOAD_ACCEPTED_TYPES, type UploadDialogSnapshot } from './use-upload-dialog';
+
+export const UPLOAD_DIALOG_TITLE = 'Upload';
+export const INTRO_QUESTION = 'Is this an intro file?';
+export const UPLOAD_COMPLETE_TEXT = 'Upload complete.';
+
+export interface UploadDialogViewProps {
+  snapshot: UploadDialogSnapshot;
+  send: (event: UploadDialogEvent) => void;
+  /** The study helper picker of an intro upload (study-helper variant). */
+  studyHelperPicker?: ReactNode;
+}
+
+function PageLengthChoice({ value, onChange }: { value: number; onChange: (length: (typeof ANSWER_SHEET_PAGE_LENGTHS)[number]) => void }) {
+  return (
+    <fieldset className="upload-page-lengths">
+      <legend>Answer sheet page length</legend>
+      {ANSWER_SHEET_PAGE_LENGTHS.map((length) => {
+        const id = `answer-sheet-page-length-${length}`;
+        return (
+          <div key={length} className="upload-page-length">
+            <RadioButton
+              inputId={id}
+              name="answer_sheet_page_length"
+              value={length}
+              checked={value === length}
+              onChange={() => onChange(length)}
+            />
+            <label htmlFor={id}>{`${length} (${ANSWER_SHEET_PAGE_LENGTH_LABELS[length]})`}</label>
+          </div>
+        );
+      })}
+    </fieldset>
+  );
+}
+
+export function UploadDialogView({ snapshot, send, studyHelperPicker }: UploadDialogViewProps) {
+  const { context } = snapshot;
+  const visible = !snapshot.matches('closed');
+  const asking = snapshot.matches({ open: 'askingIntro' });
+  const choosing = snapshot.matches({ open: 'choosing' });
+  const uploading = snapshot.matches({ open: 'uploading' });
+  const success = snapshot.matches({ open: 'success' });
+  const failed = snapshot.matches({ open: 'failed' });
+  const current = context.files[context.currentIndex];
+
+  const footer = (
+    <div className="form-actions">
+      {(asking || choosing || uploading) && (
+        <Button type="button" label="Cancel" outlined onClick={() => send({ type: 'CANCEL' })} />
+      )}
+      {(choosing || uploading) && (
+        <Button
+          type="button"
+          label="Upload"
+          icon="pi pi-upload"
+          loading={uploading}
+          disabled={!choosing || !canUpload(context)}
+          onClick={() => send({ type: 'UPLOAD' })}
+        />
+      )}
+      {(success || failed) && <Button type="button" label="Done" onClick={() => send({ type: 'CLOSE' })} />}
+    </div>
+  );
+
+  return (
+    <Dialog
+      header={UPLOAD_DIALOG_TITLE}
+      visible={visible}
+      onHide={() => send({ type: 'CLOSE' })}
+      modal
+      className="upload-dialog"
+      footer={footer}
+    >
+      <div className="upload-dialog-body">
+        {asking && (
+          <div className="upload-intro-question">
+            <p>{INTRO_QUESTION}</p>
+            <div className="form-actions">
+              <Button type="button" label="Yes" onClick={() => send({ type: 'ANSWER_INTRO', isIntro: true })} />
+              <Button type="button" label="No" outlined onClick={() => send({ type: 'ANSWER_INTRO', isIntro: false })} />
+            </div>
+          </div>
+        )}
+        {choosing && (
+          <>
+            {context.variant === 'service_center' && (
+              <PageLengthChoice
+                value={context.answerSheetPageLength}
+                onChange={(pageLength) => send({ type: 'SET_PAGE_LENGTH', pageLength })}
+              />
+            )}
+            {context.variant === 'study_helper' && (
+              <p className="upload-kind">{context.isIntro ? 'Intro file' : 'Graded answer sheets'}</p>
+            )}
+            {context.isIntro && studyHelperPicker}
+            <FileDropZone
+              accept={UPLOAD_ACCEPTED_TYPES}
+              onChoose={(files) => send({ type: 'CHOOSE_FILES', files })}
+              onDrop={(files) => send({ type: 'DROP_FILES', files })}
+            />
+            <UploadFileList
+              files={context.files}
+              tooLargeFiles={context.tooLargeFiles}
+              onRemove={(name) => send({ type: 'REMOVE_FILE', name })}
+            />
+            {(context.files.length > 0 || context.tooLargeFiles.length > 0) && (
+              <Button
+                type="button"
+                label="Clear"
+                text
+                size="small"
+                className="upload-clear"
+                onClick={() => send({ type: 'CLEAR_FILES' })}
+              />
+            )}
+          </>
+        )}
+        {uploading && (
+          <div role="status" aria-label="Uploading">
+            <p>
+              {`Uploading ${current?.name ?? ''} (${Math.min(context.currentIndex + 1, context.files.length)} of ${context.files.length})…`}
+            </p>
+            <ProgressBar mode="indeterminate" style={{ height: '6px' }} />
+          </div>
+        )}
+        {success && <Message severity="success" text={UPLOAD_COMPLETE_TEXT} />}
+        {failed && (
+          <>
+            <Message severity="error" text={bannerMessage({ type: 'error', errorType: context.errorType ?? undefined })} />
+            <ul className="upload-results" aria-label="Upload results">
+              {context.results.map((result, index) => (
+                <li key={`${result.fileName ?? 'file'}-${index}`}>
+                  {result.status === 'success'
+                    ? `${result.fileName}: uploaded`
+                    : `${result.fileName ?? 'File'}: ${result.message ?? bannerMessage({ type: 'error', errorType: result.errorType ?? undefined })}`}
+                </li>
+              ))}
+            </ul>
+          </>
+        )}
+      </div>
+    </Dialog>
+  );
+}

@@ -1,0 +1,55 @@
+// /files/uploads/ (spec §2): the graded-packet uploads (GET /api/uploads/), of one congregation
+// when the address has groupId; columns Name and Create Time, both sortable; sort and page live
+// in the address.
+import { Link } from 'react-router-dom';
+import { useListUploads } from '../../../generated/hooks/uploads/uploads';
+import type { ListUploadsParams, UploadListItem } from '../../../generated/hooks/model';
+import { ListTable, type ListColumn } from '../../components/list/list-table';
+import { Pagination } from '../../components/list/pagination';
+import { useListState } from '../../components/list/use-list-state';
+import { PageHeader } from '../../components/ui/page-header';
+import { paths, routes } from '../../config/paths';
+import { formatDateTime } from '../../lib/format';
+
+export const UPLOADS_EMPTY_MESSAGE = 'There are no uploads to display';
+
+/** The search param naming the congregation (spec route table: "search param groupId"). */
+const UPLOAD_FILTERS = ['groupId'] as const;
+
+const columns: ListColumn<UploadListItem>[] = [
+  { id: 'name', header: 'Name', sortKey: 'name', cell: (u) => <Link to={paths.upload(u.id)}>{u.name}</Link> },
+  { id: 'created-at', header: 'Create Time', sortKey: 'created_at', cell: (u) => formatDateTime(u.created_at) },
+];
+
+export default function UploadsList() {
+  const list = useListState({ filters: UPLOAD_FILTERS });
+  const params: ListUploadsParams = {
+    skip: list.skip,
+    limit: list.limit,
+    ...(list.filters.groupId && { group_id: list.filters.groupId }),
+    ...(list.order_by && { order_by: list.order_by as ListUploadsParams['order_by'] }),
+    ...(list.order_direction && { order_direction: list.order_direction }),
+  };
+  const uploads = useListUploads(params);
+
+  return (
+    <>
+      <PageHeader title={routes.uploads.title} />
+      <ListTable
+        label="Uploads"
+        columns={columns}
+        rows={uploads.data?.items}
+        rowKey={(u) => u.id}
+        rowHref={(u) => paths.upload(u.id)}
+        emptyMessage={UPLOADS_EMPTY_MESSAGE}
+        loading={uploads.isLoading}
+        error={uploads.error}
+        onRetry={() => void uploads.refetch()}
+        orderBy={list.order_by}
+        orderDirection={list.order_direction}
+        onSort={(key) => list.setSort(key)}
+      />
+      <Pagination skip={list.skip} limit={list.limit} total={uploads.data?.total ?? 0} onPageChange={list.setPage} />
+    </>
+  );
+}

@@ -1,0 +1,66 @@
+// Runs one upload-dialog machine for a screen: the machine decides (steps, the size rule, which
+// files go, the error type); this hook supplies the `uploadFile` actor and reports the outcome
+// to the result banner (spec §8) once per finished upload.
+import { useEffect, useRef } from 'react';
+import { useActorRef, useSelector } from '@xstate/react';
+import { fromPromise, type SnapshotFrom } from 'xstate';
+import {
+  uploadDialogMachine,
+  type UploadFileInput,
+  type UploadFileOutput,
+  type UploadVariant,
+} from '../../../machines/upload-dialog/upload-dialog.machine';
+import { useResultBanner } from '../../components/notifications/notifications-context';
+
+/** The type the file picker offers and dropped files are filtered by. */
+export const UPLOAD_ACCEPTED_TYPES = 'application/pdf';
+
+export type UploadDialogSnapshot = SnapshotFrom<typeof uploadDialogMachine>;
+
+export interface UseUploadDialogOptions {
+  variant: UploadVariant;
+  /** One request for one file; throws the HTTP error (status, body) or a network failure. */
+  uploadFile: (input: UploadFileInput, signal: AbortSignal) => Promise<UploadFileOutput>;
+  /** Called once when every file was uploaded, with the created ids. */
+  onSuccess?: (fileIds: readonly string[]) => void;
+}
+
+export function useUploadDialog({ variant, uploadFile, onSuccess }: UseUploadDialogOptions) {
+  const upload = useRef(uploadFile);
+  const succeeded = useRef(onSuccess);
+  useEffect(() => {
+    upload.current = uploadFile;
+    succeeded.current = onSuccess;
+  }, [uploadFile, onSuccess]);
+
+  const actor = useActorRef(
+    uploadDialogMachine.provide({
+      actors: {
+        uploadFile: fromPromise<UploadFileOutput, UploadFileInput>(({ input, signal }) => upload.current(input, signal)),
+      },
+    }),
+    { input: { variant, acceptedTypes: UPLOAD_ACCEPTED_TYPES } },
+  );
+  const snapshot = useSelector(actor, (state) => state);
+  const banner = useResultBanner();
+
+  // Report each finished upload once, when the machine enters success or failed.
+  useEffect(() => {
+    let previous = actor.getSnapshot();
+    const subscription = actor.subscribe((state) => {
+      const before = previous;
+      previous = state;
+      if (state.matches({ open: 'success' }) && !before.matches({ open: 'success' })) {
+        banner.show({ type: 'success' });
+        succeeded.current?.(state.context.uploadedFileIds);
+      } else if (state.matches({ open: 'failed' }) && !before.matches({ open: 'failed' })) {
+        banner.show({ type: 'error', errorType: state.context.errorType ?? undefined });
+      }
+    });
+    return () => subscription.unsubscribe();
+    // The banner's functions are stable enough: they only send to the app's banner actor.
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [actor]);
+
+  return { actor, snapshot, send: actor.send };
+}

@@ -1,0 +1,15 @@
+// Full-page navigations the app makes (sign-in, sign-out, the reload after View As). They leave
+// the single-page app, so they go through this one object, which tests replace with spies.
+export const browserLocation = {
+  /** Loads another address as a new page (e.g. /api/auth/login). */
+  assign(url: string): void {
+    window.location.assign(url);
+  },
+  /** Changes the address bar without loading (the reload that follows loads it). */
+  pushPath(path: string): void {
+    window.history.pushState(null, '', path);
+  },
+  reload(): void {
+    window.location.reload();
+  },
+};

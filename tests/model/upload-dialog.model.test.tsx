@@ -1,0 +1,242 @@
+// Model-based test of the upload dialogs (spec §2 "/files/", §4 "Upload dialog", §5, §8): every
+// shortest path of the upload-dialog machine's graph, over both variants, is walked through the
+// real screen (the admin's files list for service_center, the congregation dashboard for
+// study_helper) on MSW. The `uploadFile` actor's results are MSW answers given when the path
+// says; after each step the screen must show what the machine's state says.
+import { afterEach, describe, expect, it } from 'vitest';
+import { fireEvent, screen, waitFor, within } from '@testing-library/react';
+import { http, HttpResponse } from 'msw';
+import { getShortestPaths } from '@xstate/graph';
+import type { SnapshotFrom } from 'xstate';
+import {
+  canUpload,
+  uploadDialogActorResults,
+  uploadDialogEventFixtures,
+  uploadDialogMachine,
+  uploadDialogModelInputs,
+  type UploadDialogEvent,
+  type UploadDialogInput,
+} from '../../machines/upload-dialog/upload-dialog.machine';
+import { ANSWER_SHEET_PAGE_LENGTHS, ANSWER_SHEET_PAGE_LENGTH_LABELS } from '../../machines/constants';
+import { modelEvents } from '../../machines/model-events';
+import { bannerMessage } from '../../machines/result-banner/result-banner.machine';
+import { renderApp, setupMockApi, type RenderAppResult } from '../../src/testing/test-utils';
+import { server } from '../../src/testing/mocks/server';
+import { DEMO_CONGREGATION_ID } from '../../src/testing/mocks/handlers';
+import { GatedApi } from '../web/support/gated-api';
+import { toBrowserFile } from '../web/support/files';
+import { chooseOption, dropdownText } from '../web/support/dropdown';
+
+setupMockApi();
+
+type Snapshot = SnapshotFrom<typeof uploadDialogMachine>;
+type PathEvent = UploadDialogEvent | { type: `xstate.${string}`; output?: unknown; error?: unknown };
+
+const STUDY_HELPER = { id: 'sh-1', name: 'Sister Ada Mensah' };
+const CREATED_ID = 'file-1';
+
+let gates = new GatedApi();
+afterEach(() => gates.release());
+
+function useApi(variant: UploadDialogInput['variant']) {
+  gates = new GatedApi();
+  server.use(
+    gates.handler('post', '*/api/file', 'upload'),
+    gates.handler('post', '*/api/study-helpers/file', 'upload'),
+    http.get(`*/api/congregations/${DEMO_CONGREGATION_ID}/study-helpers`, () =>
+      HttpResponse.json({
+        items: [{ ...STUDY_HELPER, email: 'ada@example.org', student_count: 3, created_at: '2024-01-01T00:00:00Z' }],
+        total: 1,
+        skip: 0,
+        limit: 100,
+      }),
+    ),
+    http.get(`*/api/study-helpers/${STUDY_HELPER.id}`, () =>
+      HttpResponse.json({ ...STUDY_HELPER, email: 'ada@example.org', student_count: 3, created_at: '2024-01-01T00:00:00Z' }),
+    ),
+    // The screen the service-center upload goes to.
+    http.get(`*/api/file/${CREATED_ID}`, () => HttpResponse.json({ detail: 'Not found' }, { status: 404 })),
+  );
+  void variant;
+}
+
+const dialog = () => screen.queryByRole('dialog');
+const inDialog = () => within(screen.getByRole('dialog'));
+
+/** The MSW answer that stands for an actor result. */
+function answerFor(variant: UploadDialogInput['variant'], next: PathEvent): Response | null {
+  if (next?.type === 'xstate.done.actor.uploadFile') {
+    return variant === 'service_center'
+      ? HttpResponse.json({ id: CREATED_ID }, { status: 201 })
+      : HttpResponse.json({ status: 'success', id: CREATED_ID });
+  }
+  if (next?.type === 'xstate.error.actor.uploadFile') {
+    return HttpResponse.json({ detail: { error_type: 'DUPLICATE_FILE', message: 'Already uploaded' } }, { status: 409 });
+  }
+  return null;
+}
+
+/** Does through the screen what the event asks. */
+async function perform(event: PathEvent, variant: UploadDialogInput['variant']) {
+  switch (event.type) {
+    case 'OPEN':
+      fireEvent.click(await screen.findByRole('button', { name: 'Upload' }));
+      await screen.findByRole('dialog');
+      return;
+    case 'ANSWER_INTRO':
+      fireEvent.click(inDialog().getByRole('button', { name: event.isIntro ? 'Yes' : 'No' }));
+      return;
+    case 'SELECT_STUDY_HELPER':
+      await chooseOption(inDialog().getByLabelText('Study Helper'), STUDY_HELPER.name);
+      return;
+    case 'SET_PAGE_LENGTH':
+      fireEvent.click(inDialog().getByLabelText(`${event.pageLength} (${ANSWER_SHEET_PAGE_LENGTH_LABELS[event.pageLength]})`));
+      return;
+    case 'CHOOSE_FILES':
+      fireEvent.change(inDialog().getByLabelText('Files to upload'), {
+        target: { files: event.files.flatMap((file) => (file ? [toBrowserFile(file)] : [])) },
+      });
+      return;
+    case 'DROP_FILES':
+      fireEvent.drop(inDialog().getByTestId('file-drop-zone'), {
+        dataTransfer: { files: event.files.flatMap((file) => (file ? [toBrowserFile(file)] : [])) },
+      });
+      return;
+    case 'REMOVE_FILE':
+      fireEvent.click(inDialog().getByRole('button', { name: `Remove ${event.name}` }));
+      return;
+    case 'CLEAR_FILES':
+      fireEvent.click(inDialog().getByRole('button', { name: 'Clear' }));
+      return;
+    case 'UPLOAD':
+      fireEvent.click(inDialog().getByRole('button', { name: 'Upload' }));
+      await waitFor(() => expect(gates.pending('upload')).toBe(1));
+      return;
+    case 'xstate.done.actor.uploadFile':
+    case 'xstate.error.actor.uploadFile':
+      await gates.answer('upload', answerFor(variant, event) as Response);
+      return;
+    case 'CANCEL':
+      fireEvent.click(inDialog().getByRole('button', { name: 'Cancel' }));
+      return;
+    case 'CLOSE':
+      fireEvent.click(inDialog().getByRole('button', { name: 'Close' }));
+      return;
+    default:
+      // xstate.init: the screen as rendered.
+      return;
+  }
+}
+
+async function expectScreen(state: Snapshot, app: RenderAppResult) {
+  const { context } = state;
+  if (state.matches('closed')) {
+    expect(await screen.findByRole('button', { name: 'Upload' })).toBeTruthy();
+    await waitFor(() => expect(dialog()).toBeNull());
+    return;
+  }
+  if (state.matches({ open: 'success' }) && context.variant === 'service_center') {
+    // A successful upload goes to the new file.
+    await waitFor(() => expect(app.router.state.location.pathname).toBe(`/file/${CREATED_ID}`));
+    expect(await screen.findByText(bannerMessage({ type: 'success' }))).toBeTruthy();
+    return;
+  }
+  await screen.findByRole('dialog');
+  if (state.matches({ open: 'askingIntro' })) {
+    expect(inDialog().getByText('Is this an intro file?')).toBeTruthy();
+    expect(inDialog().getByRole('button', { name: 'Yes' })).toBeTruthy();
+    expect(inDialog().getByRole('button', { name: 'No' })).toBeTruthy();
+    expect(inDialog().queryByLabelText('Files to upload')).toBeNull();
+    return;
+  }
+  if (state.matches({ open: 'choosing' })) {
+    await waitFor(() => {
+      const listed = inDialog()
+        .queryAllByRole('listitem')
+        .map((item) => item.querySelector('.upload-file-name')?.textContent);
+      expect(listed).toEqual([...context.files, ...context.tooLargeFiles].map((file) => file.name));
+    });
+    expect(inDialog().queryAllByText('File too Large')).toHaveLength(context.tooLargeFiles.length);
+    const upload = inDialog().getByRole('button', { name: 'Upload' }) as HTMLButtonElement;
+    expect(upload.disabled).toBe(!canUpload(context));
+    if (context.variant === 'service_center') {
+      for (const length of ANSWER_SHEET_PAGE_LENGTHS) {
+        const radio = inDialog().getByLabelText(`${length} (${ANSWER_SHEET_PAGE_LENGTH_LABELS[length]})`) as HTMLInputElement;
+        expect(radio.checked).toBe(length === context.answerSheetPageLength);
+      }
+      expect(inDialog().queryByLabelText('Study Helper')).toBeNull();
+    } else {
+      expect(inDialog().getByText(context.isIntro ? 'Intro file' : 'Graded answer sheets')).toBeTruthy();
+      expect(inDialog().queryAllByRole('radio')).toHaveLength(0);
+      if (context.isIntro) {
+        expect(inDialog().getByLabelText('Study Helper')).toBeTruthy();
+        const shown = () => dropdownText(inDialog().getByLabelText('Study Helper'));
+        await waitFor(() => expect(shown()).toBe(context.studyHelperId ? STUDY_HELPER.name : 'Choose a study helper'));
+      } else {
+        expect(inDialog().queryByLabelText('Study Helper')).toBeNull();
+      }
+    }
+    return;
+  }
+  if (state.matches({ open: { uploading: 'sending' } })) {
+    const file = context.files[context.currentIndex];
+    expect(await inDialog().findByRole('status', { name: 'Uploading' })).toBeTruthy();
+    expect(inDialog().getByText(`Uploading ${file?.name} (${context.currentIndex + 1} of ${context.files.length})…`)).toBeTruthy();
+    expect((inDialog().getByRole('button', { name: /Upload/ }) as HTMLButtonElement).disabled).toBe(true);
+    // The request carries what spec §7 lists for the variant.
+    const request = gates.received.get('upload')?.at(-1) as Request;
+    const form = await request.formData();
+    expect(form.get('name')).toBe(file?.name);
+    expect((form.get('file') as File).name).toBe(file?.name);
+    if (context.variant === 'service_center') {
+      expect(form.get('answer_sheet_page_length')).toBe(String(context.answerSheetPageLength));
+      expect(form.get('scanned_at')).toBe(new Date(file?.lastModified ?? 0).toISOString());
+    } else {
+      expect(form.get('study_helper')).toBe(context.isIntro ? context.studyHelperId : null);
+    }
+    return;
+  }
+  if (state.matches({ open: 'success' })) {
+    expect(await inDialog().findByText('Upload complete.')).toBeTruthy();
+    expect(await screen.findByText(bannerMessage({ type: 'success' }))).toBeTruthy();
+    return;
+  }
+  if (state.matches({ open: 'failed' })) {
+    const message = bannerMessage({ type: 'error', errorType: context.errorType ?? undefined });
+    expect(await inDialog().findByText(message)).toBeTruthy();
+    // The app's result banner says the same (spec §8).
+    await waitFor(() => expect(screen.getAllByText(message).length).toBe(2));
+    return;
+  }
+  throw new Error(`no screen check for ${JSON.stringify(state.value)}`);
+}
+
+function describePath(steps: readonly { event: PathEvent }[]): string {
+  return steps.map((step) => step.event.type.replace(/^xstate\./, '')).join(' → ');
+}
+
+for (const input of uploadDialogModelInputs) {
+  const paths = getShortestPaths(uploadDialogMachine, {
+    input,
+    events: modelEvents(Object.values(uploadDialogEventFixtures), uploadDialogActorResults),
+  });
+
+  describe(`upload dialog (${input.variant}) through the screen`, () => {
+    it('has paths to walk', () => {
+      expect(paths.length).toBeGreaterThan(5);
+    });
+
+    it.each(paths.map((path) => [describePath(path.steps as { event: PathEvent }[]), path] as const))('%s', async (_, path) => {
+      useApi(input.variant);
+      const app =
+        input.variant === 'service_center'
+          ? renderApp('/files', { as: 'admin' })
+          : renderApp('/', { as: 'coordinator' });
+      const steps = path.steps as unknown as { event: PathEvent; state: Snapshot }[];
+      for (const step of steps) {
+        await perform(step.event, input.variant);
+        await expectScreen(step.state, app);
+      }
+    });
+  });
+}

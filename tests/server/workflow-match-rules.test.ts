@@ -1,0 +1,78 @@
+// The rules that decide each page of a graded upload (server/workflow/match-graded-pages.ts),
+// page by page, without scans: fronts by their `p` code, duplex backs, refusals and rescans.
+import { describe, expect, it } from 'vitest';
+import type { Code } from '../../server/pipeline/codes';
+import type { PageReason } from '../../server/pipeline/find-codes';
+import { matchGradedPages, type CodeTarget, type GradedPageInput } from '../../server/workflow/match-graded-pages';
+
+const MINE = 'congregation-a';
+const targets: Record<string, CodeTarget> = {
+  AAAA2222: { page_id: 'page-1', congregation_id: MINE, open_for_grading: true },
+  BBBB2222: { page_id: 'page-2', congregation_id: MINE, open_for_grading: true },
+  CCCC2222: { page_id: 'page-3', congregation_id: 'congregation-b', open_for_grading: true },
+  DDDD2222: { page_id: 'page-4', congregation_id: MINE, open_for_grading: false },
+};
+const resolve = (code: Code) => targets[code.id] ?? null;
+
+type Page = ['p' | 't', string] | 'back' | 'blank' | 'error' | PageReason;
+function pages(...list: Page[]): GradedPageInput[] {
+  return list.map((page, index) => ({
+    page_number: index + 1,
+    code: Array.isArray(page) ? { prefix: page[0], id: page[1] } : null,
+    reason: Array.isArray(page) ? null : page === 'back' || page === 'blank' ? 'no_code_found' : page === 'error' ? 'unreadable' : page,
+    blank: page === 'blank',
+    read_error: page === 'error' ? 'decoder failed' : null,
+  }));
+}
+const outcomes = (input: GradedPageInput[]) => matchGradedPages(input, resolve, MINE).pages.map((page) => [page.outcome, page.page_id]);
+
+describe('graded upload matching rules', () => {
+  it('matches fronts by code and takes the page after a front as its back, once', () => {
+    const input = pages(['p', 'AAAA2222'], 'back', 'back', ['p', 'BBBB2222'], 'blank');
+    expect(outcomes(input)).toEqual([
+      ['matched', 'page-1'],
+      ['back', 'page-1'],
+      ['unrecognized', null],
+      ['matched', 'page-2'],
+      ['blank_back', 'page-2'],
+    ]);
+    expect(matchGradedPages(input, resolve, MINE).feedback).toEqual([
+      { page_id: 'page-1', front_page_number: 1, back_page_number: 2 },
+      { page_id: 'page-2', front_page_number: 4, back_page_number: null },
+    ]);
+  });
+
+  it("refuses other congregations' pages, files not being graded, codes never printed and other kinds; their backs too", () => {
+    expect(outcomes(pages(['p', 'CCCC2222'], 'back', ['p', 'DDDD2222'], ['p', 'ZZZZ2222'], ['t', 'AAAA2222'], 'other_kind', 'unknown_code', 'blank'))).toEqual([
+      ['wrong_congregation', null],
+      ['unrecognized', null],
+      ['not_sent', null],
+      ['unknown_code', null],
+      ['other_kind', null],
+      ['other_kind', null],
+      ['unknown_code', null],
+      ['blank', null],
+    ]);
+  });
+
+  it('never takes a page whose code could not be read, or could not be read at all, as a back', () => {
+    expect(outcomes(pages(['p', 'AAAA2222'], 'unreadable', ['p', 'BBBB2222'], 'error', 'back'))).toEqual([
+      ['matched', 'page-1'],
+      ['unrecognized', null],
+      ['matched', 'page-2'],
+      ['unreadable', null],
+      ['unrecognized', null],
+    ]);
+  });
+
+  it('keeps the later scan of a page scanned twice, dropping the earlier one with its back', () => {
+    const input = pages(['p', 'AAAA2222'], 'back', ['p', 'BBBB2222'], ['p', 'AAAA2222']);
+    const match = matchGradedPages(input, resolve, MINE);
+    expect(match.pages.map((page) => page.outcome)).toEqual(['superseded', 'superseded', 'matched', 'replaced']);
+    expect(match.pages[3]!.detail).toBe('Replaces the scan on page 1 of this upload.');
+    expect(match.feedback).toEqual([
+      { page_id: 'page-2', front_page_number: 3, back_page_number: null },
+      { page_id: 'page-1', front_page_number: 4, back_page_number: null },
+    ]);
+  });
+});

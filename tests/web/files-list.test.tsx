@@ -1,0 +1,320 @@
+// @vitest-environment happy-dom
+// /files/ on MSW (spec §2 "/files/", §4, §5, §7, §8, §9): titles per mode, the admin's table with
+// status icons, filters, default sort and 2 s refetch, the service-center upload (request fields,
+// size rule, dropped-file filter, error banners, going to the new file), the coordinator's
+// congregation file states, and Ready to Print with its Print/Download.
+import { describe, expect, it, vi } from 'vitest';
+import { fireEvent, screen, waitFor, within } from '@testing-library/react';
+import { http, HttpResponse } from 'msw';
+import type { File, FileList } from '../../generated/hooks/model';
+import { MAX_UPLOAD_BYTES } from '../../machines/constants';
+import { renderApp, setupMockApi } from '../../src/testing/test-utils';
+import { server } from '../../src/testing/mocks/server';
+import { chooseOption, optionLabels } from './support/dropdown';
+import { captureDownloads } from './support/downloads';
+import { pdfFile, toBrowserFile } from './support/files';
+import { fileRecord } from './support/fixtures';
+
+setupMockApi();
+
+const page = (items: File[]): FileList => ({ items, total: items.length, skip: 0, limit: 10 });
+
+/** Answers GET /api/files with `list` and records every query. */
+function filesApi(list: FileList) {
+  const queries: URLSearchParams[] = [];
+  server.use(
+    http.get('*/api/files', ({ request }) => {
+      queries.push(new URL(request.url).searchParams);
+      return HttpResponse.json(list);
+    }),
+  );
+  return queries;
+}
+
+const headers = () => screen.getAllByRole('columnheader').map((th) => th.textContent);
+const dialog = () => within(screen.getByRole('dialog'));
+
+describe('files list, admin', () => {
+  const files = [
+    fileRecord({ id: 'f1', name: 'Pending batch', process_status: 'pending' }),
+    fileRecord({ id: 'f2', name: 'Broken batch', process_status: 'failed' }),
+    fileRecord({ id: 'f3', name: 'Downloaded batch', file_status: 'downloaded' }),
+    fileRecord({ id: 'f4', name: 'Graded batch', grading_complete: true }),
+    fileRecord({ id: 'f5', name: 'Printed batch', printed: true }),
+    fileRecord({ id: 'f6', name: 'New batch' }),
+  ];
+
+  it('is titled "Files", has the Upload button and the table with status icons', async () => {
+    const queries = filesApi(page(files));
+    renderApp('/files', { as: 'admin' });
+    expect(await screen.findByRole('heading', { level: 1, name: 'Files' })).toBeTruthy();
+    expect(screen.getByRole('button', { name: 'Upload' })).toBeTruthy();
+    await screen.findByRole('link', { name: 'Pending batch' });
+    expect(headers()).toEqual(['Status', 'Name', 'Service Center', 'Congregations', 'Responses', 'Uploaded']);
+    const statusOf = (name: string) =>
+      within(screen.getByRole('link', { name }).closest('tr') as HTMLElement).getAllByRole('img')[0]?.getAttribute('aria-label');
+    expect(statusOf('Pending batch')).toBe('Processing');
+    expect(statusOf('Broken batch')).toBe('Failed');
+    expect(statusOf('Downloaded batch')).toBe('Downloaded');
+    expect(statusOf('Graded batch')).toBe('All responses graded');
+    expect(statusOf('Printed batch')).toBe('Printed but not returned');
+    expect(statusOf('New batch')).toBe('Ready to send');
+    const row = screen.getByRole('link', { name: 'New batch' }).closest('tr') as HTMLElement;
+    expect(within(row).getByRole('img', { name: 'Ghana' })).toBeTruthy();
+    expect(within(row).getByText('Accra Center')).toBeTruthy();
+    expect(within(row).getByText('US 1234')).toBeTruthy();
+    expect(screen.getByRole('link', { name: 'New batch' }).getAttribute('href')).toBe('/file/f6');
+    // Default sort: created_at descending, first page of 10.
+    expect(queries[0]?.get('order_by')).toBe('created_at');
+    expect(queries[0]?.get('order_direction')).toBe('desc');
+    expect(queries[0]?.get('skip')).toBe('0');
+    expect(queries[0]?.get('limit')).toBe('10');
+  });
+
+  it('refetches the table every 2 s', async () => {
+    const queries = filesApi(page(files));
+    renderApp('/files', { as: 'admin' });
+    await screen.findByRole('link', { name: 'New batch' });
+    const first = queries.length;
+    await waitFor(() => expect(queries.length).toBeGreaterThan(first), { timeout: 3_500 });
+  });
+
+  it('sends the filters: study helper, status as file_state, country, name as query_name', async () => {
+    const queries = filesApi(page(files));
+    const { router } = renderApp('/files?studyHelper=h1&status=ready_to_send&country=GH&name=accra', { as: 'admin' });
+    await screen.findByRole('link', { name: 'New batch' });
+    const last = queries.at(-1) as URLSearchParams;
+    expect(last.get('study_helper')).toBe('h1');
+    expect(last.get('file_state')).toBe('ready_to_send');
+    expect(last.get('country')).toBe('GH');
+    expect(last.get('query_name')).toBe('accra');
+
+    fireEvent.click(screen.getByRole('button', { name: 'Filter' }));
+    await chooseOption(await screen.findByLabelText('Status'), 'Archived');
+    await waitFor(() => expect(queries.at(-1)?.get('file_state')).toBe('archived'));
+    expect(router.state.location.search).toContain('status=archived');
+  });
+
+  it('offers the status filter\'s eight choices', async () => {
+    filesApi(page(files));
+    renderApp('/files', { as: 'admin' });
+    await screen.findByRole('link', { name: 'New batch' });
+    fireEvent.click(screen.getByRole('button', { name: 'Filter' }));
+    expect(await optionLabels(await screen.findByLabelText('Status'))).toEqual([
+      'Processing',
+      'Failed',
+      'Review',
+      'Ready to Send',
+      'Grading',
+      'Return',
+      'Downloaded',
+      'Archived',
+    ]);
+  });
+
+  it('sorts by name', async () => {
+    const queries = filesApi(page(files));
+    renderApp('/files', { as: 'admin' });
+    await screen.findByRole('link', { name: 'New batch' });
+    fireEvent.click(within(screen.getByRole('table', { name: 'Files' })).getByRole('button', { name: 'Name' }));
+    await waitFor(() => expect(queries.at(-1)?.get('order_by')).toBe('name'));
+    expect(queries.at(-1)?.get('order_direction')).toBe('asc');
+  });
+});
+
+describe('service-center upload', () => {
+  async function openUpload() {
+    filesApi(page([]));
+    const app = renderApp('/files', { as: 'admin' });
+    fireEvent.click(await screen.findByRole('button', { name: 'Upload' }));
+    await screen.findByRole('dialog', { name: 'Upload' });
+    return app;
+  }
+
+  function choose(...files: globalThis.File[]) {
+    fireEvent.change(dialog().getByLabelText('Files to upload'), { target: { files } });
+  }
+
+  it('offers page lengths 0, 1 and 2 and sends one request per file with name, page length and scanned_at', async () => {
+    const requests: FormData[] = [];
+    server.use(
+      http.post('*/api/file', async ({ request }) => {
+        requests.push(await request.formData());
+        return HttpResponse.json({ id: `new-${requests.length}` }, { status: 201 });
+      }),
+      http.get('*/api/file/:id', () => HttpResponse.json(fileRecord())),
+    );
+    const { router } = await openUpload();
+    expect(dialog().getAllByRole('radio').map((radio) => radio.closest('.upload-page-length')?.textContent)).toEqual([
+      '0 (QR code)',
+      '1 (Single-page intro)',
+      '2 (Two-page intro)',
+    ]);
+    expect((dialog().getByLabelText('0 (QR code)') as HTMLInputElement).checked).toBe(true);
+    expect((dialog().getByRole('button', { name: 'Upload' }) as HTMLButtonElement).disabled).toBe(true);
+    fireEvent.click(dialog().getByLabelText('1 (Single-page intro)'));
+    choose(pdfFile('a.pdf', 2_048, Date.UTC(2024, 2, 1, 9)), pdfFile('b.pdf'));
+    fireEvent.click(dialog().getByRole('button', { name: 'Upload' }));
+    await waitFor(() => expect(router.state.location.pathname).toBe('/file/new-1'));
+    expect(requests).toHaveLength(2);
+    expect(requests[0]?.get('name')).toBe('a.pdf');
+    expect(requests[0]?.get('answer_sheet_page_length')).toBe('1');
+    expect(requests[0]?.get('scanned_at')).toBe('2024-03-01T09:00:00.000Z');
+    expect((requests[0]?.get('file') as globalThis.File).name).toBe('a.pdf');
+    expect(requests[1]?.get('name')).toBe('b.pdf');
+    expect(await screen.findByText('Operation successful.')).toBeTruthy();
+  });
+
+  it('flags a file over 1.5 GB "File too Large" and keeps Upload disabled until it is removed', async () => {
+    await openUpload();
+    const huge = toBrowserFile({ name: 'huge.pdf', size: MAX_UPLOAD_BYTES + 1, type: 'application/pdf', lastModified: 0 });
+    choose(huge, pdfFile('ok.pdf'));
+    expect(dialog().getByText('File too Large')).toBeTruthy();
+    expect((dialog().getByRole('button', { name: 'Upload' }) as HTMLButtonElement).disabled).toBe(true);
+    fireEvent.click(dialog().getByRole('button', { name: 'Remove huge.pdf' }));
+    expect(dialog().queryByText('File too Large')).toBeNull();
+    expect((dialog().getByRole('button', { name: 'Upload' }) as HTMLButtonElement).disabled).toBe(false);
+  });
+
+  it('keeps only PDFs of the files dropped on it', async () => {
+    await openUpload();
+    fireEvent.drop(dialog().getByTestId('file-drop-zone'), {
+      dataTransfer: { files: [pdfFile('scan.pdf'), toBrowserFile({ name: 'notes.txt', size: 10, type: 'text/plain', lastModified: 0 })] },
+    });
+    const listed = within(dialog().getByRole('list', { name: 'Selected files' })).getAllByRole('listitem');
+    expect(listed.map((item) => item.querySelector('.upload-file-name')?.textContent)).toEqual(['scan.pdf']);
+  });
+
+  it.each([
+    [409, { detail: { error_type: 'DUPLICATE_FILE' } }, 'This file has already been uploaded. Please upload a different file.'],
+    [409, { detail: 'duplicate' }, 'This file has already been uploaded. Please upload a different file.'],
+    [400, { detail: { error_type: 'VALIDATION_ERROR', message: 'not a PDF' } }, "Invalid file format or corrupted file. Please ensure you're uploading a valid PDF file."],
+    [500, { detail: 'boom' }, 'Server error occurred. Please try again later.'],
+    [403, { detail: 'Forbidden' }, 'Upload failed. Please check your connection and try again.'],
+    [409, { detail: { error_type: 'SOMETHING_ELSE' } }, 'Operation failed. Please try again.'],
+  ])('answers %i %o with "%s" in the banner', async (status, body, message) => {
+    server.use(http.post('*/api/file', () => HttpResponse.json(body, { status })));
+    const { router } = await openUpload();
+    choose(pdfFile('scan.pdf'));
+    fireEvent.click(dialog().getByRole('button', { name: 'Upload' }));
+    await waitFor(() => expect(screen.getAllByText(message)).toHaveLength(2));
+    expect(router.state.location.pathname).toBe('/files');
+  });
+
+  it('says "Upload failed…" when the network fails', async () => {
+    server.use(http.post('*/api/file', () => HttpResponse.error()));
+    await openUpload();
+    choose(pdfFile('scan.pdf'));
+    fireEvent.click(dialog().getByRole('button', { name: 'Upload' }));
+    await waitFor(() => expect(screen.getAllByText('Upload failed. Please check your connection and try again.')).toHaveLength(2));
+  });
+});
+
+describe('files list, coordinator', () => {
+  it('shows the congregation\'s files with their congregation file states, without upload or filters', async () => {
+    const queries = filesApi(
+      page([
+        fileRecord({ id: 'c1', name: 'Unprinted one', congregation_file_status: 'unprinted' }),
+        fileRecord({ id: 'c2', name: 'Half graded', congregation_file_status: 'partially_graded' }),
+        fileRecord({ id: 'c3', name: 'Returned one', congregation_file_status: 'returned' }),
+        fileRecord({ id: 'c4', name: 'Broken one', process_status: 'failed' }),
+        fileRecord({ id: 'c5', name: 'Done one', file_status: 'archived', congregation_file_status: 'graded' }),
+        fileRecord({ id: 'c6', name: 'Busy one', process_status: 'pending' }),
+      ]),
+    );
+    renderApp('/files', { as: 'coordinator' });
+    expect(await screen.findByRole('heading', { level: 1, name: 'Files' })).toBeTruthy();
+    await screen.findByRole('link', { name: 'Unprinted one' });
+    expect(headers()).toEqual(['Name', 'Uploaded', 'Responses', 'Status']);
+    expect(screen.queryByRole('button', { name: 'Upload' })).toBeNull();
+    expect(screen.queryByRole('button', { name: 'Filter' })).toBeNull();
+    const stateOf = (name: string) => {
+      const row = screen.getByRole('link', { name }).closest('tr') as HTMLElement;
+      const tag = row.querySelector('.p-tag') as HTMLElement;
+      return [tag.textContent, [...tag.classList].find((c) => /^p-tag-(success|warning|danger|info)$/.test(c))];
+    };
+    expect(stateOf('Unprinted one')).toEqual(['Unprinted', 'p-tag-warning']);
+    expect(stateOf('Half graded')).toEqual(['Partially Graded', 'p-tag-danger']);
+    expect(stateOf('Returned one')).toEqual(['Returned', 'p-tag-success']);
+    expect(stateOf('Broken one')).toEqual(['Incomplete', 'p-tag-danger']);
+    expect(stateOf('Done one')).toEqual(['Completed', 'p-tag-success']);
+    expect(stateOf('Busy one')).toEqual(['Processing', 'p-tag-warning']);
+    const broken = screen.getByRole('link', { name: 'Broken one' }).closest('tr') as HTMLElement;
+    expect(within(broken).getByRole('img', { name: 'Failed to process correctly' })).toBeTruthy();
+    expect(queries[0]?.get('order_by')).toBe('created_at');
+    expect(queries[0]?.get('order_direction')).toBe('desc');
+  });
+});
+
+describe('Ready to Print', () => {
+  it('lists unprinted files (skip 0, limit 10) and downloads the packet once it exists', async () => {
+    const saved = captureDownloads();
+    const queries = filesApi(page([fileRecord({ id: 'p1', name: 'Print me', congregation_file_status: 'unprinted' })]));
+    let existsCalls = 0;
+    const downloads: string[] = [];
+    server.use(
+      http.get('*/api/file/p1/congregations', () =>
+        HttpResponse.json([
+          { id: 'other', wbs_code: 'XX 1', display_name: 'Other', status: 'unprinted', sheets: 1, distributed_file_id: 'd-other' },
+          {
+            id: '3f2b8c1e-4a5d-4e6f-9a7b-1c2d3e4f5a6b',
+            wbs_code: 'US 1234',
+            display_name: 'Springfield North',
+            status: 'unprinted',
+            sheets: 4,
+            distributed_file_id: 'd-own',
+          },
+        ]),
+      ),
+      http.get('*/api/study-helpers/distributed-files/:id/exists', ({ params }) => {
+        expect(params.id).toBe('d-own');
+        existsCalls += 1;
+        return HttpResponse.json({ exists: existsCalls >= 2 });
+      }),
+      http.get('*/api/study-helpers/distributed-files/:file', ({ params }) => {
+        downloads.push(String(params.file));
+        return new HttpResponse(new Uint8Array([37, 80, 68, 70]), {
+          headers: { 'content-type': 'application/pdf', 'content-disposition': 'attachment; filename="packet.pdf"' },
+        });
+      }),
+    );
+    renderApp('/files?mode=print', { as: 'coordinator' });
+    expect(await screen.findByRole('heading', { level: 1, name: 'Ready to Print' })).toBeTruthy();
+    const printButton = await screen.findByRole('button', { name: 'Print/Download Print me' });
+    expect((printButton as HTMLButtonElement).disabled).toBe(true);
+    expect(queries[0]?.get('congregation_file_state')).toBe('unprinted');
+    expect(queries[0]?.get('skip')).toBe('0');
+    expect(queries[0]?.get('limit')).toBe('10');
+    // Repolled each second until it exists.
+    await waitFor(() => expect((screen.getByRole('button', { name: 'Print/Download Print me' }) as HTMLButtonElement).disabled).toBe(false), {
+      timeout: 3_000,
+    });
+    expect(existsCalls).toBe(2);
+    await new Promise((resolve) => setTimeout(resolve, 1_200));
+    expect(existsCalls).toBe(2);
+    fireEvent.click(screen.getByRole('button', { name: 'Print/Download Print me' }));
+    await waitFor(() => expect(downloads).toEqual(['d-own.pdf']));
+    // Saved under the server's file name.
+    await waitFor(() => expect(saved).toEqual(['packet.pdf']));
+    vi.restoreAllMocks();
+  });
+
+  it('stops only the spinner and logs a failed download', async () => {
+    filesApi(page([fileRecord({ id: 'p1', name: 'Print me' })]));
+    const logged = vi.spyOn(console, 'error').mockImplementation(() => undefined);
+    server.use(
+      http.get('*/api/file/p1/congregations', () =>
+        HttpResponse.json([{ id: 'x', wbs_code: 'US 1234', display_name: 'S', status: 'unprinted', sheets: 1, distributed_file_id: 'd1' }]),
+      ),
+      http.get('*/api/study-helpers/distributed-files/:id/exists', () => HttpResponse.json({ exists: true })),
+      http.get('*/api/study-helpers/distributed-files/:file', () => new HttpResponse(null, { status: 500, statusText: 'Internal Server Error' })),
+    );
+    renderApp('/files?mode=print', { as: 'coordinator' });
+    const printButton = await screen.findByRole('button', { name: 'Print/Download Print me' });
+    await waitFor(() => expect((printButton as HTMLButtonElement).disabled).toBe(false));
+    fireEvent.click(printButton);
+    await waitFor(() => expect(logged).toHaveBeenCalledWith(new Error('Download failed: Internal Server Error')));
+    await waitFor(() => expect((screen.getByRole('button', { name: 'Print/Download Print me' }) as HTMLButtonElement).disabled).toBe(false));
+    logged.mockRestore();
+  });
+});

@@ -1,0 +1,79 @@
+// @vitest-environment happy-dom
+// /files/uploads/ on MSW (spec §2): GET /api/uploads/ with group_id from the groupId search param,
+// columns Name and Create Time, both sortable, and paging, all kept in the address.
+import { describe, expect, it } from 'vitest';
+import { fireEvent, screen, waitFor, within } from '@testing-library/react';
+import { http, HttpResponse } from 'msw';
+import type { UploadList, UploadListItem } from '../../generated/hooks/model';
+import { renderApp, setupMockApi } from '../../src/testing/test-utils';
+import { server } from '../../src/testing/mocks/server';
+import { formatDateTime } from '../../src/lib/format';
+
+setupMockApi();
+
+const GROUP = 'c0000000-0000-4000-8000-000000000009';
+const upload: UploadListItem = {
+  id: 'u0000000-0000-4000-8000-000000000001',
+  name: 'graded-packet-march.pdf',
+  created_at: '2024-03-05T14:30:00Z',
+};
+
+function uploadsApi(page: UploadList) {
+  const queries: URLSearchParams[] = [];
+  server.use(
+    http.get('*/api/uploads/', ({ request }) => {
+      queries.push(new URL(request.url).searchParams);
+      return HttpResponse.json(page);
+    }),
+  );
+  return queries;
+}
+
+describe('uploads list', () => {
+  it('lists the congregation\'s uploads with Name and Create Time', async () => {
+    const queries = uploadsApi({ items: [upload], total: 1, skip: 0, limit: 10 });
+    renderApp(`/files/uploads/?groupId=${GROUP}`, { as: 'admin' });
+    expect(await screen.findByRole('heading', { level: 1, name: 'Uploads' })).toBeTruthy();
+    const link = await screen.findByRole('link', { name: 'graded-packet-march.pdf' });
+    expect(link.getAttribute('href')).toBe(`/files/uploads/${upload.id}`);
+    expect(screen.getAllByRole('columnheader').map((th) => th.textContent)).toEqual(['Name', 'Create Time']);
+    const cells = within(link.closest('tr') as HTMLElement).getAllByRole('cell').map((c) => c.textContent);
+    expect(cells).toEqual(['graded-packet-march.pdf', formatDateTime(upload.created_at)]);
+    expect(cells[1]).toMatch(/^Mar [56], 2024, \d{1,2}:\d{2} [AP]M$/);
+    expect(queries.at(-1)?.get('group_id')).toBe(GROUP);
+    expect(queries.at(-1)?.get('skip')).toBe('0');
+    expect(queries.at(-1)?.get('limit')).toBe('10');
+  });
+
+  it('lists every upload without groupId', async () => {
+    const queries = uploadsApi({ items: [upload], total: 1, skip: 0, limit: 10 });
+    renderApp('/files/uploads/', { as: 'coordinator' });
+    await screen.findByRole('link', { name: 'graded-packet-march.pdf' });
+    expect(queries.at(-1)?.has('group_id')).toBe(false);
+  });
+
+  it('sorts by both columns and pages, in the address', async () => {
+    const queries = uploadsApi({ items: [upload], total: 14, skip: 0, limit: 10 });
+    const { router } = renderApp(`/files/uploads/?groupId=${GROUP}`);
+    await screen.findByRole('link', { name: 'graded-packet-march.pdf' });
+    const table = screen.getByRole('table', { name: 'Uploads' });
+    fireEvent.click(within(table).getByRole('button', { name: 'Name' }));
+    await waitFor(() => expect(queries.at(-1)?.get('order_by')).toBe('name'));
+    expect(queries.at(-1)?.get('order_direction')).toBe('asc');
+    fireEvent.click(within(table).getByRole('button', { name: 'Create Time' }));
+    await waitFor(() => expect(queries.at(-1)?.get('order_by')).toBe('created_at'));
+    fireEvent.click(within(table).getByRole('button', { name: 'Create Time' }));
+    await waitFor(() => expect(queries.at(-1)?.get('order_direction')).toBe('desc'));
+    expect(screen.getByRole('columnheader', { name: 'Create Time' }).getAttribute('aria-sort')).toBe('descending');
+    fireEvent.click(screen.getByRole('button', { name: 'Next' }));
+    await waitFor(() => expect(queries.at(-1)?.get('skip')).toBe('10'));
+    expect(queries.at(-1)?.get('group_id')).toBe(GROUP);
+    expect(router.state.location.search).toBe(`?groupId=${GROUP}&order_by=created_at&order_direction=desc&page=2`);
+  });
+
+  it('says so when there are none', async () => {
+    uploadsApi({ items: [], total: 0, skip: 0, limit: 10 });
+    renderApp('/files/uploads/');
+    expect(await screen.findByText('There are no uploads to display')).toBeTruthy();
+  });
+});
