@@ -188,8 +188,9 @@ describe('graded uploads', () => {
       return now.return_prepped && now.return_blob_key !== before.return_blob_key ? now : null;
     });
     expect(after.return_blob_key).not.toBeNull();
-    // The old return file's bytes are gone.
-    expect(await h.blobStore.stat(before.return_blob_key!)).toBeNull();
+    // The old return file's bytes are deleted once the new one is recorded (after its commit, so
+    // a failed commit never loses the only copy): wait for it rather than race it.
+    await waitFor('the old return file to be deleted', async () => (await h.blobStore.stat(before.return_blob_key!)) === null);
   });
 });
 
