@@ -12,5 +12,6 @@ export default defineConfig({
     testTimeout: 60_000,
     hookTimeout: 60_000,
     pool: 'forks',
+    setupFiles: ['tests/setup/progress-log.ts'],
   },
 });

@@ -3,6 +3,7 @@
 // killed and started once more, loudly, so a stall cannot hold CI for its whole 90 minutes.
 // A failing run is never retried: only silence is.
 import { spawn } from 'node:child_process';
+import { existsSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 
 const STALL_SECONDS = Number(process.env.VITEST_STALL_SECONDS ?? 240);
@@ -24,6 +25,7 @@ function runOnce(): Promise<{ code: number; stalled: boolean }> {
       if (Date.now() - last > STALL_SECONDS * 1000) {
         stalled = true;
         console.error(`\nvitest printed nothing for ${STALL_SECONDS} s: stopping the stuck run.`);
+        printProgressTail();
         try {
           process.kill(-child.pid!, 'SIGKILL');
         } catch {
@@ -38,6 +40,15 @@ function runOnce(): Promise<{ code: number; stalled: boolean }> {
   });
 }
 
+/** What the test processes were doing last (tests/setup/progress-log.ts). */
+function printProgressTail(): void {
+  const log = join(root, 'test-results/vitest-progress.log');
+  if (!existsSync(log)) return;
+  const lines = readFileSync(log, 'utf8').trimEnd().split('\n');
+  console.error(`Last lines of ${log}:\n${lines.slice(-40).join('\n')}`);
+}
+
+rmSync(join(root, 'test-results/vitest-progress.log'), { force: true });
 const first = await runOnce();
 if (!first.stalled) process.exit(first.code);
 console.error('Running the tests once more after a stall.');
