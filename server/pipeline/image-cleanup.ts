@@ -137,6 +137,31 @@ export function halfGrey(raster: GreyRaster): GreyRaster {
   return shrinkGrey(raster, 2);
 }
 
+/** Twice the size, bilinear (pixel centres kept aligned). */
+export function doubleGrey(raster: GreyRaster): GreyRaster {
+  const { width: w, height: h, data: src } = raster;
+  const W = w * 2;
+  const H = h * 2;
+  const out = new Uint8Array(W * H);
+  for (let oy = 0; oy < H; oy++) {
+    // Output pixel centre (oy + 0.5) / 2 - 0.5 in source pixels.
+    const sy = Math.min(h - 1, Math.max(0, (oy - 0.5) / 2));
+    const y0 = Math.floor(sy);
+    const y1 = Math.min(h - 1, y0 + 1);
+    const fy = sy - y0;
+    for (let ox = 0; ox < W; ox++) {
+      const sx = Math.min(w - 1, Math.max(0, (ox - 0.5) / 2));
+      const x0 = Math.floor(sx);
+      const x1 = Math.min(w - 1, x0 + 1);
+      const fx = sx - x0;
+      const top = src[y0 * w + x0]! + (src[y0 * w + x1]! - src[y0 * w + x0]!) * fx;
+      const bottom = src[y1 * w + x0]! + (src[y1 * w + x1]! - src[y1 * w + x0]!) * fx;
+      out[oy * W + ox] = Math.round(top + (bottom - top) * fy);
+    }
+  }
+  return { width: W, height: H, data: out };
+}
+
 export function greyHistogram(raster: GreyRaster): Uint32Array {
   const histogram = new Uint32Array(256);
   const { data } = raster;

@@ -6,11 +6,20 @@ import type { Orientation } from './raster';
 import type { PageRaster } from './read-page';
 
 export interface PageImageOptions {
-  /** Longest side in pixels; bigger pages are scaled down. Default 2400 (A4 at 200 dpi fits without scaling). */
+  /**
+   * Longest side in pixels of an image made here; bigger pages are scaled down. Default 2400 (A4
+   * at 200 dpi fits without scaling). Also caps the scan's own JPEG kept as it came, when given.
+   */
   maxSide?: number;
   /** JPEG quality. Default 80. */
   quality?: number;
 }
+
+/**
+ * The scan's own upright JPEG is kept up to this size (A4 and Letter at 300 dpi): re-encoding a
+ * big scan costs more time than its extra bytes cost disk.
+ */
+export const MAX_KEPT_SCAN_SIDE = 3600;
 
 export interface PageImage {
   jpeg: Uint8Array;
@@ -26,7 +35,8 @@ export async function uprightPageImage(
 ): Promise<PageImage> {
   const maxSide = options.maxSide ?? 2400;
   // An upright page that is the scan's own JPEG is kept as it came: no decoding, no quality loss.
-  if (!orientation && raster.jpeg && Math.max(raster.width, raster.height) <= maxSide) {
+  const keptSide = options.maxSide ?? MAX_KEPT_SCAN_SIDE;
+  if (!orientation && raster.jpeg && Math.max(raster.width, raster.height) <= keptSide) {
     return { jpeg: raster.jpeg, width: raster.width, height: raster.height };
   }
   const channels = raster.rgb ? 3 : 1;
