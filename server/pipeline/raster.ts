@@ -47,7 +47,10 @@ export function cropPaddedGrey(
   const x1 = clamp(left + side, 0, raster.width);
   for (let y = Math.max(0, top); y < Math.min(top + side, raster.height); y++) {
     const from = y * raster.width;
-    data.set(raster.data.subarray(from + x0, from + x1), (y - top + border) * size + border + (x0 - left));
+    data.set(
+      raster.data.subarray(from + x0, from + x1),
+      (y - top + border) * size + border + (x0 - left),
+    );
   }
   return { width: size, height: size, data };
 }
