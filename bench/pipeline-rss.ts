@@ -8,10 +8,17 @@
 //   npx tsx bench/pipeline-rss.ts <file.pdf>
 //   DATABASE_URL=postgres://postgres@127.0.0.1:5432/test npx tsx bench/pipeline-rss.ts <file.pdf>
 import { createReadStream, statSync } from 'node:fs';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { migrate } from '../server/db/migrate';
+import { openDatabase } from '../server/db/open-database';
+import { loadReferenceData } from '../server/seed/countries';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { signIn } from '../tests/helpers/sign-in';
-import { createPipelineApp } from '../tests/server/pipeline-harness';
+import { createTestDb } from '../tests/helpers/test-db';
+import { createPipelineApp, dropJobSchema } from '../tests/server/pipeline-harness';
 import { waitForProcessing } from '../tests/server/pipeline-world';
 
 const file = process.argv[2];
@@ -28,7 +35,14 @@ const sampler = setInterval(() => {
   if (rss > peak[phase]) peak[phase] = rss;
 }, 25);
 
-const h = await createPipelineApp({ jobs: { work: false }, maxUploadBytes: 1_500_000_000 });
+// PGlite opened as the product opens it, its files in DATA_DIR on disk (the tests' in-memory
+// PGlite would count the whole database as this process's memory); PostgreSQL in a schema of
+// its own, as the tests use it.
+const dataDir = await mkdtemp(path.join(tmpdir(), 'bench-rss-'));
+const db = process.env.DATABASE_URL ? await createTestDb() : await openDatabase({ databaseUrl: undefined, dataDir });
+await migrate(db);
+await loadReferenceData(db);
+const h = await createPipelineApp({ db, dataDir, jobs: { work: false }, maxUploadBytes: 1_500_000_000 });
 const admin = await signIn(h.app, 'bench@test.local', { role: 'scanning_admin', isAdmin: true });
 await h.app.listen({ host: '127.0.0.1', port: 0 });
 const port = (h.app.server.address() as AddressInfo).port;
@@ -51,6 +65,9 @@ const { pages } = await h.db.one<{ pages: number }>('SELECT count(*) AS pages FR
 clearInterval(sampler);
 const database = h.db.kind;
 await h.close();
+await dropJobSchema(db);
+await db.close();
+await rm(dataDir, { recursive: true, force: true });
 
 console.log(
   JSON.stringify({

@@ -142,7 +142,8 @@ const POSTGRES_URL = process.env.BENCH_DATABASE_URL ?? 'postgres://postgres@127.
 
 function measureRss(file: string, database: 'pglite' | 'postgres'): Promise<Record<string, number | string>> {
   return new Promise((resolve, reject) => {
-    const env = { ...process.env };
+    // As `npm run serve` runs the server (see README).
+    const env: NodeJS.ProcessEnv = { ...process.env, MALLOC_ARENA_MAX: '2' };
     // The embedded setup (PGlite in the same process) is what runs on one machine.
     if (database === 'pglite') delete env.DATABASE_URL;
     else env.DATABASE_URL = POSTGRES_URL;

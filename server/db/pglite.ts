@@ -1,7 +1,10 @@
 // Embedded PostgreSQL (PGlite, WASM) behind the Database interface. PGlite has one
 // connection: its own mutex already queues every query behind a running transaction, so
 // concurrent requests never interleave inside one; nested transactions become savepoints.
-import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { execFile } from 'node:child_process';
+import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { pathToFileURL } from 'node:url';
 import path from 'node:path';
 import { PGlite, types, type Transaction } from '@electric-sql/pglite';
 import { pickMaybeOne, pickOne, type Database } from './database.js';
@@ -25,6 +28,7 @@ export async function openPglite(options: PgliteOptions = {}): Promise<Database 
   }
   let pglite: PGlite;
   try {
+    if (options.dataDir !== undefined) await initialiseDataDir(options.dataDir);
     pglite = await PGlite.create(options.dataDir, { parsers });
   } catch (error) {
     releaseLock();
@@ -32,6 +36,37 @@ export async function openPglite(options: PgliteOptions = {}): Promise<Database 
   }
   const db = new PgliteDatabase(pglite, pglite, 0, releaseLock);
   return Object.assign(db, { pglite });
+}
+
+/**
+ * Creating a database (initdb) grows PGlite's WASM memory to some 800 MB, and WASM memory never
+ * shrinks; opening an existing one takes about 250 MB. So a new data folder is created by a
+ * short-lived child process, and this process only ever opens it.
+ */
+async function initialiseDataDir(dataDir: string): Promise<void> {
+  if (existsSync(path.join(dataDir, 'PG_VERSION'))) return;
+  // Made beside the folder and moved in with PG_VERSION last: a start interrupted half-way
+  // leaves no folder that looks complete, and the next start makes it again.
+  const staging = `${path.resolve(dataDir)}.new`;
+  rmSync(staging, { recursive: true, force: true });
+  const pgliteUrl = pathToFileURL(createRequire(import.meta.url).resolve('@electric-sql/pglite')).href;
+  const script = `const { PGlite } = await import(${JSON.stringify(pgliteUrl)});
+const db = await PGlite.create(${JSON.stringify(staging)});
+await db.close();`;
+  await new Promise<void>((resolve, reject) => {
+    execFile(process.execPath, ['--input-type=module', '-e', script], { timeout: 300_000 }, (error, _stdout, stderr) => {
+      if (error) reject(new Error(`Could not create the embedded database in ${dataDir}: ${stderr.trim() || error.message}`));
+      else resolve();
+    });
+  });
+  for (const entry of readdirSync(dataDir)) {
+    if (entry !== LOCK_FILE) rmSync(path.join(dataDir, entry), { recursive: true, force: true });
+  }
+  for (const entry of readdirSync(staging)) {
+    if (entry !== 'PG_VERSION') renameSync(path.join(staging, entry), path.join(dataDir, entry));
+  }
+  renameSync(path.join(staging, 'PG_VERSION'), path.join(dataDir, 'PG_VERSION'));
+  rmSync(staging, { recursive: true, force: true });
 }
 
 export class DataDirInUseError extends Error {
@@ -44,11 +79,13 @@ export class DataDirInUseError extends Error {
   }
 }
 
+const LOCK_FILE = 'portal.lock';
+
 /** PGlite files opened by two processes at once get corrupted: refuse the second one. */
 const openInThisProcess = new Set<string>();
 
 function lockDataDir(dataDir: string): () => void {
-  const lockFile = path.join(path.resolve(dataDir), 'portal.lock');
+  const lockFile = path.join(path.resolve(dataDir), LOCK_FILE);
   if (openInThisProcess.has(lockFile)) throw new DataDirInUseError(dataDir, process.pid);
   for (let attempt = 0; attempt < 2; attempt += 1) {
     try {

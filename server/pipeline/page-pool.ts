@@ -1,6 +1,8 @@
 // Worker threads for process-pages: each analyses whole pages (decode, codes, blank, image) with
 // its own mupdf and zxing, so the pipeline uses every core while the calling thread only hands
 // pages over in order (and, in a job, writes them to the database).
+import { createHash } from 'node:crypto';
+import { mkdir, rename, writeFile } from 'node:fs/promises';
 import * as path from 'node:path';
 import { createRequire } from 'node:module';
 import { fileURLToPath, pathToFileURL } from 'node:url';
@@ -21,9 +23,11 @@ export class PagePool {
   private readonly workers: PoolWorker[] = [];
   private closed = false;
 
+  /** `script` from pageWorkerScript(). */
   constructor(
     private readonly size: number,
     private readonly data: PageWorkerData,
+    private readonly script: PageWorkerScript,
   ) {}
 
   /** Never rejects: a page whose worker died comes back as an unreadable page. */
@@ -55,12 +59,15 @@ export class PagePool {
   }
 
   private spawn(): PoolWorker {
-    const worker = new Worker(BOOTSTRAP, {
-      eval: true,
-      workerData: { ...this.data, workerUrl: WORKER_URL, tsxLoader: TSX_LOADER },
-      // The worker registers its own TypeScript loader; inherited flags would register a second.
-      execArgv: [],
-    });
+    const worker =
+      this.script.kind === 'module'
+        ? new Worker(this.script.path, { workerData: this.data, execArgv: [] })
+        : new Worker(BOOTSTRAP, {
+            eval: true,
+            workerData: { ...this.data, workerUrl: WORKER_URL, tsxLoader: TSX_LOADER },
+            // The worker registers its own TypeScript loader; inherited flags would register a second.
+            execArgv: [],
+          });
     const entry: PoolWorker = { worker, waiting: new Map() };
     const failAll = (reason: string) => {
       for (const [pageNumber, resolve] of entry.waiting)
@@ -83,7 +90,57 @@ export class PagePool {
 
 export type { AnalyseOptions };
 
+/**
+ * What a page worker runs: plain JavaScript when there is some (the built server, or the worker
+ * bundled once per process with esbuild), else the TypeScript source through tsx's loader.
+ * The loader costs each worker a second thread and some 30 MB, so it is only the fallback.
+ */
+export type PageWorkerScript = { kind: 'module'; path: string } | { kind: 'tsx' };
+
+let script: Promise<PageWorkerScript> | null = null;
+
+export function pageWorkerScript(): Promise<PageWorkerScript> {
+  script ??= findPageWorkerScript();
+  return script;
+}
+
+async function findPageWorkerScript(): Promise<PageWorkerScript> {
+  const source = fileURLToPath(WORKER_URL);
+  if (!source.endsWith('.ts')) return { kind: 'module', path: source };
+  try {
+    const { build } = await import('esbuild');
+    const result = await build({
+      entryPoints: [source],
+      bundle: true,
+      platform: 'node',
+      format: 'esm',
+      target: `node${process.versions.node.split('.')[0]}`,
+      // Packages stay imports, resolved from node_modules (mupdf and zxing find their .wasm there).
+      packages: 'external',
+      write: false,
+      logLevel: 'silent',
+    });
+    const code = result.outputFiles[0]!.contents;
+    // Inside node_modules so the bundle's package imports resolve; named by content, so
+    // processes running different versions never share one.
+    const dir = path.join(PROJECT_ROOT, 'node_modules', '.cache', 'portal');
+    const file = path.join(
+      dir,
+      `page-worker-${createHash('sha256').update(code).digest('hex').slice(0, 16)}.mjs`,
+    );
+    await mkdir(dir, { recursive: true });
+    const temporary = `${file}.${process.pid}.tmp`;
+    await writeFile(temporary, code);
+    await rename(temporary, file);
+    return { kind: 'module', path: file };
+  } catch {
+    // A read-only install, say: the TypeScript source still runs, through the loader.
+    return { kind: 'tsx' };
+  }
+}
+
 const here = fileURLToPath(import.meta.url);
+const PROJECT_ROOT = path.resolve(path.dirname(here), '..', '..');
 /** page-worker next to this module, in whatever form this one runs (.ts under tsx, .js built). */
 const WORKER_URL = pathToFileURL(
   path.join(path.dirname(here), `page-worker${path.extname(here)}`),

@@ -6,7 +6,7 @@ import { availableParallelism } from 'node:os';
 import { analysePage, type ProcessedPage } from './analyse-page';
 import type { CodePrefix } from './codes';
 import type { PageImageOptions } from './page-image';
-import { PagePool } from './page-pool';
+import { PagePool, pageWorkerScript } from './page-pool';
 import { openScanPdf, type PageRaster } from './read-page';
 
 export type { ProcessedPage } from './analyse-page';
@@ -71,14 +71,20 @@ export async function processPages(
 
     const workers = Math.max(0, Math.floor(options.workers ?? defaultWorkers()));
     if (workers > 0 && count - start + 1 >= MIN_PAGES_FOR_WORKERS) {
-      const pool = new PagePool(workers, {
-        path,
-        colour: !!options.colour,
-        options: {
-          ...(options.expectedPrefixes ? { expectedPrefixes: [...options.expectedPrefixes] } : {}),
-          ...(options.pageImage !== undefined ? { pageImage: options.pageImage } : {}),
+      const pool = new PagePool(
+        workers,
+        {
+          path,
+          colour: !!options.colour,
+          options: {
+            ...(options.expectedPrefixes
+              ? { expectedPrefixes: [...options.expectedPrefixes] }
+              : {}),
+            ...(options.pageImage !== undefined ? { pageImage: options.pageImage } : {}),
+          },
         },
-      });
+        await pageWorkerScript(),
+      );
       try {
         const analysed = new Map<number, Promise<ProcessedPage>>();
         let sent = start - 1;

@@ -9,6 +9,10 @@ import * as mupdf from 'mupdf';
 import sharp from 'sharp';
 import type { GreyRaster } from './raster';
 
+// libvips keeps recent operations' results (up to 50 MB) in case they are asked for again:
+// every page is decoded and encoded once, so that cache only holds memory.
+sharp.cache(false);
+
 export const RENDER_DPI = 150;
 /** Embedded images above this resolution are rendered down instead (decoding them whole is slow). */
 export const MAX_EMBEDDED_DPI = 320;

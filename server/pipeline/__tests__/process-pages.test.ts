@@ -10,6 +10,7 @@ import {
 } from '../../../tests/fixtures/make-scans';
 import { ScanPdfBuilder } from '../../../tests/fixtures/scan-pdf';
 import { findCodes } from '../find-codes';
+import { pageWorkerScript } from '../page-pool';
 import {
   MIN_PAGES_FOR_WORKERS,
   processPages,
@@ -159,6 +160,13 @@ describe('a standard scan (60 pages: tilted, turned, noisy, faded, colour, black
     });
     expect(here.pages).toEqual(pages);
   }, 300_000);
+
+  it('runs its worker threads as bundled JavaScript, without the TypeScript loader', async () => {
+    const script = await pageWorkerScript();
+    expect(script.kind).toBe('module');
+    if (script.kind === 'module')
+      expect(fs.readFileSync(script.path, 'utf8')).toMatch(/from "mupdf"/);
+  });
 });
 
 describe('failures', () => {
