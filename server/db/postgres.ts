@@ -1,5 +1,6 @@
 // PostgreSQL through a node-postgres Pool behind the Database interface: the scale setup,
 // where several server and worker processes share one database.
+import { createHash } from 'node:crypto';
 import pg from 'pg';
 import { pickMaybeOne, pickOne, type Database } from './database.js';
 
@@ -51,6 +52,24 @@ export async function openPostgres(options: PostgresOptions): Promise<Database &
 
 type Runner = pg.Pool | pg.PoolClient;
 
+const statementNames = new Map<string, string>();
+
+/**
+ * Every statement is prepared once per connection under a name made from its text: planning a
+ * list query with its joins costs more than running it (about 1 ms against 0.5 ms for a page of
+ * students), and the same few statements run again and again.
+ */
+export function statement(sql: string, params: readonly unknown[]): pg.QueryConfig {
+  let name = statementNames.get(sql);
+  if (name === undefined) {
+    name = `s${createHash('sha1').update(sql).digest('hex').slice(0, 20)}`;
+    // Statements built from user input would each be a new name: keep the map bounded.
+    if (statementNames.size >= 5000) statementNames.clear();
+    statementNames.set(sql, name);
+  }
+  return { name, text: sql, values: params as unknown[] };
+}
+
 class PostgresDatabase implements Database {
   readonly kind = 'postgres' as const;
 
@@ -61,7 +80,7 @@ class PostgresDatabase implements Database {
   ) {}
 
   async query<T>(sql: string, params: readonly unknown[] = []): Promise<T[]> {
-    const result = await this.runner.query(sql, params as unknown[]);
+    const result = await this.runner.query(statement(sql, params));
     return result.rows as T[];
   }
 
@@ -74,7 +93,7 @@ class PostgresDatabase implements Database {
   }
 
   async execute(sql: string, params: readonly unknown[] = []): Promise<number> {
-    const result = await this.runner.query(sql, params as unknown[]);
+    const result = await this.runner.query(statement(sql, params));
     return result.rowCount ?? 0;
   }
 

@@ -16,14 +16,19 @@ export const FILE_NOT_FOUND = 'File not found';
  * `source` may be a CTE holding one page of files, so the per-file counts run for that page only.
  */
 export function fileSelect(scopeParam: string, source = 'files'): string {
+  // Names are looked up by scalar subqueries rather than joins: the planner then has no join
+  // order to search, which cost more than running the query.
+  const name = (table: string, column: string, value: string) => `(SELECT x.${column} FROM ${table} x WHERE x.id = ${value})`;
   return `
   SELECT f.id, f.name, f.process_status, f.failure_reason, f.file_status, f.grading_complete, f.printed,
          f.page_count, f.answer_sheet_page_length, f.scanned_at, f.uploaded_at, f.created_at, f.sent_at,
-         f.service_center_id, sc.name AS service_center_name, sc.country_iso AS service_center_country,
-         sco.display_name AS service_center_country_name,
-         f.recruiting_point_id, rp.name AS recruiting_point_name,
-         f.recruiter_id, r.name AS recruiter_name,
-         f.contact_person_id, cp.name AS contact_person_name,
+         f.service_center_id, ${name('service_centers', 'name', 'f.service_center_id')} AS service_center_name,
+         ${name('service_centers', 'country_iso', 'f.service_center_id')} AS service_center_country,
+         (SELECT co.display_name FROM service_centers x JOIN countries co ON co.iso_code = x.country_iso
+          WHERE x.id = f.service_center_id) AS service_center_country_name,
+         f.recruiting_point_id, ${name('recruiting_points', 'name', 'f.recruiting_point_id')} AS recruiting_point_name,
+         f.recruiter_id, ${name('recruiters', 'name', 'f.recruiter_id')} AS recruiter_name,
+         f.contact_person_id, ${name('contact_persons', 'name', 'f.contact_person_id')} AS contact_person_name,
          (SELECT count(*) FROM answer_sheets a
           WHERE a.file_id = f.id AND ${keptSheetSql('a')}
             AND (${scopeParam}::uuid IS NULL OR a.assigned_group = ${scopeParam}::uuid)) AS responses_count,
@@ -34,12 +39,7 @@ export function fileSelect(scopeParam: string, source = 'files'): string {
           FROM courses c
           WHERE c.id IN (SELECT l.course_id FROM answer_sheets a JOIN lessons l ON l.id = a.lesson_id WHERE a.file_id = f.id)) AS courses,
          (SELECT fc.status FROM file_congregations fc WHERE fc.file_id = f.id AND fc.congregation_id = ${scopeParam}::uuid) AS congregation_file_status
-  FROM ${source} f
-  LEFT JOIN service_centers sc ON sc.id = f.service_center_id
-  LEFT JOIN countries sco ON sco.iso_code = sc.country_iso
-  LEFT JOIN recruiting_points rp ON rp.id = f.recruiting_point_id
-  LEFT JOIN recruiters r ON r.id = f.recruiter_id
-  LEFT JOIN contact_persons cp ON cp.id = f.contact_person_id`;
+  FROM ${source} f`;
 }
 
 export interface FileRow {

@@ -24,13 +24,14 @@ type StudentPatch = Route<'updateStudent'>['Body'];
 /** One page of students matching `where` (conditions on `s`), with the total count. */
 async function pageOfStudents(db: Database, where: Where, order: string, page: Page): Promise<ReplyOf<'listStudents'>> {
   const total = await cachedTotal(db, `SELECT count(*) AS total FROM students s ${where.sql}`, where.params);
-  // The page is chosen first, so the joins and the latest-sheet lookup run for its rows only.
+  // The page's ids are chosen first (from an index when the order allows), so the rows, names
+  // and latest-sheet lookups are read for its rows only.
   const rows = await db.query<StudentRow>(
     `WITH page AS (
-       SELECT s.* FROM students s ${where.sql} ${order}
+       SELECT s.id FROM students s ${where.sql} ${order}
        LIMIT ${where.param(page.limit)} OFFSET ${where.param(page.skip)}
      )
-     ${studentSelect('page')} ${order}`,
+     ${studentSelect()} WHERE s.id IN (SELECT id FROM page) ${order}`,
     where.params,
   );
   return paged(rows.map(studentOf), total, page);

@@ -3,7 +3,7 @@ import type { FastifyPluginAsync } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../../../tests/helpers/test-app.js';
 import { signIn } from '../../../tests/helpers/sign-in.js';
-import { createSession, sessionIdOf } from '../session-store.js';
+import { createSession, SESSION_CACHE_MS, sessionIdOf } from '../session-store.js';
 import { congregationScope, requireAdmin, requireAdminHook, requireCongregationAccess, requireUser } from '../session.js';
 
 /** Routes exercising each guard the way route handlers will use them. */
@@ -87,6 +87,15 @@ describe('sessions and guards', () => {
     expect((await get('/api/auth/me', cookie)).statusCode).toBe(401);
     // Logging out without a session is harmless.
     expect((await get('/api/auth/logout')).statusCode).toBe(302);
+  });
+
+  it('remembers a session briefly: a change made elsewhere shows within SESSION_CACHE_MS', async () => {
+    const { cookie, user } = await signIn(test.app, 'promoted@example.org');
+    expect((await get('/api/auth/me', cookie)).json()).toMatchObject({ role: 'standard_user' });
+    // As the users CLI would, from another process.
+    await test.db.query(`UPDATE users SET role = 'scanning_admin' WHERE id = $1`, [user.id]);
+    await new Promise((resolve) => setTimeout(resolve, SESSION_CACHE_MS + 100));
+    expect((await get('/api/auth/me', cookie)).json()).toMatchObject({ role: 'scanning_admin' });
   });
 
   it('sends the browser to the issuer from /api/auth/login and keeps only local return_to paths', async () => {

