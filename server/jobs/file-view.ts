@@ -24,14 +24,17 @@ export function fileSelect(scopeParam: string, source = 'files'): string {
          f.page_count, f.answer_sheet_page_length, f.scanned_at, f.uploaded_at, f.created_at, f.sent_at,
          f.service_center_id, ${name('service_centers', 'name', 'f.service_center_id')} AS service_center_name,
          ${name('service_centers', 'country_iso', 'f.service_center_id')} AS service_center_country,
-         (SELECT co.display_name FROM service_centers x JOIN countries co ON co.iso_code = x.country_iso
-          WHERE x.id = f.service_center_id) AS service_center_country_name,
+         (SELECT co.display_name FROM countries co
+          WHERE co.iso_code = ${name('service_centers', 'country_iso', 'f.service_center_id')}) AS service_center_country_name,
          f.recruiting_point_id, ${name('recruiting_points', 'name', 'f.recruiting_point_id')} AS recruiting_point_name,
          f.recruiter_id, ${name('recruiters', 'name', 'f.recruiter_id')} AS recruiter_name,
          f.contact_person_id, ${name('contact_persons', 'name', 'f.contact_person_id')} AS contact_person_name,
-         (SELECT count(*) FROM answer_sheets a
-          WHERE a.file_id = f.id AND ${keptSheetSql('a')}
-            AND (${scopeParam}::uuid IS NULL OR a.assigned_group = ${scopeParam}::uuid)) AS responses_count,
+         -- Kept sheets (see keptSheetSql), counted from their kept pages: one index range per
+         -- file instead of one lookup per sheet.
+         (SELECT count(DISTINCT kp.answer_sheet_id) FROM pages kp
+          WHERE kp.file_id = f.id AND NOT kp.ignored AND kp.answer_sheet_id IS NOT NULL
+            AND (${scopeParam}::uuid IS NULL OR EXISTS (
+              SELECT 1 FROM answer_sheets a WHERE a.id = kp.answer_sheet_id AND a.assigned_group = ${scopeParam}::uuid))) AS responses_count,
          (SELECT coalesce(json_agg(json_build_object('id', g.id, 'wbs_code', g.wbs_code, 'display_name', g.display_name) ORDER BY g.wbs_code), '[]'::json)
           FROM congregations g
           WHERE g.id IN (SELECT a.assigned_group FROM answer_sheets a WHERE a.file_id = f.id)) AS congregations,

@@ -1,0 +1,156 @@
+// A file as the contract shows it (File), its counts (FileStats), and who may see it: an admin
+// sees every file; a coordinator only files with sheets assigned to its congregation, with that
+// congregation's own state of the file and its own sheet count.
+import type { FastifyRequest } from 'fastify';
+import { congregationScope } from '../server/auth/session';
+import type { Schemas } from '../server/contract/types';
+import type { Database } from '../server/db/database';
+import { forbidden, notFound } from '../server/http-error';
+import { keptSheetSql, mismatchedPageSql, unrecognizedPageSql } from '../server/jobs/file-steps';
+
+export const FILE_NOT_FOUND = 'File not found';
+
+/**
+ * Select list over `files f`; `$scope` is the caller's congregation id or null (admin).
+ * Callers append WHERE/ORDER BY and pass the scope as the parameter named by `scopeParam`.
+ * `source` may be a CTE holding one page of files, so the per-file counts run for that page only.
+ */
+export function fileSelect(scopeParam: string, source = 'files'): string {
+  return `
+  SELECT f.id, f.name, f.process_status, f.failure_reason, f.file_status, f.grading_complete, f.printed,
+         f.page_count, f.answer_sheet_page_length, f.scanned_at, f.uploaded_at, f.created_at, f.sent_at,
+         f.service_center_id, sc.name AS service_center_name, sc.country_iso AS service_center_country,
+         sco.display_name AS service_center_country_name,
+         f.recruiting_point_id, rp.name AS recruiting_point_name,
+         f.recruiter_id, r.name AS recruiter_name,
+         f.contact_person_id, cp.name AS contact_person_name,
+         (SELECT count(*) FROM answer_sheets a
+          WHERE a.file_id = f.id AND ${keptSheetSql('a')}
+            AND (${scopeParam}::uuid IS NULL OR a.assigned_group = ${scopeParam}::uuid)) AS responses_count,
+         (SELECT coalesce(json_agg(json_build_object('id', g.id, 'wbs_code', g.wbs_code, 'display_name', g.display_name) ORDER BY g.wbs_code), '[]'::json)
+          FROM congregations g
+          WHERE g.id IN (SELECT a.assigned_group FROM answer_sheets a WHERE a.file_id = f.id)) AS congregations,
+         (SELECT coalesce(json_agg(json_build_object('id', c.id, 'name', c.name) ORDER BY c.name), '[]'::json)
+          FROM courses c
+          WHERE c.id IN (SELECT l.course_id FROM answer_sheets a JOIN lessons l ON l.id = a.lesson_id WHERE a.file_id = f.id)) AS courses,
+         (SELECT fc.status FROM file_congregations fc WHERE fc.file_id = f.id AND fc.congregation_id = ${scopeParam}::uuid) AS congregation_file_status
+  FROM ${source} f
+  LEFT JOIN service_centers sc ON sc.id = f.service_center_id
+  LEFT JOIN countries sco ON sco.iso_code = sc.country_iso
+  LEFT JOIN recruiting_points rp ON rp.id = f.recruiting_point_id
+  LEFT JOIN recruiters r ON r.id = f.recruiter_id
+  LEFT JOIN contact_persons cp ON cp.id = f.contact_person_id`;
+}
+
+export interface FileRow {
+  id: string;
+  name: string;
+  process_status: Schemas['ProcessStatus'];
+  failure_reason: string | null;
+  file_status: Schemas['FileStatus'] | null;
+  grading_complete: boolean;
+  printed: boolean;
+  page_count: number | null;
+  answer_sheet_page_length: number;
+  scanned_at: Date | null;
+  uploaded_at: Date;
+  created_at: Date;
+  sent_at: Date | null;
+  service_center_id: string | null;
+  service_center_name: string | null;
+  service_center_country: string | null;
+  service_center_country_name: string | null;
+  recruiting_point_id: string | null;
+  recruiting_point_name: string | null;
+  recruiter_id: string | null;
+  recruiter_name: string | null;
+  contact_person_id: string | null;
+  contact_person_name: string | null;
+  responses_count: number;
+  congregations: Schemas['CongregationRef'][];
+  courses: Schemas['NamedRef'][];
+  congregation_file_status: Schemas['CongregationFileStatus'] | null;
+}
+
+const iso = (value: Date | string) => new Date(value).toISOString();
+const named = (id: string | null, name: string | null) => (id === null ? null : { id, name: name ?? '' });
+
+export function fileOf(row: FileRow): Schemas['File'] {
+  return {
+    id: row.id,
+    name: row.name,
+    process_status: row.process_status,
+    failure_reason: row.failure_reason,
+    file_status: row.file_status,
+    grading_complete: row.grading_complete,
+    printed: row.printed,
+    responses_count: Number(row.responses_count),
+    ...(row.page_count === null ? {} : { page_count: row.page_count }),
+    answer_sheet_page_length: Number(row.answer_sheet_page_length) as Schemas['AnswerSheetPageLength'],
+    service_center:
+      row.service_center_id === null
+        ? null
+        : {
+            id: row.service_center_id,
+            name: row.service_center_name ?? '',
+            ...(row.service_center_country === null
+              ? {}
+              : { country: { iso_code: row.service_center_country, display_name: row.service_center_country_name ?? row.service_center_country } }),
+          },
+    recruiting_point: named(row.recruiting_point_id, row.recruiting_point_name),
+    recruiter: named(row.recruiter_id, row.recruiter_name),
+    service_center_contact_person: named(row.contact_person_id, row.contact_person_name),
+    congregations: row.congregations,
+    courses: row.courses,
+    scanned_at: row.scanned_at === null ? null : iso(row.scanned_at),
+    uploaded_at: iso(row.uploaded_at),
+    created_at: iso(row.created_at),
+    sent_at: row.sent_at === null ? null : iso(row.sent_at),
+    congregation_file_status: row.congregation_file_status,
+  };
+}
+
+/** Visible to a coordinator of `congregationId`: a sheet of the file is assigned to it. */
+export function fileVisibleSql(file: string, scopeParam: string): string {
+  return `(${scopeParam}::uuid IS NULL OR EXISTS (SELECT 1 FROM answer_sheets va WHERE va.file_id = ${file}.id AND va.assigned_group = ${scopeParam}::uuid))`;
+}
+
+/**
+ * The caller's scope for one file: 404 when the file does not exist, 403 when a coordinator's
+ * congregation has no sheet in it. Returns the scope (null for an admin).
+ */
+export async function fileScope(db: Database, request: FastifyRequest, fileId: string): Promise<string | null> {
+  const scope = congregationScope(request);
+  const row = await db.maybeOne<{ visible: boolean }>(`SELECT ${fileVisibleSql('f', '$2')} AS visible FROM files f WHERE f.id = $1`, [
+    fileId,
+    scope,
+  ]);
+  if (row === null) throw notFound(FILE_NOT_FOUND);
+  if (!row.visible) throw forbidden();
+  return scope;
+}
+
+export async function loadFile(db: Database, fileId: string, scope: string | null): Promise<Schemas['File']> {
+  const row = await db.maybeOne<FileRow>(`${fileSelect('$2')} WHERE f.id = $1`, [fileId, scope]);
+  if (row === null) throw notFound(FILE_NOT_FOUND);
+  return fileOf(row);
+}
+
+export async function loadFileStats(db: Database, fileId: string): Promise<Schemas['FileStats']> {
+  const row = await db.one<Record<keyof Schemas['FileStats'], number>>(
+    `SELECT
+       (SELECT count(*) FROM pages p WHERE p.file_id = $1) AS pages,
+       (SELECT count(*) FROM answer_sheets a WHERE a.file_id = $1 AND ${keptSheetSql('a')}) AS sheets,
+       (SELECT count(*) FROM pages p WHERE p.file_id = $1 AND ${unrecognizedPageSql('p')}) AS unrecognized,
+       (SELECT count(*) FROM pages p JOIN answer_sheets a ON a.id = p.answer_sheet_id WHERE p.file_id = $1 AND ${mismatchedPageSql('p', 'a')}) AS mismatched,
+       (SELECT count(*) FROM pages p WHERE p.file_id = $1 AND p.ignored) AS ignored,
+       (SELECT count(*) FROM answer_sheets a WHERE a.file_id = $1 AND a.assigned_group IS NULL AND ${keptSheetSql('a')}) AS unassigned,
+       (SELECT count(*) FROM answer_sheets a WHERE a.file_id = $1 AND a.duplicate_of IS NOT NULL AND ${keptSheetSql('a')}) AS duplicates,
+       (SELECT count(*) FROM answer_sheets a WHERE a.file_id = $1 AND a.student_id IS NULL AND ${keptSheetSql('a')}) AS missing_student,
+       (SELECT count(*) FROM answer_sheets a WHERE a.file_id = $1 AND a.lesson_id IS NULL AND ${keptSheetSql('a')}) AS missing_lesson`,
+    [fileId],
+  );
+  const stats = {} as Schemas['FileStats'];
+  for (const [key, value] of Object.entries(row)) stats[key as keyof Schemas['FileStats']] = Number(value);
+  return stats;
+}
