@@ -96,7 +96,9 @@ async function baseline(made: MadeScan) {
       xml = (await run('zbarimg', ['--xml', '-q', ...images.map((name) => path.join(dir, name))], { maxBuffer: 1 << 28 })).stdout;
     } catch (error) {
       // zbarimg exits 4 when some images have no symbol; its output is still complete.
-      xml = (error as { stdout?: string }).stdout ?? '';
+      const failed = error as { code?: number | string; stdout?: string };
+      if (failed.code !== 4) throw new Error(`zbarimg failed (${String(failed.code)}): is zbar-tools installed?`, { cause: error });
+      xml = failed.stdout ?? '';
     }
     const finished = performance.now();
     const found = new Map<number, string | null>();
