@@ -142,10 +142,13 @@ async function largeFile(source: string, targetMb: number): Promise<string> {
 /** PostgreSQL for the second memory figure (the database's memory is then its own process's). */
 const POSTGRES_URL = process.env.BENCH_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
 
-function measureRss(file: string, database: 'pglite' | 'postgres'): Promise<Record<string, number | string>> {
+/** `threads`: PIPELINE_THREADS for the run (undefined: the default). */
+function measureRss(file: string, database: 'pglite' | 'postgres', threads?: number): Promise<Record<string, number | string>> {
   return new Promise((resolve, reject) => {
     // As `npm run serve` runs the server (see README).
     const env: NodeJS.ProcessEnv = { ...process.env, MALLOC_ARENA_MAX: '2' };
+    if (threads === undefined) delete env.PIPELINE_THREADS;
+    else env.PIPELINE_THREADS = String(threads);
     // The embedded setup (PGlite in the same process) is what runs on one machine.
     if (database === 'pglite') delete env.DATABASE_URL;
     else env.DATABASE_URL = POSTGRES_URL;
@@ -155,7 +158,10 @@ function measureRss(file: string, database: 'pglite' | 'postgres'): Promise<Reco
     child.on('exit', (code) => {
       const line = out.trim().split('\n').at(-1) ?? '';
       if (code !== 0) reject(new Error(`pipeline-rss exited ${code}: ${out}`));
-      else resolve(JSON.parse(line) as Record<string, number | string>);
+      else {
+        const measured = JSON.parse(line) as Record<string, number | string>;
+        resolve(threads === undefined ? measured : { ...measured, database: `${String(measured.database)}, ${threads} thr.` });
+      }
     });
   });
 }
@@ -180,6 +186,8 @@ const memory: Record<string, number | string>[] = [];
 const memoryPostgres: Record<string, number | string>[] = [];
 memory.push(await measureRss(standard.path, 'pglite'));
 memoryPostgres.push(await measureRss(standard.path, 'postgres'));
+// The memory-lean settings (README: PIPELINE_THREADS).
+const memoryLean = [await measureRss(standard.path, 'postgres', 1), await measureRss(standard.path, 'postgres', 0)];
 const sizes = SLOPE_MB.length > 0 ? SLOPE_MB : LARGE_MB > 0 ? [LARGE_MB] : [];
 for (const mb of sizes) {
   const file = await largeFile(standard.path, mb);
@@ -203,10 +211,10 @@ const rows: [string, string, string, string][] = [
 console.log('');
 for (const row of rows) console.log(`${row[0].padEnd(34)} ${row[1].padStart(8)}  ${row[2].padEnd(26)} ${row[3]}`);
 console.log(`\nend to end: upload stored in ${e2e.upload_stored_seconds} s, all ${e2e.sheets} sheets (expected ${e2e.expected_sheets}) and progress done at ${e2e.total_seconds} s`);
-console.log('\nmemory (RSS, MB)   file MB  pages  idle  upload peak  processing peak  upload s  processing s  CPU ms/page');
-for (const m of [...memory, ...memoryPostgres]) {
+console.log('\nmemory (RSS, MB)       file MB  pages  idle  upload peak  processing peak  upload s  processing s  CPU ms/page');
+for (const m of [...memory, ...memoryPostgres, ...memoryLean]) {
   console.log(
-    `${String(m.database).padEnd(18)} ${String(m.size_mb).padStart(7)} ${String(m.pages).padStart(6)} ${String(m.rss_idle_mb).padStart(5)} ${String(m.rss_upload_peak_mb).padStart(12)} ${String(m.rss_process_peak_mb).padStart(16)} ${String(m.upload_seconds).padStart(9)} ${String(m.process_seconds).padStart(13)} ${String(m.cpu_ms_per_page).padStart(12)}`,
+    `${String(m.database).padEnd(22)} ${String(m.size_mb).padStart(7)} ${String(m.pages).padStart(6)} ${String(m.rss_idle_mb).padStart(5)} ${String(m.rss_upload_peak_mb).padStart(12)} ${String(m.rss_process_peak_mb).padStart(16)} ${String(m.upload_seconds).padStart(9)} ${String(m.process_seconds).padStart(13)} ${String(m.cpu_ms_per_page).padStart(12)}`,
   );
 }
 if (slope !== null) console.log(`processing peak RSS grows ${slope} MB per GB of file`);
@@ -221,6 +229,7 @@ const results = {
   pipeline_only_harsh: oursHarsh,
   memory,
   memory_postgres: memoryPostgres,
+  memory_postgres_fewer_threads: memoryLean,
   rss_slope_mb_per_gb: slope,
 };
 mkdirSync(path.join(root, 'bench/results'), { recursive: true });

@@ -28,6 +28,11 @@ export interface Config {
   logLevel: LogLevel;
   /** DEMO_DATA (default true): create the demo programme and accounts on the first start. */
   demoData: boolean;
+  /**
+   * PIPELINE_THREADS: worker threads reading a scan's pages (undefined: the pipeline's default, 2
+   * on two cores or more). Each costs some 140 MB while a file is read; 0 reads on the job's thread.
+   */
+  pipelineThreads: number | undefined;
 }
 
 export class ConfigError extends Error {
@@ -88,6 +93,9 @@ export function loadConfig(env: Env = process.env): Config {
   const demoData = parseBoolean(text('DEMO_DATA') ?? 'true', 'DEMO_DATA', problems);
   const sessionTtlHours = parseNumber(text('SESSION_TTL_HOURS') ?? '12', 'SESSION_TTL_HOURS', problems);
 
+  const threadsText = text('PIPELINE_THREADS');
+  const pipelineThreads = threadsText === undefined ? undefined : parseInteger(threadsText, 'PIPELINE_THREADS', 0, 16, problems);
+
   const logLevelText = (text('LOG_LEVEL') ?? 'info').toLowerCase();
   if (!LOG_LEVELS.includes(logLevelText as LogLevel)) {
     problems.push(`LOG_LEVEL must be one of ${LOG_LEVELS.join(', ')}`);
@@ -106,6 +114,7 @@ export function loadConfig(env: Env = process.env): Config {
     sessionTtlHours,
     logLevel: logLevelText as LogLevel,
     demoData,
+    pipelineThreads,
   };
 }
 

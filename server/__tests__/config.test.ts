@@ -50,6 +50,13 @@ describe('loadConfig', () => {
     });
   });
 
+  it('reads PIPELINE_THREADS, from 0 (read on the job thread) to 16', () => {
+    expect(loadConfig({}).pipelineThreads).toBeUndefined();
+    expect(loadConfig({ PIPELINE_THREADS: '0' }).pipelineThreads).toBe(0);
+    expect(loadConfig({ PIPELINE_THREADS: '1' }).pipelineThreads).toBe(1);
+    expect(() => loadConfig({ PIPELINE_THREADS: 'two' })).toThrow(/PIPELINE_THREADS must be an integer from 0 to 16/);
+  });
+
   it('derives PUBLIC_URL from PORT', () => {
     expect(loadConfig({ PORT: '4000' }).publicUrl).toBe('http://localhost:4000');
   });

@@ -83,6 +83,7 @@ export async function processUpload(context: JobContext, fileId: string): Promis
       startAtPage,
       expectedPrefixes: SERVICE_CENTER_CODE_PREFIXES,
       signal: lease.signal,
+      ...(context.config.pipelineThreads === undefined ? {} : { workers: context.config.pipelineThreads }),
       onPage: async (page) => {
         // A crashed worker writes nothing more (the pipeline reads one page ahead).
         lease.signal.throwIfAborted();

@@ -84,6 +84,7 @@ export async function processGradedUpload(context: JobContext, uploadId: string)
       startAtPage: await firstMissingPage(db, uploadId),
       expectedPrefixes: upload.is_intro ? INTRO_PREFIXES : GRADED_PREFIXES,
       signal: lease.signal,
+      ...(context.config.pipelineThreads === undefined ? {} : { workers: context.config.pipelineThreads }),
       onPage: async (page) => {
         lease.signal.throwIfAborted();
         await stagePage(db, blobStore, uploadId, page);

@@ -54,7 +54,13 @@ export async function createPipelineApp(options: PipelineAppOptions = {}): Promi
   });
   const ownDir = options.dataDir === undefined;
   const dataDir = options.dataDir ?? (await mkdtemp(path.join(tmpdir(), 'portal-pipeline-')));
-  const config = loadConfig({ PUBLIC_URL: TEST_PUBLIC_URL, LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? 'silent', DATA_DIR: dataDir });
+  const config = loadConfig({
+    PUBLIC_URL: TEST_PUBLIC_URL,
+    LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? 'silent',
+    DATA_DIR: dataDir,
+    // The benchmarks measure the pipeline with fewer threads through this.
+    PIPELINE_THREADS: process.env.PIPELINE_THREADS,
+  });
   const blobStore = new FolderBlobStore({ root: path.join(dataDir, 'blobs') });
   const app = await buildApp({ config, db, blobStore, plugins, webRoot: null });
   await app.ready();
