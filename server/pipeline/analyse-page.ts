@@ -74,6 +74,7 @@ export async function analysePage(
     let blankness: BlankPageResult | null = null;
     const found = await findCodes(raster, {
       ...(options.expectedPrefixes ? { expectedPrefixes: options.expectedPrefixes } : {}),
+      dpi: raster.dpi,
       continueAfterCorners: () => {
         blankness = detectBlankPage(pageRaster, pageRaster.dpi);
         return !blankness.blank;

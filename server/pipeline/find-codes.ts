@@ -82,6 +82,8 @@ export interface FindCodesOptions {
    * clean-ups): return false to stop there, e.g. because the page turned out blank.
    */
   continueAfterCorners?: () => boolean;
+  /** The raster's resolution, when known: some clean-ups only help low-resolution scans. */
+  dpi?: number;
 }
 
 /**
@@ -98,13 +100,16 @@ interface Variant {
   /** Pixel scale of the transformed image relative to its input. */
   scale: number;
   reader?: ReaderOptions;
+  /** Only tried on scans of a lower resolution than this (see FindCodesOptions.dpi). */
+  belowDpi?: number;
 }
 
 /** In order of how often each one rescued a page of the harsh test scans. */
 const CLEANUPS: Variant[] = [
   { name: 'median', transform: medianGrey, scale: 1 },
-  // Small modules (low resolution) blurred by the scan: bigger, then smoothed, they sample cleanly.
-  { name: 'double_median', transform: (r) => medianGrey(doubleGrey(r)), scale: 2 },
+  // Small modules (low resolution) blurred by the scan: bigger, then smoothed, they sample
+  // cleanly. Costly (four times the pixels), and pointless where modules are big enough.
+  { name: 'double_median', transform: (r) => medianGrey(doubleGrey(r)), scale: 2, belowDpi: 200 },
   { name: 'blur', transform: (r) => normaliseGrey(blurGrey(r)), scale: 1 },
   { name: 'denoise', transform: (r) => r, scale: 1, reader: { tryDenoise: true } },
   { name: 'half', transform: halfGrey, scale: 0.5 },
@@ -139,6 +144,12 @@ export async function findCodes(
   // Pages where something was read are what they are: clean-ups only help pages with nothing usable.
   if (options.cleanup !== false && search.codes.length === 0) {
     for (const variant of CLEANUPS) {
+      if (
+        variant.belowDpi !== undefined &&
+        options.dpi !== undefined &&
+        options.dpi >= variant.belowDpi
+      )
+        continue;
       const crops = corners.map((c) => ({
         ...c,
         raster: variant.transform(c.raster),
