@@ -30,11 +30,16 @@ export function fileSelect(scopeParam: string, source = 'files'): string {
          f.recruiter_id, ${name('recruiters', 'name', 'f.recruiter_id')} AS recruiter_name,
          f.contact_person_id, ${name('contact_persons', 'name', 'f.contact_person_id')} AS contact_person_name,
          -- Kept sheets (see keptSheetSql), counted from their kept pages: one index range per
-         -- file instead of one lookup per sheet.
-         (SELECT count(DISTINCT kp.answer_sheet_id) FROM pages kp
-          WHERE kp.file_id = f.id AND NOT kp.ignored AND kp.answer_sheet_id IS NOT NULL
-            AND (${scopeParam}::uuid IS NULL OR EXISTS (
-              SELECT 1 FROM answer_sheets a WHERE a.id = kp.answer_sheet_id AND a.assigned_group = ${scopeParam}::uuid))) AS responses_count,
+         -- file instead of one lookup per sheet. A coordinator counts its congregation's only:
+         -- those sheets of the file (one index range) matched to the kept pages.
+         CASE WHEN ${scopeParam}::uuid IS NULL THEN
+           (SELECT count(DISTINCT kp.answer_sheet_id) FROM pages kp
+            WHERE kp.file_id = f.id AND NOT kp.ignored AND kp.answer_sheet_id IS NOT NULL)
+         ELSE
+           (SELECT count(*) FROM answer_sheets a
+            WHERE a.assigned_group = ${scopeParam}::uuid AND a.file_id = f.id
+              AND EXISTS (SELECT 1 FROM pages kp WHERE kp.file_id = f.id AND kp.answer_sheet_id = a.id AND NOT kp.ignored))
+         END AS responses_count,
          (SELECT coalesce(json_agg(json_build_object('id', g.id, 'wbs_code', g.wbs_code, 'display_name', g.display_name) ORDER BY g.wbs_code), '[]'::json)
           FROM congregations g
           WHERE g.id IN (SELECT a.assigned_group FROM answer_sheets a WHERE a.file_id = f.id)) AS congregations,

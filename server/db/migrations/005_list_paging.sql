@@ -5,8 +5,8 @@
 CREATE INDEX students_human_id_page_idx ON students (human_id, id);
 -- A coordinator's students, by human id (the list's default order).
 CREATE INDEX students_congregation_human_id_idx ON students (congregation_id, human_id, id);
--- Which files hold sheets of a congregation: a coordinator sees only those.
-CREATE INDEX answer_sheets_group_file_idx ON answer_sheets (assigned_group, file_id) WHERE assigned_group IS NOT NULL;
+-- Which files hold sheets of a congregation (a coordinator sees only those), and those sheets.
+CREATE INDEX answer_sheets_group_file_idx ON answer_sheets (assigned_group, file_id) INCLUDE (id) WHERE assigned_group IS NOT NULL;
 -- A sheet counts as a response while it keeps a page: a file's responses are counted from this
 -- index alone.
 CREATE INDEX pages_file_kept_idx ON pages (file_id, answer_sheet_id) WHERE NOT ignored;
