@@ -2,6 +2,7 @@
 // SHA-256, so reading the table does not give anyone a usable cookie.
 import { createHash, randomBytes } from 'node:crypto';
 import type { Database } from '../db/database.js';
+import { perDatabase } from '../db/per-database.js';
 import type { Role } from './users.js';
 
 /** Who is calling, as route handlers see it on `request.user`. */
@@ -67,16 +68,7 @@ interface CachedSession {
   until: number;
 }
 
-const sessionCaches = new WeakMap<Database, Map<string, CachedSession>>();
-
-function sessionCache(db: Database): Map<string, CachedSession> {
-  let cache = sessionCaches.get(db);
-  if (cache === undefined) {
-    cache = new Map();
-    sessionCaches.set(db, cache);
-  }
-  return cache;
-}
+const sessionCache = perDatabase(() => new Map<string, CachedSession>());
 
 export async function loadSessionUser(db: Database, token: string): Promise<SessionUser | null> {
   // Tokens are 43 base64url characters; anything else cannot be ours and costs no query.
@@ -104,7 +96,7 @@ export async function loadSessionUser(db: Database, token: string): Promise<Sess
 
 /** Forget what this process remembers of a session (after changing or ending it). */
 function forgetSession(db: Database, sessionId: string): void {
-  sessionCaches.get(db)?.delete(sessionId);
+  sessionCache(db).delete(sessionId);
 }
 
 export function toSessionUser(row: SessionRow): SessionUser {

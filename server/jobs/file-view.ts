@@ -5,6 +5,7 @@ import type { FastifyRequest } from 'fastify';
 import { congregationScope } from '../auth/session';
 import type { Schemas } from '../contract/types';
 import type { Database } from '../db/database';
+import { lookupSql } from '../db/lookup-sql';
 import { forbidden, notFound } from '../http-error';
 import { keptSheetSql, mismatchedPageSql, unrecognizedPageSql } from './file-steps';
 
@@ -16,9 +17,8 @@ export const FILE_NOT_FOUND = 'File not found';
  * `source` may be a CTE holding one page of files, so the per-file counts run for that page only.
  */
 export function fileSelect(scopeParam: string, source = 'files'): string {
-  // Names are looked up by scalar subqueries rather than joins: the planner then has no join
-  // order to search, which cost more than running the query.
-  const name = (table: string, column: string, value: string) => `(SELECT x.${column} FROM ${table} x WHERE x.id = ${value})`;
+  // Names by lookupSql, not joins (see there why).
+  const name = (table: string, column: string, value: string) => lookupSql(table, column, value);
   return `
   SELECT f.id, f.name, f.process_status, f.failure_reason, f.file_status, f.grading_complete, f.printed,
          f.page_count, f.answer_sheet_page_length, f.scanned_at, f.uploaded_at, f.created_at, f.sent_at,

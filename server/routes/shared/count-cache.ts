@@ -5,6 +5,7 @@
 // process's writes show within COUNT_CACHE_TTL_MS, the same window in which the web client
 // already merges duplicate requests (spec section 9: 2 s).
 import type { Database } from '../../db/database';
+import { perDatabase } from '../../db/per-database';
 
 export const COUNT_CACHE_TTL_MS = 2000;
 const MAX_ENTRIES = 2000;
@@ -14,16 +15,7 @@ interface Entry {
   expires: number;
 }
 
-const caches = new WeakMap<Database, Map<string, Entry>>();
-
-function cacheOf(db: Database): Map<string, Entry> {
-  let cache = caches.get(db);
-  if (!cache) {
-    cache = new Map();
-    caches.set(db, cache);
-  }
-  return cache;
-}
+const cacheOf = perDatabase(() => new Map<string, Entry>());
 
 /** `SELECT count(*) AS total ...` through the cache. */
 export async function cachedTotal(db: Database, sql: string, params: readonly unknown[]): Promise<number> {
@@ -40,5 +32,5 @@ export async function cachedTotal(db: Database, sql: string, params: readonly un
 
 /** Forget every cached total of this database (after a write). */
 export function invalidateTotals(db: Database): void {
-  caches.get(db)?.clear();
+  cacheOf(db).clear();
 }

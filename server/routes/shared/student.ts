@@ -1,6 +1,7 @@
 // A student as the contract shows it: its references resolved (country, congregation, study
 // helper, recruiter...) and its latest answer sheet with that sheet's file and lesson.
 import type { Schemas } from '../../contract/types';
+import { lookupSql } from '../../db/lookup-sql';
 import { congregationRefOrNull, countryOrNull, iso, isoOrNull, lessonOrNull, namedRefOrNull, studentName } from './refs';
 
 /** "Newest first" for a student's answer sheets `a` (also what "latest answer sheet" means). */
@@ -11,10 +12,8 @@ export const NEWEST_ANSWER_SHEETS_FIRST = 'a.created_at DESC, a.id DESC';
  * aliased `s`. Callers append WHERE/ORDER BY on `s`.
  */
 export function studentSelect(source: string = 'students'): string {
-  // Names are looked up by scalar subqueries rather than joins: the planner then has no join
-  // order to search, which cost more than running the query (1.2 ms against 0.5 ms for a page).
-  const name = (table: string, column: string, key: string, value: string) =>
-    `(SELECT x.${column} FROM ${table} x WHERE x.${key} = ${value})`;
+  // Names by lookupSql, not joins (see there why).
+  const name = (table: string, column: string, key: string, value: string) => lookupSql(table, column, value, key);
   return `
   SELECT s.id, s.human_id, s.attributes, s.created_at, s.last_active_at,
          s.country_iso, ${name('countries', 'display_name', 'iso_code', 's.country_iso')} AS country_name,
