@@ -3,7 +3,7 @@
 // file while hashing and counting, and only a complete, verified file is renamed into place:
 // an aborted or oversized upload leaves nothing behind.
 import { createHash, randomBytes } from 'node:crypto';
-import { createReadStream, createWriteStream } from 'node:fs';
+import { createReadStream } from 'node:fs';
 import { mkdir, open, readdir, rename, rm, stat, unlink } from 'node:fs/promises';
 import path from 'node:path';
 import { Readable, Transform, type TransformCallback } from 'node:stream';
@@ -80,7 +80,10 @@ export class FolderBlobStore implements BlobStore {
     const meter = new HashingMeter(limit);
     const input = source instanceof Uint8Array ? Readable.from([source]) : source;
     try {
-      await pipeline(input, meter, createWriteStream(tempPath, { flags: 'wx' }), { signal: options.signal });
+      // Created before the copy starts, so the clean-up below always finds it: a stream opening
+      // its file lazily could create it after an early abort had already cleaned up.
+      const file = await open(tempPath, 'wx');
+      await pipeline(input, meter, file.createWriteStream(), { signal: options.signal });
       // Durable before the database can point at it.
       const handle = await open(tempPath, 'r');
       try {
