@@ -88,7 +88,8 @@ export interface FindCodesOptions {
 
 /**
  * Side of the square corner crops, as a share of the raster's shorter side: on A4 that is 63 mm,
- * room for the 22 mm code at 10 mm from the edges plus tilt and paper offset in the scanner.
+ * room for the code (CODE_STAMP: 18-44 mm from the edges) tilted by 6 degrees about the page's
+ * middle (its inner corner then moves up to ~17 mm), and for codes printed before at 12-34 mm.
  */
 export const CORNER_CROP_SHARE = 0.3;
 

@@ -12,12 +12,19 @@ import { stampCodeFast } from './code-stamp';
 export const PACKET_PAGE_SIZE: PageSize = PAGE_SIZES.a4;
 
 /**
- * White areas, in mm from the page's edges. The scanned sheet's own code sits 12-34 mm from the
- * corner; a few mm more cover a sheet scanned tilted or shifted. The code text beside it is
- * covered too. Nothing of the answer sheet is printed there (see answer-sheet-master).
+ * White areas, in mm from the page's edges, derived from where codes are printed (CODE_STAMP):
+ * the scanned sheet's own code, with a few mm more for a sheet scanned tilted or shifted, and the
+ * code text beside it. Nothing of the answer sheet is printed there (see answer-sheet-master).
  */
-const CODE_AREA_MM = 41;
-const CODE_TEXT_AREA = { fromMm: 40, toMm: 72, lowMm: 15, highMm: 31 } as const;
+const CODE_END_MM = CODE_STAMP.edgeMarginMm + CODE_STAMP.qrSizeMm;
+const CODE_AREA_MM = CODE_END_MM + 7;
+const CODE_TEXT_MIDDLE_MM = CODE_STAMP.edgeMarginMm + CODE_STAMP.qrSizeMm / 2;
+const CODE_TEXT_AREA = {
+  fromMm: CODE_END_MM + CODE_STAMP.textGapMm - 2,
+  toMm: CODE_END_MM + CODE_STAMP.textGapMm + 32,
+  lowMm: CODE_TEXT_MIDDLE_MM - 8,
+  highMm: CODE_TEXT_MIDDLE_MM + 8,
+} as const;
 const HEADER_BAND_MM = 11;
 
 export interface PacketPage {

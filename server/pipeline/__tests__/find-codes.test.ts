@@ -143,7 +143,7 @@ describe('findCodes on printed pages', () => {
     const prng = createPrng(1);
     // Salt-and-pepper: one pixel in ten flipped to black or white.
     for (let i = 0; i < page.data.length; i++)
-      if (prng.next() < 0.1) page.data[i] = prng.chance(0.5) ? 0 : 255;
+      if (prng.next() < 0.3) page.data[i] = prng.chance(0.5) ? 0 : 255;
     const plain = await findCodes(page, { cleanup: false });
     expect(plain.code).toBeNull();
     const result = await findCodes(page);
