@@ -3,10 +3,15 @@
 // (page-image). Used on the calling thread and in the page workers alike.
 import type { Code, CodePrefix } from './codes';
 import { detectBlankPage, type BlankPageResult } from './blank-page';
-import { findCodes, type FoundCode, type PageReason } from './find-codes';
-import { uprightPageImage, type PageImage, type PageImageOptions } from './page-image';
+import { findCodes, findUprightCodeInTopBand, type FoundCode, type PageReason } from './find-codes';
+import {
+  keepsScanJpeg,
+  uprightPageImage,
+  type PageImage,
+  type PageImageOptions,
+} from './page-image';
 import type { Orientation } from './raster';
-import type { PageRaster, RasterSource } from './read-page';
+import type { PageRaster, RasterSource, ScanPage, UprightJpeg } from './read-page';
 
 export interface ProcessedPage {
   /** 1-based. */
@@ -59,14 +64,21 @@ export function unreadablePage(pageNumber: number): ProcessedPage {
 
 export async function analysePage(
   pageNumber: number,
-  reading: Promise<PageRaster>,
+  loading: Promise<ScanPage>,
   options: AnalyseOptions,
 ): Promise<{ finish: Promise<ProcessedPage> }> {
   const empty = unreadablePage(pageNumber);
   let raster: PageRaster;
   let page: ProcessedPage;
   try {
-    raster = await reading;
+    const scan = await loading;
+    // Most pages are upright scan JPEGs whose top-right code reads in the top band: done without
+    // decoding the rest (the page image is then the JPEG as it came).
+    if (scan.jpeg && (options.pageImage === false || keepsScanJpeg(scan.jpeg, options.pageImage))) {
+      const done = await upright(pageNumber, scan.jpeg, options);
+      if (done) return { finish: Promise.resolve(done) };
+    }
+    raster = await scan.raster();
     const pageRaster = raster;
     page = { ...empty, source: raster.source, dpi: Math.round(raster.dpi) };
     // Blank detection only runs when the corners hold no code (a page with a code is no blank
@@ -99,6 +111,32 @@ export async function analysePage(
     (error: unknown) => ({ ...page, image_error: describe(error) }),
   );
   return { finish };
+}
+
+/** The page when its code reads in the top band of its upright JPEG; null otherwise. */
+async function upright(
+  pageNumber: number,
+  jpeg: UprightJpeg,
+  options: AnalyseOptions,
+): Promise<ProcessedPage | null> {
+  const found = await findUprightCodeInTopBand(await jpeg.top, jpeg, {
+    ...(options.expectedPrefixes ? { expectedPrefixes: options.expectedPrefixes } : {}),
+  });
+  if (!found) return null;
+  return {
+    ...unreadablePage(pageNumber),
+    code: found.code,
+    reason: null,
+    orientation: 0,
+    skew: found.skew === null ? null : Math.round(found.skew * 10) / 10,
+    codes: found.codes,
+    image:
+      options.pageImage === false
+        ? null
+        : { jpeg: jpeg.bytes, width: jpeg.width, height: jpeg.height },
+    source: 'embedded_image',
+    dpi: Math.round(jpeg.dpi),
+  };
 }
 
 export function describe(error: unknown): string {

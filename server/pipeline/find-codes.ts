@@ -93,6 +93,14 @@ export interface FindCodesOptions {
  */
 export const CORNER_CROP_SHARE = 0.3;
 
+/** Side of the corner crops of a page of this size, in pixels. */
+export function cornerCropSide(width: number, height: number): number {
+  return Math.round(Math.min(width, height) * CORNER_CROP_SHARE);
+}
+
+/** One symbol per corner: zxing stops looking as soon as it has it (about half the time). */
+const ONE_SYMBOL: ReaderOptions = { maxNumberOfSymbols: 1 };
+
 type Crop = { area: CodeArea; raster: GreyRaster; left: number; top: number; scale: number };
 
 interface Variant {
@@ -133,11 +141,9 @@ export async function findCodes(
   // Crops are cut as they are needed: most pages are done after the first two corners.
   const primary = cornerCrops(raster, ['top_right', 'bottom_left']);
 
-  // One symbol per corner: zxing stops looking as soon as it has it (about half the time).
-  const oneSymbol: ReaderOptions = { maxNumberOfSymbols: 1 };
-  if (await search.tryCrops('corners', primary, oneSymbol)) return search.result();
+  if (await search.tryCrops('corners', primary, ONE_SYMBOL)) return search.result();
   const secondary = cornerCrops(raster, ['top_left', 'bottom_right']);
-  if (await search.tryCrops('other_corners', secondary, oneSymbol)) return search.result();
+  if (await search.tryCrops('other_corners', secondary, ONE_SYMBOL)) return search.result();
   const corners = [...primary, ...secondary];
   if (options.continueAfterCorners && !options.continueAfterCorners()) return search.result();
   if (await search.tryCrops('page', [{ area: 'page', raster, left: 0, top: 0, scale: 1 }]))
@@ -157,7 +163,10 @@ export async function findCodes(
         scale: c.scale * variant.scale,
       }));
       if (
-        await search.tryCrops(`cleanup:${variant.name}`, crops, { ...oneSymbol, ...variant.reader })
+        await search.tryCrops(`cleanup:${variant.name}`, crops, {
+          ...ONE_SYMBOL,
+          ...variant.reader,
+        })
       )
         return search.result();
     }
@@ -166,18 +175,53 @@ export async function findCodes(
 }
 
 /**
+ * The first try for a page that is an upright scan JPEG, on its top band alone (see read-page's
+ * UprightJpeg): the top-right corner crop, read as findCodes reads it first. Returns the result
+ * findCodes would return when that crop holds an expected code standing upright; null otherwise
+ * (then the whole page goes through findCodes).
+ */
+export async function findUprightCodeInTopBand(
+  band: GreyRaster,
+  page: { width: number; height: number },
+  options: Pick<FindCodesOptions, 'expectedPrefixes'> = {},
+): Promise<FindCodesResult | null> {
+  const search = new CodeSearch(options.expectedPrefixes ?? CODE_PREFIXES);
+  await search.tryCrops('corners', cornerCrops(band, ['top_right'], page), ONE_SYMBOL);
+  const result = search.result();
+  return result.code !== null && result.orientation === 0 ? result : null;
+}
+
+/**
+ * A corner with less ink than this share of its area holds no code: a whole symbol is about a
+ * sixth of the crop and half of it is dark, so even a code mostly cut off by the scanner's edge
+ * has several times more. Such corners (blank backs, empty corners of turned pages) are not read.
+ */
+const MIN_CORNER_INK_SHARE = 0.01;
+/** How much darker than the paper a pixel must be to count as ink (as blank-page measures it). */
+const INK_BELOW_PAPER = 40;
+
+/**
  * Corner crops framed with paper-coloured margins: a code pushed against the edge of the scanned
  * area by a tilted sheet has lost its quiet zone, and zxing needs one to find the symbol.
+ * Corners without ink are left out. `raster` may be the page's top band only (`page` then gives
+ * the whole page's size) when only the top corners are asked for.
  */
-function cornerCrops(raster: GreyRaster, areas: CodeArea[]): Crop[] {
-  const side = Math.round(Math.min(raster.width, raster.height) * CORNER_CROP_SHARE);
+function cornerCrops(
+  raster: GreyRaster,
+  areas: CodeArea[],
+  page: { width: number; height: number } = raster,
+): Crop[] {
+  const side = cornerCropSide(page.width, page.height);
   const border = Math.max(8, Math.round(side * 0.05));
-  const right = raster.width - side;
-  const bottom = raster.height - side;
-  const at = (area: CodeArea, left: number, top: number): Crop => {
+  const right = page.width - side;
+  const bottom = page.height - side;
+  const at = (area: CodeArea, left: number, top: number): Crop | null => {
     // Paper's grey, from every third row and column of the corner.
     const { histogram, count } = sampledHistogram(raster, left, top, side, side, 3);
     const paper = percentile(histogram, count, 0.9);
+    let ink = 0;
+    for (let level = 0; level < paper - INK_BELOW_PAPER; level++) ink += histogram[level]!;
+    if (ink < count * MIN_CORNER_INK_SHARE) return null;
     return {
       area,
       raster: cropPaddedGrey(raster, left, top, side, border, paper),
@@ -193,7 +237,7 @@ function cornerCrops(raster: GreyRaster, areas: CodeArea[]): Crop[] {
     bottom_right: [right, bottom],
     page: [0, 0],
   };
-  return areas.map((area) => at(area, ...origin[area]));
+  return areas.map((area) => at(area, ...origin[area])).filter((crop) => crop !== null);
 }
 
 class CodeSearch {
@@ -204,9 +248,13 @@ class CodeSearch {
 
   constructor(private readonly expected: readonly CodePrefix[]) {}
 
-  /** Reads every crop of one pass; true once a usable code is known. */
+  /**
+   * Reads the crops of one pass in order; true once a usable code is known (the other crops are
+   * then not read: the second printed copy would only say the same).
+   */
   async tryCrops(pass: string, crops: Crop[], reader?: ReaderOptions): Promise<boolean> {
     for (const crop of crops) {
+      if (this.chosen) break;
       this.attempts++;
       const results = await readQrCodes(crop.raster, reader);
       for (const result of results) {

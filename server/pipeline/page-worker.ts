@@ -36,7 +36,7 @@ port.on('message', (request: PageWorkerRequest) => {
   inProgress++;
   void (async () => {
     try {
-      const reading = pdf.readPage(pageNumber, { colour: data.colour });
+      const reading = pdf.loadPage(pageNumber, { colour: data.colour });
       reading.catch(() => undefined);
       const { finish } = await analysePage(pageNumber, reading, data.options);
       port.postMessage(await finish);

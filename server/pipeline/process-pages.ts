@@ -7,7 +7,7 @@ import { analysePage, type ProcessedPage } from './analyse-page';
 import type { CodePrefix } from './codes';
 import type { PageImageOptions } from './page-image';
 import { PagePool, pageWorkerScript } from './page-pool';
-import { openScanPdf, type PageRaster } from './read-page';
+import { openScanPdf, type ScanPage } from './read-page';
 
 export type { ProcessedPage } from './analyse-page';
 
@@ -24,7 +24,7 @@ export interface ProcessPagesOptions {
   startAtPage?: number;
   /** Code kinds this upload expects; others are reported as 'other_kind'. Default: all. */
   expectedPrefixes?: readonly CodePrefix[];
-  /** Page image settings, or false for none. Default: upright JPEG, 2400 px max, quality 80. */
+  /** Page image settings, or false for none. Default: upright JPEG, MAX_KEPT_SCAN_SIDE px max, quality 80. */
   pageImage?: PageImageOptions | false;
   /** Keep colour in page images of colour scans. Default false (grey). */
   colour?: boolean;
@@ -113,9 +113,9 @@ export async function processPages(
     // Three pages in flight: page n+1 is decoding (sharp, off this thread) while page n is
     // searched here, and page n-1's JPEG is encoding. Pages are still handed over in order.
     const colour = !!options.colour;
-    const read = (n: number): Promise<PageRaster> => {
+    const read = (n: number): Promise<ScanPage> => {
       // Errors are per page: they surface when the page's turn comes (analysePage).
-      const reading = pdf.readPage(n, { colour });
+      const reading = pdf.loadPage(n, { colour });
       reading.catch(() => undefined);
       return reading;
     };

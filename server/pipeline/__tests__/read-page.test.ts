@@ -15,6 +15,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { ScanPdfBuilder, type ScanImageEncoding } from '../../../tests/fixtures/scan-pdf';
 import { thresholdAt } from '../../../tests/fixtures/scan-effects';
 import { makeAnswerSheetMaster } from '../../pdf/answer-sheet-master';
+import { cornerCropSide } from '../find-codes';
 import { cropGrey, shrinkGrey, type GreyRaster } from '../raster';
 import { openScanPdf, openScanPdfBytes, UnreadablePdfError, type PageRaster } from '../read-page';
 
@@ -99,6 +100,34 @@ describe('embedded scan images', () => {
     expect([...page.jpeg!.subarray(0, 3)]).toEqual([0xff, 0xd8, 0xff]);
     const meta = await sharp(page.jpeg!).metadata();
     expect([meta.width, meta.height, meta.channels]).toEqual([raster.width, raster.height, 1]);
+  });
+
+  it('loads an upright JPEG page with only its top band decoded, the same pixels as the whole', async () => {
+    const raster = testRaster();
+    const pdf = openScanPdf(await scanPdf('jpeg_grey', raster));
+    try {
+      const page = await pdf.loadPage(1);
+      const jpeg = page.jpeg!;
+      expect([jpeg.width, jpeg.height, Math.round(jpeg.dpi)]).toEqual([
+        raster.width,
+        raster.height,
+        200,
+      ]);
+      expect(jpeg.topRows).toBe(cornerCropSide(raster.width, raster.height));
+      const top = await jpeg.top;
+      expect([top.width, top.height]).toEqual([raster.width, jpeg.topRows]);
+      const whole = await page.raster();
+      expect(whole.jpeg).toBe(jpeg.bytes);
+      expect(
+        Buffer.from(top.data).equals(Buffer.from(whole.data.subarray(0, top.data.length))),
+      ).toBe(true);
+      // Pages that are no upright JPEG have no band: they are read whole.
+      const turned = openScanPdf(await scanPdf('bilevel_flate', thresholdAt(raster, 128)));
+      expect((await turned.loadPage(1)).jpeg).toBeUndefined();
+      turned.close();
+    } finally {
+      pdf.close();
+    }
   });
 
   it('turns a colour JPEG grey; keeps colour when asked and the page has some', async () => {
