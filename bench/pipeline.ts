@@ -1,7 +1,8 @@
 // Scan pipeline benchmark: end-to-end pages/s of a generated scan (upload stored → every sheet in
 // the database → progress done) next to the common scripted baseline (`pdfimages -j` + `zbarimg`)
 // on the same file in the same run; codes read on a standard and a harsh set; resident memory
-// while uploading and processing a large file (made on demand by joining copies of the scan).
+// while uploading and processing a large file (made on demand by joining copies of the scan), in
+// the app's own process (PGlite, PostgreSQL) and in a job worker process of its own (PostgreSQL).
 // Prints a table and writes bench/results/pipeline.json.
 //
 //   npx tsx bench/pipeline.ts [--pages 500] [--harsh-pages 200] [--large-mb 1500 | --large-mb 0]
@@ -76,6 +77,8 @@ async function endToEnd(made: MadeScan) {
       upload_stored_seconds: round((stored - started) / 1000),
       total_seconds: round((done - started) / 1000),
       pages_per_second: round(made.pages.length / ((done - started) / 1000)),
+      // The same, counted from the moment the upload is stored (the file's id answered).
+      pages_per_second_after_stored: round(made.pages.length / ((done - stored) / 1000)),
       codes: readRate(made, found),
     };
   } finally {
@@ -144,6 +147,15 @@ const POSTGRES_URL = process.env.BENCH_DATABASE_URL ?? 'postgres://postgres@127.
 
 /** `threads`: PIPELINE_THREADS for the run (undefined: the default). */
 function measureRss(file: string, database: 'pglite' | 'postgres', threads?: number): Promise<Record<string, number | string>> {
+  return measureIn('bench/pipeline-rss.ts', file, database, threads);
+}
+
+/** The scale setup: a job worker process of its own (`npm run worker`) on PostgreSQL. */
+function measureWorkerProcess(file: string, threads?: number): Promise<Record<string, number | string>> {
+  return measureIn('bench/worker-rss.ts', file, 'postgres', threads);
+}
+
+function measureIn(script: string, file: string, database: 'pglite' | 'postgres', threads?: number): Promise<Record<string, number | string>> {
   return new Promise((resolve, reject) => {
     // As `npm run serve` runs the server (see README).
     const env: NodeJS.ProcessEnv = { ...process.env, MALLOC_ARENA_MAX: '2' };
@@ -152,15 +164,16 @@ function measureRss(file: string, database: 'pglite' | 'postgres', threads?: num
     // The embedded setup (PGlite in the same process) is what runs on one machine.
     if (database === 'pglite') delete env.DATABASE_URL;
     else env.DATABASE_URL = POSTGRES_URL;
-    const child = spawn(process.execPath, ['--import', 'tsx', 'bench/pipeline-rss.ts', file], { cwd: root, env, stdio: ['ignore', 'pipe', 'inherit'] });
+    const child = spawn(process.execPath, ['--import', 'tsx', script, file], { cwd: root, env, stdio: ['ignore', 'pipe', 'inherit'] });
     let out = '';
     child.stdout.on('data', (chunk: Buffer) => (out += chunk.toString()));
     child.on('exit', (code) => {
       const line = out.trim().split('\n').at(-1) ?? '';
-      if (code !== 0) reject(new Error(`pipeline-rss exited ${code}: ${out}`));
+      if (code !== 0) reject(new Error(`${script} exited ${code}: ${out}`));
       else {
         const measured = JSON.parse(line) as Record<string, number | string>;
-        resolve(threads === undefined ? measured : { ...measured, database: `${String(measured.database)}, ${threads} thr.` });
+        const named = String(measured.database).includes('thr.') ? String(measured.database) : `${String(measured.database)}, ${threads} thr.`;
+        resolve(threads === undefined ? measured : { ...measured, database: named });
       }
     });
   });
@@ -188,6 +201,7 @@ memory.push(await measureRss(standard.path, 'pglite'));
 memoryPostgres.push(await measureRss(standard.path, 'postgres'));
 // The memory-lean settings (README: PIPELINE_THREADS).
 const memoryLean = [await measureRss(standard.path, 'postgres', 1), await measureRss(standard.path, 'postgres', 0)];
+const memoryWorker = [await measureWorkerProcess(standard.path), await measureWorkerProcess(standard.path, 1)];
 const sizes = SLOPE_MB.length > 0 ? SLOPE_MB : LARGE_MB > 0 ? [LARGE_MB] : [];
 for (const mb of sizes) {
   const file = await largeFile(standard.path, mb);
@@ -195,6 +209,8 @@ for (const mb of sizes) {
   console.log('memory', memory.at(-1));
   memoryPostgres.push(await measureRss(file, 'postgres'));
   console.log('memory', memoryPostgres.at(-1));
+  memoryWorker.push(await measureWorkerProcess(file), await measureWorkerProcess(file, 1));
+  console.log('memory', ...memoryWorker.slice(-2));
 }
 let slope: number | null = null;
 if (memory.length >= 2) {
@@ -211,8 +227,9 @@ const rows: [string, string, string, string][] = [
 console.log('');
 for (const row of rows) console.log(`${row[0].padEnd(34)} ${row[1].padStart(8)}  ${row[2].padEnd(26)} ${row[3]}`);
 console.log(`\nend to end: upload stored in ${e2e.upload_stored_seconds} s, all ${e2e.sheets} sheets (expected ${e2e.expected_sheets}) and progress done at ${e2e.total_seconds} s`);
+console.log(`from the upload stored to progress done: ${e2e.pages_per_second_after_stored} pages/s`);
 console.log('\nmemory (RSS, MB)       file MB  pages  idle  upload peak  processing peak  upload s  processing s  CPU ms/page');
-for (const m of [...memory, ...memoryPostgres, ...memoryLean]) {
+for (const m of [...memory, ...memoryPostgres, ...memoryLean, ...memoryWorker]) {
   console.log(
     `${String(m.database).padEnd(22)} ${String(m.size_mb).padStart(7)} ${String(m.pages).padStart(6)} ${String(m.rss_idle_mb).padStart(5)} ${String(m.rss_upload_peak_mb).padStart(12)} ${String(m.rss_process_peak_mb).padStart(16)} ${String(m.upload_seconds).padStart(9)} ${String(m.process_seconds).padStart(13)} ${String(m.cpu_ms_per_page).padStart(12)}`,
   );
@@ -230,6 +247,7 @@ const results = {
   memory,
   memory_postgres: memoryPostgres,
   memory_postgres_fewer_threads: memoryLean,
+  memory_postgres_worker_process: memoryWorker,
   rss_slope_mb_per_gb: slope,
 };
 mkdirSync(path.join(root, 'bench/results'), { recursive: true });

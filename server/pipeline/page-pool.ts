@@ -19,8 +19,16 @@ interface PoolWorker {
 /** How long a closing worker may take to finish its pages before it is stopped. */
 const CLOSE_GRACE_MS = 10_000;
 
+/**
+ * Pages a worker analyses at once: one decoding (sharp, on libuv's threads) while another's
+ * codes are searched on the worker's thread. More only holds more page images in memory.
+ */
+export const PAGES_AT_ONCE_PER_WORKER = 2;
+
 export class PagePool {
   private readonly workers: PoolWorker[] = [];
+  /** Pages asked for and not sent to a worker yet, in the order asked. */
+  private readonly queue: { pageNumber: number; resolve: (page: ProcessedPage) => void }[] = [];
   private closed = false;
 
   /** `script` from pageWorkerScript(). */
@@ -30,22 +38,41 @@ export class PagePool {
     private readonly script: PageWorkerScript,
   ) {}
 
-  /** Never rejects: a page whose worker died comes back as an unreadable page. */
+  /**
+   * Never rejects: a page whose worker died comes back as an unreadable page. Pages wait here
+   * until a worker has room, so a slow page holds up only its own worker: the other one goes on
+   * with the pages asked for after it.
+   */
   analyse(pageNumber: number): Promise<ProcessedPage> {
     if (this.closed) throw new Error('page pool closed');
-    if (this.workers.length < this.size) this.workers.push(this.spawn());
-    let target = this.workers[0]!;
-    for (const candidate of this.workers)
-      if (candidate.waiting.size < target.waiting.size) target = candidate;
     return new Promise((resolve) => {
+      this.queue.push({ pageNumber, resolve });
+      this.dispatch();
+    });
+  }
+
+  /** Sends waiting pages to the least busy workers with room, starting workers up to `size`. */
+  private dispatch(): void {
+    while (this.queue.length > 0 && !this.closed) {
+      let target = this.workers[0];
+      for (const candidate of this.workers)
+        if (candidate.waiting.size < target!.waiting.size) target = candidate;
+      if (!target || (target.waiting.size > 0 && this.workers.length < this.size)) {
+        target = this.spawn();
+        this.workers.push(target);
+      }
+      if (target.waiting.size >= PAGES_AT_ONCE_PER_WORKER) return;
+      const { pageNumber, resolve } = this.queue.shift()!;
       target.waiting.set(pageNumber, resolve);
       target.worker.postMessage({ type: 'page', pageNumber } satisfies PageWorkerRequest);
-    });
+    }
   }
 
   /** Lets each worker finish what it has, close its PDF and stop. */
   async close(): Promise<void> {
     this.closed = true;
+    for (const { pageNumber, resolve } of this.queue.splice(0))
+      resolve({ ...unreadablePage(pageNumber), error: 'page pool closed' });
     await Promise.all(
       this.workers.map(async ({ worker }) => {
         const exited = new Promise<void>((resolve) => worker.once('exit', () => resolve()));
@@ -74,13 +101,15 @@ export class PagePool {
         resolve({ ...unreadablePage(pageNumber), error: reason });
       entry.waiting.clear();
       const index = this.workers.indexOf(entry);
-      // A later page gets a fresh worker.
+      // Waiting pages get a fresh worker.
       if (index >= 0) this.workers.splice(index, 1);
+      this.dispatch();
     };
     worker.on('message', (page: ProcessedPage) => {
       const resolve = entry.waiting.get(page.page_number);
       entry.waiting.delete(page.page_number);
       resolve?.(page);
+      this.dispatch();
     });
     worker.on('error', (error) => failAll(`page worker failed: ${error.message}`));
     worker.on('exit', (code) => failAll(`page worker stopped (exit code ${code})`));

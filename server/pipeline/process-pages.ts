@@ -42,8 +42,12 @@ export interface ProcessPagesOptions {
 }
 
 export const MIN_PAGES_FOR_WORKERS = 6;
-/** Pages sent to each worker ahead of the one being handed over. */
-const PAGES_AHEAD_PER_WORKER = 2;
+/**
+ * Pages asked of the pool, per worker, ahead of the one being handed over. The pool gives each
+ * worker PAGES_AT_ONCE_PER_WORKER at a time; the rest let a worker go on past a slow page on the
+ * other (their results wait here, in order: an image each).
+ */
+const PAGES_AHEAD_PER_WORKER = 6;
 
 export interface ProcessPagesResult {
   count: number;

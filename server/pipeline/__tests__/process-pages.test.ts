@@ -10,7 +10,7 @@ import {
 } from '../../../tests/fixtures/make-scans';
 import { ScanPdfBuilder } from '../../../tests/fixtures/scan-pdf';
 import { findCodes } from '../find-codes';
-import { pageWorkerScript } from '../page-pool';
+import { PagePool, pageWorkerScript } from '../page-pool';
 import {
   MIN_PAGES_FOR_WORKERS,
   processPages,
@@ -160,6 +160,32 @@ describe('a standard scan (60 pages: tilted, turned, noisy, faded, colour, black
     });
     expect(here.pages).toEqual(pages);
   }, 300_000);
+
+  it('keeps pages waiting for a worker with room, and answers the ones still waiting when closed', async () => {
+    const pool = new PagePool(
+      2,
+      { path: scan.path, colour: false, options: { pageImage: false } },
+      await pageWorkerScript(),
+    );
+    try {
+      const order: number[] = [];
+      // More pages than the workers take at once: the rest wait, and every one is answered.
+      const asked = Array.from({ length: 10 }, (_, i) => i + 1);
+      const answered = await Promise.all(
+        asked.map((n) => pool.analyse(n).then((page) => (order.push(n), page))),
+      );
+      expect(answered.map((page) => page.page_number)).toEqual(asked);
+      expect(answered.map(withoutImage)).toEqual(pages.slice(0, 10).map(withoutImage));
+      expect(order).toHaveLength(10);
+      // Closing lets the workers finish what they have and answers the pages still waiting.
+      const late = [11, 12, 13, 14, 15, 16].map((n) => pool.analyse(n));
+      await pool.close();
+      const errors = (await Promise.all(late)).map((page) => page.error);
+      expect(errors).toEqual([null, null, null, null, 'page pool closed', 'page pool closed']);
+    } finally {
+      await pool.close();
+    }
+  }, 120_000);
 
   it('runs its worker threads as bundled JavaScript, without the TypeScript loader', async () => {
     const script = await pageWorkerScript();
