@@ -75,8 +75,12 @@ export class FolderBlobStore implements BlobStore {
 
   async put(source: BlobSource, options: PutOptions = {}): Promise<BlobInfo> {
     const limit = options.maxBytes ?? this.maxBytes;
+    if (source instanceof Uint8Array) return this.putBytes(source, limit, options.signal);
     await mkdir(this.tempDir, { recursive: true });
-    const tempPath = path.join(this.tempDir, `${Date.now()}-${randomBytes(8).toString('hex')}.part`);
+    const tempPath = path.join(
+      this.tempDir,
+      `${Date.now()}-${randomBytes(8).toString('hex')}.part`,
+    );
     const meter = new HashingMeter(limit);
     const input = source instanceof Uint8Array ? Readable.from([source]) : source;
     try {
@@ -100,6 +104,46 @@ export class FolderBlobStore implements BlobStore {
       return { key, sha256: key, size: meter.size };
     } catch (error) {
       // pipeline() has already destroyed the streams; only the partial file is left to remove.
+      await rm(tempPath, { force: true });
+      throw error;
+    }
+  }
+
+  /**
+   * Bytes already in memory (a page image for each page of a scan): hashed first, so bytes
+   * stored before cost no write at all, then written in one go. Same guarantees as a stream:
+   * durable, and complete or absent.
+   */
+  private async putBytes(
+    bytes: Uint8Array,
+    limit: number,
+    signal?: AbortSignal,
+  ): Promise<BlobInfo> {
+    if (bytes.byteLength > limit) throw new BlobTooLargeError(limit);
+    signal?.throwIfAborted();
+    const key = createHash('sha256').update(bytes).digest('hex');
+    const info = { key, sha256: key, size: bytes.byteLength };
+    if ((await this.stat(key)) !== null) return info;
+    await mkdir(this.tempDir, { recursive: true });
+    const tempPath = path.join(
+      this.tempDir,
+      `${Date.now()}-${randomBytes(8).toString('hex')}.part`,
+    );
+    try {
+      const file = await open(tempPath, 'wx');
+      try {
+        await file.writeFile(bytes);
+        // Durable before the database can point at it.
+        await file.datasync();
+      } finally {
+        await file.close();
+      }
+      signal?.throwIfAborted();
+      const finalPath = this.pathOf(key);
+      await mkdir(path.dirname(finalPath), { recursive: true });
+      await rename(tempPath, finalPath);
+      return info;
+    } catch (error) {
       await rm(tempPath, { force: true });
       throw error;
     }

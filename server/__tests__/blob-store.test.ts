@@ -103,6 +103,9 @@ describe('FolderBlobStore', () => {
     setTimeout(() => controller.abort(), 30);
     await expect(store.put(slow, { signal: controller.signal })).rejects.toThrow(/abort/i);
     expect(await filesUnder(root)).toEqual([]);
+    // Bytes in memory too.
+    await expect(store.put(Buffer.alloc(1024), { signal: controller.signal })).rejects.toThrow(/abort/i);
+    expect(await filesUnder(root)).toEqual([]);
   });
 
   it('deletes blobs and answers stat with null for missing ones', async () => {

@@ -2,7 +2,13 @@
 // handle on the PDF, and posts each result back. Two pages may be in progress at once, so one's
 // JPEG decodes (sharp, on libuv's threads) while the other's codes are searched here.
 import { parentPort, workerData } from 'node:worker_threads';
-import { analysePage, describe, unreadablePage, type AnalyseOptions } from './analyse-page';
+import {
+  analysePage,
+  describe,
+  unreadablePage,
+  type AnalyseOptions,
+  type ProcessedPage,
+} from './analyse-page';
 import { openScanPdf } from './read-page';
 
 export interface PageWorkerData {
@@ -39,7 +45,7 @@ port.on('message', (request: PageWorkerRequest) => {
       const reading = pdf.loadPage(pageNumber, { colour: data.colour });
       reading.catch(() => undefined);
       const { finish } = await analysePage(pageNumber, reading, data.options);
-      port.postMessage(await finish);
+      postPage(await finish);
     } catch (error) {
       // analysePage keeps page errors in the page; this is only a last resort.
       port.postMessage({ ...unreadablePage(pageNumber), error: describe(error) });
@@ -49,3 +55,20 @@ port.on('message', (request: PageWorkerRequest) => {
     }
   })();
 });
+
+/**
+ * Hands the page over with its image's bytes moved rather than copied (a copy per page is
+ * garbage for the receiving thread to collect), when the image owns its whole buffer.
+ */
+function postPage(page: ProcessedPage): void {
+  const bytes = page.image?.jpeg;
+  if (bytes && bytes.byteOffset === 0 && bytes.byteLength === bytes.buffer.byteLength) {
+    try {
+      port!.postMessage(page, [bytes.buffer as ArrayBuffer]);
+      return;
+    } catch {
+      // Memory owned outside V8 (some native buffers) cannot be moved: copied below.
+    }
+  }
+  port!.postMessage(page);
+}
