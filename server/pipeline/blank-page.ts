@@ -31,6 +31,12 @@ export interface BlankPageResult {
 const LOOK_DPI = 150;
 const MM_PER_INCH = 25.4;
 
+/**
+ * detectBlankPage's marks buffer, kept between calls (it runs synchronously, one page at a time
+ * per thread): a new page-sized buffer per page is only more garbage to collect.
+ */
+let seenScratch = new Uint8Array(0);
+
 export function detectBlankPage(
   raster: GreyRaster,
   dpi: number,
@@ -68,7 +74,9 @@ export function detectBlankPage(
   const stride = small.width;
   const data = small.data;
   // Ink pixels already measured as part of a mark (indexes into `small`).
-  const seen = new Uint8Array(data.length);
+  if (seenScratch.length < data.length) seenScratch = new Uint8Array(data.length);
+  const seen = seenScratch;
+  seen.fill(0, 0, data.length);
   let inkPixels = 0;
   let marks = 0;
   let largest = 0;

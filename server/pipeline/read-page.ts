@@ -511,6 +511,9 @@ function placeOnPage(
   if (!turn.swapsAxes && !turn.flipColumns && !turn.flipRows) return { width: w, height: h, data };
   const outW = turn.swapsAxes ? h : w;
   const outH = turn.swapsAxes ? w : h;
+  // The common turns of grey scans in tight loops (the general one below is 5-10x slower).
+  if (channels === 1 && !turn.swapsAxes) return flippedGrey(data, w, h, turn);
+  if (channels === 1) return transposedGrey(data, w, h, turn);
   const out = new Uint8Array(data.length);
   for (let oy = 0; oy < outH; oy++) {
     for (let ox = 0; ox < outW; ox++) {
@@ -527,6 +530,40 @@ function placeOnPage(
       const to = (oy * outW + ox) * channels;
       for (let k = 0; k < channels; k++) out[to + k] = data[from + k]!;
     }
+  }
+  return { width: outW, height: outH, data: out };
+}
+
+/** A grey image turned upside down (both flips), or mirrored along one axis. */
+function flippedGrey(data: Uint8Array, w: number, h: number, turn: ImageTurn): GreyRaster {
+  const out = new Uint8Array(data.length);
+  if (turn.flipColumns && turn.flipRows) {
+    out.set(data);
+    out.reverse();
+  } else if (turn.flipRows) {
+    for (let y = 0; y < h; y++) out.set(data.subarray((h - 1 - y) * w, (h - y) * w), y * w);
+  } else {
+    for (let y = 0; y < h; y++) {
+      const row = out.subarray(y * w, (y + 1) * w);
+      row.set(data.subarray(y * w, (y + 1) * w));
+      row.reverse();
+    }
+  }
+  return { width: w, height: h, data: out };
+}
+
+/** A grey image a quarter turn round: image columns become page rows. */
+function transposedGrey(data: Uint8Array, w: number, h: number, turn: ImageTurn): GreyRaster {
+  const outW = h;
+  const outH = w;
+  const out = new Uint8Array(data.length);
+  for (let oy = 0; oy < outH; oy++) {
+    const col = turn.flipColumns ? w - 1 - oy : oy;
+    const rowStart = oy * outW;
+    if (turn.flipRows)
+      for (let ox = 0, from = (h - 1) * w + col; ox < outW; ox++, from -= w)
+        out[rowStart + ox] = data[from]!;
+    else for (let ox = 0, from = col; ox < outW; ox++, from += w) out[rowStart + ox] = data[from]!;
   }
   return { width: outW, height: outH, data: out };
 }

@@ -189,6 +189,9 @@ describe('embedded scan images', () => {
     ['mirrored', [-1, 0, 0, 1, 1, 0]],
     ['quarter turn', [0, -1, 1, 0, 0, 1]],
     ['quarter turn back', [0, 1, -1, 0, 1, 0]],
+    ['flipped', [1, 0, 0, -1, 0, 1]],
+    ['quarter turn mirrored', [0, 1, 1, 0, 0, 0]],
+    ['quarter turn flipped', [0, -1, -1, 0, 1, 1]],
   ] as const)('places a %s image as the renderer does', async (name, unit) => {
     // unit: the placement in a 1x1 page, scaled to the page below.
     const width = 595;
