@@ -159,12 +159,16 @@ function wrapDocument(doc: mupdf.Document, close: () => void): ScanPdf {
   return {
     pageCount,
     async readPage(pageNumber, options = {}) {
-      const loaded = load(pageNumber, options);
-      return 'raster' in loaded ? loaded.raster : decodeJpeg(loaded.jpeg, loaded.dpi, options);
+      return decodeLoaded(load(pageNumber, options), options);
     },
     async loadPage(pageNumber, options = {}) {
       const loaded = load(pageNumber, options);
-      if ('raster' in loaded) return { raster: () => Promise.resolve(loaded.raster) };
+      if (!('jpeg' in loaded)) {
+        // Started now, like readPage: the next page decodes while this one is searched.
+        const decoded = decodeLoaded(loaded, options);
+        decoded.catch(() => undefined);
+        return { raster: () => decoded };
+      }
       const { jpeg, dpi, width, height } = loaded;
       const topRows = Math.min(height, cornerCropSide(width, height));
       const top = decodeJpegTop(jpeg, width, topRows);
@@ -185,7 +189,34 @@ function wrapDocument(doc: mupdf.Document, close: () => void): ScanPdf {
 
 /** A page read on this thread, or a scan JPEG still to be decoded (by sharp, off this thread). */
 type LoadedPage =
-  { raster: PageRaster } | { jpeg: Uint8Array; dpi: number; width: number; height: number };
+  | { raster: PageRaster }
+  | { jpeg: Uint8Array; dpi: number; width: number; height: number }
+  | { turnedJpeg: Uint8Array; turn: ImageTurn; dpi: number };
+
+/** The whole page's raster of a loaded page. */
+function decodeLoaded(loaded: LoadedPage, options: ReadPageOptions): Promise<PageRaster> {
+  if ('raster' in loaded) return Promise.resolve(loaded.raster);
+  if ('turnedJpeg' in loaded) return decodeTurnedJpeg(loaded.turnedJpeg, loaded.turn, loaded.dpi);
+  return decodeJpeg(loaded.jpeg, loaded.dpi, options);
+}
+
+/**
+ * A JPEG placed turned or mirrored on its page: decoded by sharp (libjpeg-turbo, several times
+ * faster than mupdf's WASM decoder, and mupdf's heap never grows by a page of pixels), then put
+ * upright here. Its bytes are not the page's as shown, so they are not kept as the page image.
+ */
+async function decodeTurnedJpeg(
+  jpeg: Uint8Array,
+  turn: ImageTurn,
+  dpi: number,
+): Promise<PageRaster> {
+  const decoded = await decodeJpeg(jpeg, dpi, {});
+  return {
+    ...placeOnPage(decoded.data, decoded.width, decoded.height, 1, turn),
+    dpi,
+    source: 'embedded_image',
+  };
+}
 
 function readLoadedPage(page: mupdf.Page, options: ReadPageOptions): LoadedPage {
   const bounds = page.getBounds();
@@ -199,9 +230,11 @@ function readLoadedPage(page: mupdf.Page, options: ReadPageOptions): LoadedPage 
         const dpi = across / pageWidthIn;
         if (dpi <= MAX_EMBEDDED_DPI) {
           const upright = !turn.swapsAxes && !turn.flipColumns && !turn.flipRows;
-          const jpeg = upright ? embeddedJpeg(page, found.image) : undefined;
-          if (jpeg)
+          // Colour is kept from upright JPEGs only (turned colour scans are mupdf's).
+          const jpeg = upright || !options.colour ? embeddedJpeg(page, found.image) : undefined;
+          if (jpeg && upright)
             return { jpeg, dpi, width: found.image.getWidth(), height: found.image.getHeight() };
+          if (jpeg) return { turnedJpeg: jpeg, turn, dpi };
           return { raster: decodeImage(found.image, turn, dpi, options) };
         }
       }
