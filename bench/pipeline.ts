@@ -15,7 +15,10 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { SERVICE_CENTER_CODE_PREFIXES } from '../server/jobs/job-types';
+import { migrate } from '../server/db/migrate';
+import { openDatabase } from '../server/db/open-database';
 import { readCodeText } from '../server/pipeline/codes';
+import { loadReferenceData } from '../server/seed/countries';
 import { processPages } from '../server/pipeline/process-pages';
 import { makeScan, type MadeScan } from '../tests/fixtures/make-scans';
 import { signIn } from '../tests/helpers/sign-in';
@@ -48,7 +51,12 @@ function readRate(made: MadeScan, found: Map<number, string | null>): Rate {
 }
 
 async function endToEnd(made: MadeScan) {
-  const h = await createPipelineApp({ jobs: { work: true, recoverySweepSeconds: 30, leaseSeconds: 60, progressPollMs: 250 } });
+  // PGlite on disk in a data folder, as `npm start` opens it (the tests' in-memory one differs).
+  const dataDir = await mkdtemp(path.join(tmpdir(), 'bench-e2e-'));
+  const db = await openDatabase({ databaseUrl: undefined, dataDir });
+  await migrate(db);
+  await loadReferenceData(db);
+  const h = await createPipelineApp({ db, dataDir, jobs: { work: true, recoverySweepSeconds: 30, leaseSeconds: 60, progressPollMs: 250 } });
   try {
     const world = await seedScanWorld(h.db, made, {});
     const admin = await signIn(h.app, 'bench@test.local', { role: 'scanning_admin', isAdmin: true });
@@ -69,7 +77,7 @@ async function endToEnd(made: MadeScan) {
     );
     const found = new Map(pages.map((page) => [page.page_number, page.code_prefix ? `${page.code_prefix}/${page.code_id}` : null]));
     return {
-      database: h.db.kind,
+      database: `${h.db.kind} on disk`,
       status: last.status,
       pages: made.pages.length,
       sheets: Number(sheets.n),
@@ -83,6 +91,8 @@ async function endToEnd(made: MadeScan) {
     };
   } finally {
     await h.close();
+    await db.close();
+    await rm(dataDir, { recursive: true, force: true });
   }
 }
 
