@@ -52,7 +52,10 @@ const PAGES_AHEAD_PER_WORKER = 6;
 export interface ProcessPagesResult {
   count: number;
   failed: number;
-  /** The pages processed in this run (from `startAtPage`); `image` is null here when `onPage` is given. */
+  /**
+   * The pages processed in this run (from `startAtPage`); empty when `onPage` is given: those
+   * pages are the caller's, and keeping them here too would grow with the file.
+   */
   pages: ProcessedPage[];
 }
 
@@ -103,7 +106,7 @@ export async function processPages(
           // Nothing is handed over once the caller has given up (e.g. lost its lease).
           options.signal?.throwIfAborted();
           if (page.error) failed++;
-          pages.push(options.onPage ? { ...page, image: null } : page);
+          if (!options.onPage) pages.push(page);
           await options.onPage?.(page);
           completed++;
           await options.onProgress?.({ completed, count, failed });
@@ -137,9 +140,7 @@ export async function processPages(
           // Nothing is handed over once the caller has given up (e.g. lost its lease).
           options.signal?.throwIfAborted();
           if (page.error) failed++;
-          // With onPage the caller has the image; keeping every page's JPEG here too would hold
-          // a whole big file's images in memory.
-          pages.push(options.onPage ? { ...page, image: null } : page);
+          if (!options.onPage) pages.push(page);
           await options.onPage?.(page);
           completed++;
           await options.onProgress?.({ completed, count, failed });
