@@ -76,18 +76,33 @@ export class FolderBlobStore implements BlobStore {
   async put(source: BlobSource, options: PutOptions = {}): Promise<BlobInfo> {
     const limit = options.maxBytes ?? this.maxBytes;
     if (source instanceof Uint8Array) return this.putBytes(source, limit, options.signal);
+    // A stream can fail (its writer aborted) before the copy below starts and listens: the error
+    // must not go unhandled meanwhile. The copy then reports it (pipeline sees the stream errored).
+    const ignoreEarlyError = () => undefined;
+    if (source instanceof Readable) source.on('error', ignoreEarlyError);
+    try {
+      return await this.putStream(source, limit, options.signal);
+    } finally {
+      if (source instanceof Readable) source.off('error', ignoreEarlyError);
+    }
+  }
+
+  private async putStream(
+    input: Readable | AsyncIterable<Uint8Array>,
+    limit: number,
+    signal?: AbortSignal,
+  ): Promise<BlobInfo> {
     await mkdir(this.tempDir, { recursive: true });
     const tempPath = path.join(
       this.tempDir,
       `${Date.now()}-${randomBytes(8).toString('hex')}.part`,
     );
     const meter = new HashingMeter(limit);
-    const input = source instanceof Uint8Array ? Readable.from([source]) : source;
     try {
       // Created before the copy starts, so the clean-up below always finds it: a stream opening
       // its file lazily could create it after an early abort had already cleaned up.
       const file = await open(tempPath, 'wx');
-      await pipeline(input, meter, file.createWriteStream(), { signal: options.signal });
+      await pipeline(input, meter, file.createWriteStream(), { signal });
       // Durable before the database can point at it.
       const handle = await open(tempPath, 'r');
       try {

@@ -108,6 +108,15 @@ describe('FolderBlobStore', () => {
     expect(await filesUnder(root)).toEqual([]);
   });
 
+  it('reports a stream that fails before the copy starts, unhandled nowhere, and keeps nothing', async () => {
+    const source = new Readable({ read() {} });
+    const stored = store.put(source);
+    // As a PDF writer aborting at once does: the store has not started reading yet.
+    source.destroy(new Error('writer aborted'));
+    await expect(stored).rejects.toThrow('writer aborted');
+    expect(await filesUnder(root)).toEqual([]);
+  });
+
   it('deletes blobs and answers stat with null for missing ones', async () => {
     const info = await store.put(Buffer.from('bye'));
     await store.delete(info.key);

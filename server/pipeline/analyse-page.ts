@@ -75,7 +75,7 @@ export async function analysePage(
     // Most pages are upright scan JPEGs whose top-right code reads in the top band: done without
     // decoding the rest (the page image is then the JPEG as it came).
     if (scan.jpeg && (options.pageImage === false || keepsScanJpeg(scan.jpeg, options.pageImage))) {
-      const done = await upright(pageNumber, scan.jpeg, options);
+      const done = await readInTopBand(pageNumber, scan.jpeg, options);
       if (done) return { finish: Promise.resolve(done) };
     }
     raster = await scan.raster();
@@ -113,13 +113,18 @@ export async function analysePage(
   return { finish };
 }
 
-/** The page when its code reads in the top band of its upright JPEG; null otherwise. */
-async function upright(
+/**
+ * The page when its code reads in the top band of its upright JPEG; null otherwise, also when the
+ * band does not decode (the whole page is then tried, and keeps its own error if any).
+ */
+async function readInTopBand(
   pageNumber: number,
   jpeg: UprightJpeg,
   options: AnalyseOptions,
 ): Promise<ProcessedPage | null> {
-  const found = await findUprightCodeInTopBand(await jpeg.top, jpeg, {
+  const band = await jpeg.top.catch(() => null);
+  if (band === null) return null;
+  const found = await findUprightCodeInTopBand(band, jpeg, {
     ...(options.expectedPrefixes ? { expectedPrefixes: options.expectedPrefixes } : {}),
   });
   if (!found) return null;
