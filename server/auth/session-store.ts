@@ -2,6 +2,7 @@
 // SHA-256, so reading the table does not give anyone a usable cookie.
 import { createHash, randomBytes } from 'node:crypto';
 import type { Database } from '../db/database.js';
+import { ExpiringCache } from '../db/expiring-cache.js';
 import { perDatabase } from '../db/per-database.js';
 import type { Role } from './users.js';
 
@@ -63,12 +64,7 @@ interface SessionRow {
 export const SESSION_CACHE_MS = 2000;
 const MAX_CACHED_SESSIONS = 10_000;
 
-interface CachedSession {
-  user: SessionUser;
-  until: number;
-}
-
-const sessionCache = perDatabase(() => new Map<string, CachedSession>());
+const sessionCache = perDatabase(() => new ExpiringCache<SessionUser>(MAX_CACHED_SESSIONS));
 
 export async function loadSessionUser(db: Database, token: string): Promise<SessionUser | null> {
   // Tokens are 43 base64url characters; anything else cannot be ours and costs no query.
@@ -76,8 +72,8 @@ export async function loadSessionUser(db: Database, token: string): Promise<Sess
   const sessionId = sessionIdOf(token);
   const cache = sessionCache(db);
   const now = Date.now();
-  const cached = cache.get(sessionId);
-  if (cached !== undefined && cached.until > now) return cached.user;
+  const cached = cache.get(sessionId, now);
+  if (cached !== undefined) return cached;
   const row = await db.maybeOne<SessionRow & { expires_at: Date }>(
     `SELECT s.id AS session_id, s.acting_congregation_id, s.expires_at, u.id, u.email, u.role, u.congregation_id, u.is_admin
      FROM sessions s JOIN users u ON u.id = s.user_id
@@ -89,8 +85,7 @@ export async function loadSessionUser(db: Database, token: string): Promise<Sess
     return null;
   }
   const user = toSessionUser(row);
-  if (cache.size >= MAX_CACHED_SESSIONS) cache.clear();
-  cache.set(sessionId, { user, until: Math.min(now + SESSION_CACHE_MS, new Date(row.expires_at).getTime()) });
+  cache.set(sessionId, user, Math.min(now + SESSION_CACHE_MS, new Date(row.expires_at).getTime()));
   return user;
 }
 

@@ -98,7 +98,7 @@ export async function analysePage(
     page.code = found.code;
     page.reason = blank ? 'no_code_found' : found.reason;
     page.orientation = found.orientation;
-    page.skew = found.skew === null ? null : Math.round(found.skew * 10) / 10;
+    page.skew = tenthOfDegree(found.skew);
     page.codes = found.codes;
   } catch (error) {
     return { finish: Promise.resolve({ ...empty, error: describe(error) }) };
@@ -133,7 +133,7 @@ async function readInTopBand(
     code: found.code,
     reason: null,
     orientation: 0,
-    skew: found.skew === null ? null : Math.round(found.skew * 10) / 10,
+    skew: tenthOfDegree(found.skew),
     codes: found.codes,
     image:
       options.pageImage === false
@@ -142,6 +142,11 @@ async function readInTopBand(
     source: 'embedded_image',
     dpi: Math.round(jpeg.dpi),
   };
+}
+
+/** Skew as kept on a page: to a tenth of a degree. */
+function tenthOfDegree(skew: number | null): number | null {
+  return skew === null ? null : Math.round(skew * 10) / 10;
 }
 
 export function describe(error: unknown): string {

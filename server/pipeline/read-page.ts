@@ -6,7 +6,7 @@
 // mupdf object is destroyed as soon as its pixels are copied out of the WASM heap.
 import * as fs from 'node:fs';
 import * as mupdf from 'mupdf';
-import sharp from 'sharp';
+import sharp, { type Sharp } from 'sharp';
 import { cornerCropSide } from './find-codes';
 import type { GreyRaster } from './raster';
 
@@ -256,15 +256,8 @@ async function decodeJpeg(
   options: ReadPageOptions,
 ): Promise<PageRaster> {
   const input = Buffer.from(jpeg.buffer, jpeg.byteOffset, jpeg.byteLength);
-  const { data, info } = await sharp(input, { failOn: 'none' })
-    .toColourspace('b-w')
-    .raw()
-    .toBuffer({ resolveWithObject: true });
-  if (info.channels !== 1) throw new Error(`expected a grey decode, got ${info.channels} channels`);
   const raster: PageRaster = {
-    width: info.width,
-    height: info.height,
-    data: new Uint8Array(data.buffer, data.byteOffset, data.byteLength),
+    ...(await greyPixels(sharp(input, { failOn: 'none' }))),
     dpi,
     source: 'embedded_image',
     jpeg,
@@ -288,10 +281,21 @@ async function decodeJpeg(
 }
 
 /** The first `rows` rows of a JPEG, grey; the decoder reads no further (sequential access). */
-async function decodeJpegTop(jpeg: Uint8Array, width: number, rows: number): Promise<GreyRaster> {
+function decodeJpegTop(jpeg: Uint8Array, width: number, rows: number): Promise<GreyRaster> {
   const input = Buffer.from(jpeg.buffer, jpeg.byteOffset, jpeg.byteLength);
-  const { data, info } = await sharp(input, { failOn: 'none', sequentialRead: true })
-    .extract({ left: 0, top: 0, width, height: rows })
+  return greyPixels(
+    sharp(input, { failOn: 'none', sequentialRead: true }).extract({
+      left: 0,
+      top: 0,
+      width,
+      height: rows,
+    }),
+  );
+}
+
+/** An image's pixels as grey, one byte each. */
+async function greyPixels(image: Sharp): Promise<GreyRaster> {
+  const { data, info } = await image
     .toColourspace('b-w')
     .raw()
     .toBuffer({ resolveWithObject: true });

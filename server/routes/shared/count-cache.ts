@@ -5,28 +5,23 @@
 // process's writes show within COUNT_CACHE_TTL_MS, the same window in which the web client
 // already merges duplicate requests (spec section 9: 2 s).
 import type { Database } from '../../db/database';
+import { ExpiringCache } from '../../db/expiring-cache';
 import { perDatabase } from '../../db/per-database';
 
 export const COUNT_CACHE_TTL_MS = 2000;
 const MAX_ENTRIES = 2000;
 
-interface Entry {
-  total: number;
-  expires: number;
-}
-
-const cacheOf = perDatabase(() => new Map<string, Entry>());
+const cacheOf = perDatabase(() => new ExpiringCache<number>(MAX_ENTRIES));
 
 /** `SELECT count(*) AS total ...` through the cache. */
 export async function cachedTotal(db: Database, sql: string, params: readonly unknown[]): Promise<number> {
   const cache = cacheOf(db);
   const key = `${sql}\u0000${JSON.stringify(params)}`;
   const now = Date.now();
-  const hit = cache.get(key);
-  if (hit && hit.expires > now) return hit.total;
+  const hit = cache.get(key, now);
+  if (hit !== undefined) return hit;
   const { total } = await db.one<{ total: number }>(sql, [...params]);
-  if (cache.size >= MAX_ENTRIES) cache.clear();
-  cache.set(key, { total, expires: now + COUNT_CACHE_TTL_MS });
+  cache.set(key, total, now + COUNT_CACHE_TTL_MS);
   return total;
 }
 
