@@ -92,11 +92,7 @@ export class FolderBlobStore implements BlobStore {
     limit: number,
     signal?: AbortSignal,
   ): Promise<BlobInfo> {
-    await mkdir(this.tempDir, { recursive: true });
-    const tempPath = path.join(
-      this.tempDir,
-      `${Date.now()}-${randomBytes(8).toString('hex')}.part`,
-    );
+    const tempPath = await this.newTempPath();
     const meter = new HashingMeter(limit);
     try {
       // Created before the copy starts, so the clean-up below always finds it: a stream opening
@@ -111,11 +107,7 @@ export class FolderBlobStore implements BlobStore {
         await handle.close();
       }
       const key = meter.sha256();
-      const finalPath = this.pathOf(key);
-      await mkdir(path.dirname(finalPath), { recursive: true });
-      // Same bytes already stored: keep the existing copy (content addressing).
-      if ((await this.stat(key)) !== null) await unlink(tempPath);
-      else await rename(tempPath, finalPath);
+      await this.moveIntoPlace(tempPath, key);
       return { key, sha256: key, size: meter.size };
     } catch (error) {
       // pipeline() has already destroyed the streams; only the partial file is left to remove.
@@ -139,11 +131,7 @@ export class FolderBlobStore implements BlobStore {
     const key = createHash('sha256').update(bytes).digest('hex');
     const info = { key, sha256: key, size: bytes.byteLength };
     if ((await this.stat(key)) !== null) return info;
-    await mkdir(this.tempDir, { recursive: true });
-    const tempPath = path.join(
-      this.tempDir,
-      `${Date.now()}-${randomBytes(8).toString('hex')}.part`,
-    );
+    const tempPath = await this.newTempPath();
     try {
       const file = await open(tempPath, 'wx');
       try {
@@ -154,14 +142,27 @@ export class FolderBlobStore implements BlobStore {
         await file.close();
       }
       signal?.throwIfAborted();
-      const finalPath = this.pathOf(key);
-      await mkdir(path.dirname(finalPath), { recursive: true });
-      await rename(tempPath, finalPath);
+      await this.moveIntoPlace(tempPath, key);
       return info;
     } catch (error) {
       await rm(tempPath, { force: true });
       throw error;
     }
+  }
+
+  /** A fresh name in the temporary folder, where blobs are written before they are complete. */
+  private async newTempPath(): Promise<string> {
+    await mkdir(this.tempDir, { recursive: true });
+    return path.join(this.tempDir, `${Date.now()}-${randomBytes(8).toString('hex')}.part`);
+  }
+
+  /** A complete, durable temporary file becomes the blob `key`. */
+  private async moveIntoPlace(tempPath: string, key: string): Promise<void> {
+    const finalPath = this.pathOf(key);
+    await mkdir(path.dirname(finalPath), { recursive: true });
+    // Same bytes already stored: keep the existing copy (content addressing).
+    if ((await this.stat(key)) !== null) await unlink(tempPath);
+    else await rename(tempPath, finalPath);
   }
 
   createReadStream(key: string, range: { start?: number; end?: number } = {}): Readable {
