@@ -13,6 +13,7 @@ export default tseslint.config(
     ignores: [
       'node_modules/**',
       'dist/**',
+      'build/**',
       'data/**',
       'openapi/dist/**',
       'generated/**',

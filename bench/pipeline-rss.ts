@@ -1,89 +1,113 @@
-// One measured run for bench/pipeline.ts, in its own process so its peak memory is its own:
-// the real app on the embedded database, a real HTTP upload streamed from disk (multipart), then
-// processing by the in-process worker. Prints one JSON line: resident memory (RSS) before, peak
-// during the upload and peak during processing, the times and the CPU time (all threads).
-// The database is PGlite, or the PostgreSQL server of DATABASE_URL when set (PGlite alone takes
-// some 800 MB of this process; on PostgreSQL the database's memory is another process's).
+// One measured run for bench/pipeline.ts: the portal's own processes, built and started as
+// `npm run serve` and `npm run worker` start them (bench/serve-processes.ts), a real sign-in and
+// a real HTTP upload streamed from disk, then processing until the file's status is final. The
+// memory is the kernel's figure for the process that reads the pages: VmHWM, its peak resident
+// set over the whole run. Prints one JSON line.
 //
-//   npx tsx bench/pipeline-rss.ts <file.pdf>
-//   DATABASE_URL=postgres://postgres@127.0.0.1:5432/test npx tsx bench/pipeline-rss.ts <file.pdf>
+//   npx tsx bench/pipeline-rss.ts <file.pdf>          the embedded default: PGlite, jobs in the server
+//   DATABASE_URL=postgres://... npx tsx bench/pipeline-rss.ts <file.pdf>
+//                                                     the server on PostgreSQL, jobs in it
+//   DATABASE_URL=postgres://... npx tsx bench/pipeline-rss.ts <file.pdf> --worker-process
+//                                                     the scale setup: the server with JOB_WORKER=off
+//                                                     and one job worker process, whose memory counts
+// PIPELINE_THREADS, when set, is passed on.
 import { statSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { migrate } from '../server/db/migrate';
-import { openDatabase } from '../server/db/open-database';
-import { loadReferenceData } from '../server/seed/countries';
-import type { AddressInfo } from 'node:net';
-import { signIn } from '../tests/helpers/sign-in';
-import { createTestDb } from '../tests/helpers/test-db';
-import { createPipelineApp, dropJobSchema } from '../tests/server/pipeline-harness';
-import { waitForProcessing } from '../tests/server/pipeline-world';
+import { buildServer } from '../scripts/build-server';
+import { openPostgres } from '../server/db/postgres';
+import { DEMO_ACCOUNTS, DEMO_PASSWORD } from '../server/seed/demo';
+import { signInLive } from '../tests/contract/live-sign-in';
+import { cpuSecondsOf, freePort, memoryOf, startBuilt, stop, toMb, waitForHealth } from './serve-processes';
 import { streamUpload } from './stream-upload';
 
 const file = process.argv[2];
-if (!file) {
-  console.error('usage: npx tsx bench/pipeline-rss.ts <file.pdf>');
+const workerProcess = process.argv.includes('--worker-process');
+const serverUrl = process.env.DATABASE_URL || undefined;
+if (!file || (workerProcess && !serverUrl)) {
+  console.error('usage: [DATABASE_URL=postgres://...] npx tsx bench/pipeline-rss.ts <file.pdf> [--worker-process (PostgreSQL only)]');
   process.exit(2);
 }
 
-const MB = 1024 * 1024;
-let phase: 'idle' | 'upload' | 'process' = 'idle';
-const peak = { idle: 0, upload: 0, process: 0 };
-const sampler = setInterval(() => {
-  const rss = process.memoryUsage.rss();
-  if (rss > peak[phase]) peak[phase] = rss;
-}, 25);
-
-// PGlite opened as the product opens it, its files in DATA_DIR on disk (the tests' in-memory
-// PGlite would count the whole database as this process's memory); PostgreSQL in a schema of
-// its own, as the tests use it.
+await buildServer();
 const dataDir = await mkdtemp(path.join(tmpdir(), 'bench-rss-'));
-const db = process.env.DATABASE_URL ? await createTestDb() : await openDatabase({ databaseUrl: undefined, dataDir });
-await migrate(db);
-await loadReferenceData(db);
-const h = await createPipelineApp({ db, dataDir, jobs: { work: false }, maxUploadBytes: 1_500_000_000 });
-const admin = await signIn(h.app, 'bench@test.local', { role: 'scanning_admin', isAdmin: true });
-await h.app.listen({ host: '127.0.0.1', port: 0 });
-const port = (h.app.server.address() as AddressInfo).port;
-peak.idle = process.memoryUsage.rss();
+// A database of its own on PostgreSQL, created empty: the server migrates it and adds the demo
+// data (and its accounts) as on a first start.
+let databaseUrl = '';
+const DATABASE = 'portal_bench_rss';
+async function adminQuery(sql: string): Promise<void> {
+  const admin = await openPostgres({ connectionString: serverUrl!, max: 1 });
+  try {
+    await admin.exec(sql);
+  } finally {
+    await admin.close();
+  }
+}
+if (serverUrl) {
+  await adminQuery(`DROP DATABASE IF EXISTS ${DATABASE} WITH (FORCE)`);
+  await adminQuery(`CREATE DATABASE ${DATABASE}`);
+  const url = new URL(serverUrl);
+  url.pathname = `/${DATABASE}`;
+  databaseUrl = url.toString();
+}
 
-phase = 'upload';
-const uploadStarted = performance.now();
-const fileId = await streamUpload(port, admin.headers, file);
-const uploadSeconds = (performance.now() - uploadStarted) / 1000;
+const port = await freePort();
+const baseUrl = `http://127.0.0.1:${port}`;
+const env = { PORT: String(port), HOST: '127.0.0.1', PUBLIC_URL: baseUrl, DATA_DIR: dataDir, DATABASE_URL: databaseUrl };
+const server = startBuilt('main', { ...env, JOB_WORKER: workerProcess ? 'off' : 'on' });
+const worker = workerProcess ? startBuilt('worker-main', env) : null;
+const reader = worker ?? server;
+try {
+  await waitForHealth(baseUrl, server);
+  const admin = DEMO_ACCOUNTS.find((account) => account.role === 'scanning_admin')!;
+  const cookie = await signInLive(baseUrl, admin.email, DEMO_PASSWORD);
+  const headers = { cookie, origin: baseUrl };
+  // Settled: start-up's garbage collected, the worker (if any) listening for jobs.
+  await new Promise((resolve) => setTimeout(resolve, 2000));
+  const idle = memoryOf(reader.pid!, 'VmRSS');
 
-phase = 'process';
-const processStarted = performance.now();
-const cpuBefore = process.cpuUsage();
-await h.app.jobs.start();
-const status = await waitForProcessing(h.db, fileId, 6 * 3600_000);
-const processSeconds = (performance.now() - processStarted) / 1000;
-const cpu = process.cpuUsage(cpuBefore);
-const cpuSeconds = (cpu.user + cpu.system) / 1e6;
-const { pages } = await h.db.one<{ pages: number }>('SELECT count(*) AS pages FROM pages WHERE file_id = $1', [fileId]);
-clearInterval(sampler);
-const database = h.db.kind;
-await h.close();
-await dropJobSchema(db);
-await db.close();
-await rm(dataDir, { recursive: true, force: true });
+  let uploadPeak = 0;
+  const sampler = setInterval(() => (uploadPeak = Math.max(uploadPeak, memoryOf(server.pid!, 'VmRSS'))), 25);
+  const cpuBefore = cpuSecondsOf(reader.pid!);
+  const uploadStarted = performance.now();
+  const fileId = await streamUpload(port, headers, file);
+  const uploadSeconds = (performance.now() - uploadStarted) / 1000;
+  clearInterval(sampler);
 
-console.log(
-  JSON.stringify({
-    file,
-    database,
-    size_mb: Math.round(statSync(file).size / MB),
-    status,
-    pages: Number(pages),
-    rss_idle_mb: Math.round(peak.idle / MB),
-    rss_upload_peak_mb: Math.round(peak.upload / MB),
-    rss_process_peak_mb: Math.round(peak.process / MB),
-    max_rss_mb: Math.round(process.resourceUsage().maxRSS / 1024),
-    upload_seconds: Math.round(uploadSeconds * 10) / 10,
-    process_seconds: Math.round(processSeconds * 10) / 10,
-    pages_per_second: Math.round((Number(pages) / processSeconds) * 10) / 10,
-    cpu_ms_per_page: Math.round((cpuSeconds * 1000) / Math.max(1, Number(pages))),
-  }),
-);
+  const processStarted = performance.now();
+  let status = 'pending';
+  while (status === 'pending') {
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    if (reader.exitCode !== null) throw new Error(`the process reading pages exited (${reader.exitCode})`);
+    const answer = await fetch(`${baseUrl}/api/file/${fileId}`, { headers });
+    status = ((await answer.json()) as { process_status: string }).process_status;
+  }
+  const processSeconds = (performance.now() - processStarted) / 1000;
+  const cpuSeconds = cpuSecondsOf(reader.pid!) - cpuBefore;
+  const peak = memoryOf(reader.pid!, 'VmHWM');
+  const stats = (await (await fetch(`${baseUrl}/api/file/${fileId}/stats`, { headers })).json()) as { pages: number };
+
+  console.log(
+    JSON.stringify({
+      file,
+      database: `${serverUrl ? 'postgres' : 'pglite'}${workerProcess ? ', worker process' : ''}${process.env.PIPELINE_THREADS === undefined ? '' : `, ${process.env.PIPELINE_THREADS} thr.`}`,
+      size_mb: toMb(statSync(file).size),
+      status,
+      pages: stats.pages,
+      rss_idle_mb: toMb(idle),
+      rss_upload_peak_mb: toMb(uploadPeak),
+      rss_process_peak_mb: toMb(peak),
+      upload_seconds: Math.round(uploadSeconds * 10) / 10,
+      process_seconds: Math.round(processSeconds * 10) / 10,
+      pages_per_second: Math.round((stats.pages / processSeconds) * 10) / 10,
+      cpu_ms_per_page: Math.round((cpuSeconds * 1000) / Math.max(1, stats.pages)),
+    }),
+  );
+} finally {
+  if (worker) await stop(worker);
+  await stop(server);
+  if (serverUrl) await adminQuery(`DROP DATABASE IF EXISTS ${DATABASE} WITH (FORCE)`);
+  await rm(dataDir, { recursive: true, force: true });
+}
 process.exit(0);

@@ -157,34 +157,30 @@ const POSTGRES_URL = process.env.BENCH_DATABASE_URL ?? 'postgres://postgres@127.
 
 /** `threads`: PIPELINE_THREADS for the run (undefined: the default). */
 function measureRss(file: string, database: 'pglite' | 'postgres', threads?: number): Promise<Record<string, number | string>> {
-  return measureIn('bench/pipeline-rss.ts', file, database, threads);
+  return measureIn(file, database, threads, []);
 }
 
 /** The scale setup: a job worker process of its own (`npm run worker`) on PostgreSQL. */
 function measureWorkerProcess(file: string, threads?: number): Promise<Record<string, number | string>> {
-  return measureIn('bench/worker-rss.ts', file, 'postgres', threads);
+  return measureIn(file, 'postgres', threads, ['--worker-process']);
 }
 
-function measureIn(script: string, file: string, database: 'pglite' | 'postgres', threads?: number): Promise<Record<string, number | string>> {
+/** One run of bench/pipeline-rss.ts, in a process of its own. `threads`: PIPELINE_THREADS (undefined: the default). */
+function measureIn(file: string, database: 'pglite' | 'postgres', threads: number | undefined, flags: string[]): Promise<Record<string, number | string>> {
   return new Promise((resolve, reject) => {
-    // As `npm run serve` runs the server (see README).
-    const env: NodeJS.ProcessEnv = { ...process.env, MALLOC_ARENA_MAX: '2' };
+    const env: NodeJS.ProcessEnv = { ...process.env };
     if (threads === undefined) delete env.PIPELINE_THREADS;
     else env.PIPELINE_THREADS = String(threads);
-    // The embedded setup (PGlite in the same process) is what runs on one machine.
+    // The embedded setup (PGlite in the server's process) is what runs on one machine.
     if (database === 'pglite') delete env.DATABASE_URL;
     else env.DATABASE_URL = POSTGRES_URL;
-    const child = spawn(process.execPath, ['--import', 'tsx', script, file], { cwd: root, env, stdio: ['ignore', 'pipe', 'inherit'] });
+    const child = spawn(process.execPath, ['--import', 'tsx', 'bench/pipeline-rss.ts', file, ...flags], { cwd: root, env, stdio: ['ignore', 'pipe', 'inherit'] });
     let out = '';
     child.stdout.on('data', (chunk: Buffer) => (out += chunk.toString()));
     child.on('exit', (code) => {
       const line = out.trim().split('\n').at(-1) ?? '';
-      if (code !== 0) reject(new Error(`${script} exited ${code}: ${out}`));
-      else {
-        const measured = JSON.parse(line) as Record<string, number | string>;
-        const named = String(measured.database).includes('thr.') ? String(measured.database) : `${String(measured.database)}, ${threads} thr.`;
-        resolve(threads === undefined ? measured : { ...measured, database: named });
-      }
+      if (code !== 0) reject(new Error(`bench/pipeline-rss.ts exited ${code}: ${out}`));
+      else resolve(JSON.parse(line) as Record<string, number | string>);
     });
   });
 }

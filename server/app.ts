@@ -3,7 +3,6 @@
 // by the caller, and the built web app with SPA fallback.
 import { existsSync } from 'node:fs';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import cookie from '@fastify/cookie';
 import fastifyStatic from '@fastify/static';
 import Fastify, { type FastifyError, type FastifyInstance, type FastifyPluginAsync } from 'fastify';
@@ -16,6 +15,7 @@ import type { Config } from './config.js';
 import { RowCountError, SQLSTATE, sqlState, type Database } from './db/database.js';
 import { HttpError, defaultDetail } from './http-error.js';
 import { loggerOptions, requestId } from './logger.js';
+import { PROJECT_ROOT } from './project-root.js';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -44,7 +44,7 @@ export interface BuildAppOptions {
   oidcClient?: OidcClient;
 }
 
-export const DEFAULT_WEB_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', 'dist');
+export const DEFAULT_WEB_ROOT = path.join(PROJECT_ROOT, 'dist');
 const HEALTH_TIMEOUT_MS = 2000;
 
 export async function buildApp(options: BuildAppOptions): Promise<FastifyInstance> {

@@ -2,6 +2,7 @@
 // its operations keyed by method and Fastify route path, with $refs resolved.
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { PROJECT_ROOT } from '../project-root';
 
 export type Access = 'public' | 'user' | 'congregation' | 'admin';
 
@@ -31,7 +32,7 @@ export interface Operation {
 
 type Json = Record<string, unknown>;
 
-const documentPath = join(import.meta.dirname, '../../generated/openapi.json');
+const documentPath = join(PROJECT_ROOT, 'generated', 'openapi.json');
 let cached: { document: Json; operations: Operation[] } | undefined;
 
 function resolvePointer(document: Json, ref: string): unknown {

@@ -20,6 +20,13 @@ const parsers = {
   [types.DATE]: (value: string) => value,
 };
 
+/**
+ * PostgreSQL's own page cache inside PGlite's WASM memory, which never shrinks once touched.
+ * PostgreSQL's default (128 MB) fills as the tables are read and stays resident; the files are in
+ * the operating system's cache anyway. 16 MB keeps an opened database at ~220 MB instead of ~350.
+ */
+const SHARED_BUFFERS = '16MB';
+
 export async function openPglite(options: PgliteOptions = {}): Promise<Database & { pglite: PGlite }> {
   let releaseLock = () => {};
   if (options.dataDir !== undefined) {
@@ -29,7 +36,10 @@ export async function openPglite(options: PgliteOptions = {}): Promise<Database 
   let pglite: PGlite;
   try {
     if (options.dataDir !== undefined) await initialiseDataDir(options.dataDir);
-    pglite = await PGlite.create(options.dataDir, { parsers });
+    pglite = await PGlite.create(options.dataDir, {
+      parsers,
+      startParams: [...PGlite.defaultStartParams, '-c', `shared_buffers=${SHARED_BUFFERS}`],
+    });
   } catch (error) {
     releaseLock();
     throw error;

@@ -146,8 +146,7 @@ export async function findCodes(
   if (await search.tryCrops('other_corners', secondary, ONE_SYMBOL)) return search.result();
   const corners = [...primary, ...secondary];
   if (options.continueAfterCorners && !options.continueAfterCorners()) return search.result();
-  if (await search.tryCrops('page', [{ area: 'page', raster, left: 0, top: 0, scale: 1 }]))
-    return search.result();
+  if (await search.tryCrops('page', [wholePage(raster)])) return search.result();
   // Pages where something was read are what they are: clean-ups only help pages with nothing usable.
   if (options.cleanup !== false && search.codes.length === 0) {
     for (const variant of CLEANUPS) {
@@ -238,6 +237,19 @@ function cornerCrops(
     page: [0, 0],
   };
   return areas.map((area) => at(area, ...origin[area])).filter((crop) => crop !== null);
+}
+
+/**
+ * Pages whose shorter side has more pixels than this are read whole at half size: a code is 26 mm
+ * (CODE_STAMP), so an A4 page this size still gives it 6 pixels a module, and zxing's memory
+ * (which never shrinks) then only ever holds a quarter of a page.
+ */
+const WHOLE_PAGE_MAX_SIDE = 1800;
+
+function wholePage(raster: GreyRaster): Crop {
+  if (Math.min(raster.width, raster.height) <= WHOLE_PAGE_MAX_SIDE)
+    return { area: 'page', raster, left: 0, top: 0, scale: 1 };
+  return { area: 'page', raster: halfGrey(raster), left: 0, top: 0, scale: 0.5 };
 }
 
 class CodeSearch {

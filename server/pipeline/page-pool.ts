@@ -7,6 +7,8 @@ import * as path from 'node:path';
 import { createRequire } from 'node:module';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { Worker } from 'node:worker_threads';
+import { NODE_BUNDLE_OPTIONS } from '../node-bundle';
+import { PROJECT_ROOT } from '../project-root';
 import { unreadablePage, type AnalyseOptions, type ProcessedPage } from './analyse-page';
 import type { PageWorkerData, PageWorkerRequest } from './page-worker';
 
@@ -139,13 +141,8 @@ async function findPageWorkerScript(): Promise<PageWorkerScript> {
   try {
     const { build } = await import('esbuild');
     const result = await build({
+      ...NODE_BUNDLE_OPTIONS,
       entryPoints: [source],
-      bundle: true,
-      platform: 'node',
-      format: 'esm',
-      target: `node${process.versions.node.split('.')[0]}`,
-      // Packages stay imports, resolved from node_modules (mupdf and zxing find their .wasm there).
-      packages: 'external',
       write: false,
       logLevel: 'silent',
     });
@@ -169,8 +166,10 @@ async function findPageWorkerScript(): Promise<PageWorkerScript> {
 }
 
 const here = fileURLToPath(import.meta.url);
-const PROJECT_ROOT = path.resolve(path.dirname(here), '..', '..');
-/** page-worker next to this module, in whatever form this one runs (.ts under tsx, .js built). */
+/**
+ * page-worker next to this module, in whatever form this one runs: .ts under tsx, or .mjs in the
+ * server's build (scripts/build-server.ts makes it an entry of its own, beside this one's chunk).
+ */
 const WORKER_URL = pathToFileURL(
   path.join(path.dirname(here), `page-worker${path.extname(here)}`),
 ).href;

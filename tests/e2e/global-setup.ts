@@ -1,5 +1,5 @@
 // Starts the portal once for all journeys, exactly as a user would: `npm run build` then the
-// server on its embedded defaults (PGlite, demo data) in a fresh data folder.
+// built server (as `npm run serve` runs it) on its embedded defaults (PGlite, demo data) in a fresh data folder.
 import { spawn, execFileSync, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync, existsSync } from 'node:fs';
 import { createServer } from 'node:net';
@@ -41,14 +41,14 @@ async function waitForHealth(url: string, server: ChildProcess, log: () => strin
 }
 
 export default async function setup(project: TestProject) {
-  if (process.env.E2E_SKIP_BUILD !== '1' || !existsSync(join(root, 'dist/index.html'))) {
+  if (process.env.E2E_SKIP_BUILD !== '1' || !existsSync(join(root, 'dist/index.html')) || !existsSync(join(root, 'build/server/main.mjs'))) {
     execFileSync('npm', ['run', '-s', 'build'], { cwd: root, stdio: 'inherit' });
   }
   const dataDir = mkdtempSync(join(tmpdir(), 'portal-e2e-'));
   const port = await freePort();
   const baseUrl = `http://127.0.0.1:${port}`;
   let output = '';
-  const server = spawn(join(root, 'node_modules/.bin/tsx'), ['server/main.ts'], {
+  const server = spawn(process.execPath, [join(root, 'build/server/main.mjs')], {
     cwd: root,
     env: {
       ...process.env,

@@ -202,6 +202,34 @@ describe('findCodes on printed pages', () => {
   });
 });
 
+describe('the whole-page pass', () => {
+  it('reads a code away from the corners of a 300-dpi page at half size, placed in page pixels', async () => {
+    // A code in the middle of the page: no corner crop holds it.
+    const writer = await createPdfWriter();
+    const side = 70;
+    await writer.addPage([595, 842], ({ page }) => {
+      const symbol = qrSymbol('https://portal.example.org/api/qr-api/s/HJK23456');
+      page.drawSvgPath(symbol.path, {
+        x: 260,
+        y: 460,
+        scale: side / symbol.size,
+        color: rgb(0, 0, 0),
+        borderWidth: 0,
+      });
+    });
+    const raster = renderPdfPage(await writer.finish(), 0, 300);
+    expect(Math.min(raster.width, raster.height)).toBeGreaterThan(1800);
+    const result = await findCodes(raster);
+    expect(result).toMatchObject({ code: CODE, pass: 'page', orientation: 0 });
+    // Where it was drawn, in the full raster's pixels (PDF points from the bottom-left).
+    const px = 300 / 72;
+    const { topLeft, bottomRight } = result.codes[0]!.position;
+    expect(topLeft.x).toBeCloseTo(260 * px, -1);
+    expect(topLeft.y).toBeCloseTo((842 - 460) * px, -1);
+    expect(bottomRight.x - topLeft.x).toBeCloseTo(side * px, -1);
+  });
+});
+
 describe('codes that are no usable code', () => {
   it('gives unknown_code for somebody else’s QR code, with the text kept', async () => {
     const writer = await createPdfWriter();

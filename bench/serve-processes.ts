@@ -1,0 +1,85 @@
+// The portal's processes as `npm run serve` and `npm run worker` start them (package.json), for
+// benchmarks that measure them from outside: their environment, start-up, and what the kernel
+// says of their memory and CPU time.
+import { spawn, type ChildProcess } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { createServer } from 'node:net';
+import path from 'node:path';
+import { PROJECT_ROOT, SERVER_BUILD_DIR } from '../server/project-root';
+
+const MB = 1024 * 1024;
+
+/**
+ * The variables a package.json script sets before its command (`A=1 B=2 node ...`): the bench
+ * runs the processes with what `npm run <script>` gives them, from the one place it is written.
+ */
+export function scriptEnv(script: 'serve' | 'worker'): Record<string, string> {
+  const scripts = (JSON.parse(readFileSync(path.join(PROJECT_ROOT, 'package.json'), 'utf8')) as { scripts: Record<string, string> }).scripts;
+  const env: Record<string, string> = {};
+  for (const word of (scripts[script] ?? '').split(/\s+/)) {
+    const match = /^([A-Z_][A-Z0-9_]*)=(.*)$/.exec(word);
+    if (!match) break;
+    env[match[1]!] = match[2]!;
+  }
+  return env;
+}
+
+/** Starts build/server/<entry>.mjs (run `npm run build:server` first) as its npm script does. */
+export function startBuilt(entry: 'main' | 'worker-main', env: NodeJS.ProcessEnv): ChildProcess {
+  const script = entry === 'main' ? 'serve' : 'worker';
+  return spawn(process.execPath, [path.join(SERVER_BUILD_DIR, `${entry}.mjs`)], {
+    cwd: PROJECT_ROOT,
+    env: { ...process.env, ...scriptEnv(script), LOG_LEVEL: 'warn', ...env },
+    stdio: ['ignore', 'ignore', 'inherit'],
+  });
+}
+
+/** A field of /proc/<pid>/status in bytes (VmRSS: now; VmHWM: the peak so far); 0 once gone. */
+export function memoryOf(pid: number, field: 'VmRSS' | 'VmHWM'): number {
+  try {
+    const match = new RegExp(`${field}:\\s+(\\d+) kB`).exec(readFileSync(`/proc/${pid}/status`, 'utf8'));
+    return match ? Number(match[1]) * 1024 : 0;
+  } catch {
+    return 0;
+  }
+}
+
+/** CPU seconds the process has used, all threads (utime + stime of /proc/<pid>/stat). */
+export function cpuSecondsOf(pid: number): number {
+  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
+  // utime and stime are the 14th and 15th fields of the line, the 12th and 13th after "(comm) ".
+  return (Number(fields[11]) + Number(fields[12])) / 100;
+}
+
+export const toMb = (bytes: number) => Math.round(bytes / MB);
+
+export function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.listen(0, '127.0.0.1', () => {
+      const address = server.address();
+      server.close(() => (typeof address === 'object' && address ? resolve(address.port) : reject(new Error('no port'))));
+    });
+  });
+}
+
+export async function waitForHealth(baseUrl: string, child: ChildProcess): Promise<void> {
+  const deadline = Date.now() + 120_000;
+  while (Date.now() < deadline) {
+    if (child.exitCode !== null) throw new Error(`server exited (${child.exitCode})`);
+    try {
+      if ((await fetch(`${baseUrl}/healthz`)).ok) return;
+    } catch {
+      // not listening yet
+    }
+    await new Promise((resolve) => setTimeout(resolve, 200));
+  }
+  throw new Error('server did not become healthy');
+}
+
+export async function stop(child: ChildProcess): Promise<void> {
+  if (child.exitCode !== null) return;
+  const exited = new Promise((resolve) => child.once('exit', resolve));
+  child.kill('SIGTERM');
+  await exited;
+}
