@@ -2,7 +2,7 @@
 // its own mupdf and zxing, so the pipeline uses every core while the calling thread only hands
 // pages over in order (and, in a job, writes them to the database).
 import { createHash } from 'node:crypto';
-import { mkdir, rename, writeFile } from 'node:fs/promises';
+import { mkdir, readFile, rename, writeFile } from 'node:fs/promises';
 import * as path from 'node:path';
 import { createRequire } from 'node:module';
 import { fileURLToPath, pathToFileURL } from 'node:url';
@@ -88,15 +88,13 @@ export class PagePool {
   }
 
   private spawn(): PoolWorker {
-    const worker =
-      this.script.kind === 'module'
-        ? new Worker(this.script.path, { workerData: this.data, execArgv: [] })
-        : new Worker(BOOTSTRAP, {
-            eval: true,
-            workerData: { ...this.data, workerUrl: WORKER_URL, tsxLoader: TSX_LOADER },
-            // The worker registers its own TypeScript loader; inherited flags would register a second.
-            execArgv: [],
-          });
+    const { url, tsx, mupdfWasm } = this.script;
+    const worker = new Worker(BOOTSTRAP, {
+      eval: true,
+      workerData: { ...this.data, workerUrl: url, tsxLoader: tsx ? TSX_LOADER : null, mupdfWasm },
+      // A worker under tsx registers its own TypeScript loader; inherited flags would register a second.
+      execArgv: [],
+    });
     const entry: PoolWorker = { worker, waiting: new Map() };
     const failAll = (reason: string) => {
       for (const [pageNumber, resolve] of entry.waiting)
@@ -121,23 +119,41 @@ export class PagePool {
 
 export type { AnalyseOptions };
 
-/**
- * What a page worker runs: plain JavaScript when there is some (the built server, or the worker
- * bundled once per process with esbuild), else the TypeScript source through tsx's loader.
- * The loader costs each worker a second thread and some 30 MB, so it is only the fallback.
- */
-export type PageWorkerScript = { kind: 'module'; path: string } | { kind: 'tsx' };
+/** What the page workers run, found (and compiled) once per process. */
+export interface PageWorkerScript {
+  /**
+   * The worker module: plain JavaScript when there is some (the built server, or the worker
+   * bundled once per process with esbuild), else the TypeScript source through tsx's loader
+   * (`tsx`). The loader costs each worker a second thread and some 30 MB: only the fallback.
+   */
+  url: string;
+  tsx: boolean;
+  /**
+   * mupdf's WebAssembly, compiled once: every worker's mupdf is an instance of it, so its
+   * machine code (some 25 MB) is in memory once rather than once per thread.
+   */
+  mupdfWasm: WebAssembly.Module;
+}
 
 let script: Promise<PageWorkerScript> | null = null;
 
 export function pageWorkerScript(): Promise<PageWorkerScript> {
-  script ??= findPageWorkerScript();
+  script ??= Promise.all([findPageWorkerModule(), compileMupdf()]).then(([module, mupdfWasm]) => ({
+    ...module,
+    mupdfWasm,
+  }));
   return script;
 }
 
-async function findPageWorkerScript(): Promise<PageWorkerScript> {
+async function compileMupdf(): Promise<WebAssembly.Module> {
+  // The .wasm mupdf's own loader reads, beside its main module.
+  const main = createRequire(import.meta.url).resolve('mupdf');
+  return WebAssembly.compile(await readFile(path.join(path.dirname(main), 'mupdf-wasm.wasm')));
+}
+
+async function findPageWorkerModule(): Promise<{ url: string; tsx: boolean }> {
   const source = fileURLToPath(WORKER_URL);
-  if (!source.endsWith('.ts')) return { kind: 'module', path: source };
+  if (!source.endsWith('.ts')) return { url: WORKER_URL, tsx: false };
   try {
     const { build } = await import('esbuild');
     const result = await build({
@@ -158,10 +174,10 @@ async function findPageWorkerScript(): Promise<PageWorkerScript> {
     const temporary = `${file}.${process.pid}.tmp`;
     await writeFile(temporary, code);
     await rename(temporary, file);
-    return { kind: 'module', path: file };
+    return { url: pathToFileURL(file).href, tsx: false };
   } catch {
     // A read-only install, say: the TypeScript source still runs, through the loader.
-    return { kind: 'tsx' };
+    return { url: WORKER_URL, tsx: true };
   }
 }
 
@@ -178,11 +194,19 @@ const TSX_LOADER = pathToFileURL(
   path.join(path.dirname(createRequire(import.meta.url).resolve('tsx')), 'esm', 'api', 'index.mjs'),
 ).href;
 
-// Plain CommonJS run by the worker: TypeScript support first (as `tsx` gives this thread), then
-// the worker module.
+// Plain CommonJS run by the worker before anything is imported: mupdf's loader is told to
+// instantiate the module compiled by the pool (it reads this global when mupdf is first
+// imported), TypeScript support is registered when needed (as `tsx` gives this thread), then
+// the worker module is imported.
 const BOOTSTRAP = `
 const { workerData } = require('node:worker_threads');
-import(workerData.tsxLoader)
-  .then((tsx) => { tsx.register(); return import(workerData.workerUrl); })
+globalThis.$libmupdf_wasm_Module = {
+  instantiateWasm(imports, receive) {
+    receive(new WebAssembly.Instance(workerData.mupdfWasm, imports), workerData.mupdfWasm);
+    return {};
+  },
+};
+(workerData.tsxLoader ? import(workerData.tsxLoader).then((tsx) => tsx.register()) : Promise.resolve())
+  .then(() => import(workerData.workerUrl))
   .catch((error) => setImmediate(() => { throw error; }));
 `;

@@ -1,6 +1,7 @@
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
+import { fileURLToPath } from 'node:url';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
@@ -188,9 +189,8 @@ describe('a standard scan (60 pages: tilted, turned, noisy, faded, colour, black
 
   it('runs its worker threads as bundled JavaScript, without the TypeScript loader', async () => {
     const script = await pageWorkerScript();
-    expect(script.kind).toBe('module');
-    if (script.kind === 'module')
-      expect(fs.readFileSync(script.path, 'utf8')).toMatch(/from "mupdf"/);
+    expect(script.tsx).toBe(false);
+    expect(fs.readFileSync(fileURLToPath(script.url), 'utf8')).toMatch(/from "mupdf"/);
   });
 });
 
