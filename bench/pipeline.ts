@@ -8,7 +8,7 @@
 //   npx tsx bench/pipeline.ts [--pages 500] [--harsh-pages 200] [--large-mb 1500 | --large-mb 0]
 //                             [--slope 200,600]   (RSS at several sizes instead of one large file)
 import { execFile, spawn } from 'node:child_process';
-import { existsSync, mkdirSync, readFileSync, readdirSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, readdirSync, renameSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -143,12 +143,26 @@ async function pipelineOnly(made: MadeScan) {
   return { seconds: round(seconds), pages_per_second: round(made.pages.length / seconds), codes: readRate(made, found) };
 }
 
-/** A big scan made of copies of `source` (pdfunite), cached next to it. */
+/**
+ * A big scan made of copies of `source`, cached next to it. Joined by qpdf: pdfunite's output
+ * has a wrong /Size in its trailer, which makes mupdf rebuild the cross-reference table by
+ * reading the whole file: a cost the small file does not have, so the two would not compare.
+ */
 async function largeFile(source: string, targetMb: number): Promise<string> {
   const out = path.join(path.dirname(source), `large-${targetMb}mb-${path.basename(source)}`);
   if (existsSync(out)) return out;
   const copies = Math.max(1, Math.round((targetMb * 1e6) / statSync(source).size));
-  await run('pdfunite', [...Array.from({ length: copies }, () => source), out], { maxBuffer: 1 << 26 });
+  // One name per copy: qpdf would share the objects of a file named twice, making no bigger file.
+  const names = await mkdtemp(path.join(tmpdir(), 'bench-copies-'));
+  const inputs = Array.from({ length: copies }, (_, i) => path.join(names, `copy-${i}.pdf`));
+  for (const input of inputs) symlinkSync(path.resolve(source), input);
+  try {
+    // Moved into place when whole: a run stopped half-way leaves nothing that looks made.
+    await run('qpdf', ['--empty', '--pages', ...inputs, '--', `${out}.tmp`], { maxBuffer: 1 << 26 });
+    renameSync(`${out}.tmp`, out);
+  } finally {
+    await rm(names, { recursive: true, force: true });
+  }
   return out;
 }
 
