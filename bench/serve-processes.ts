@@ -3,9 +3,10 @@
 // says of their memory and CPU time.
 import { spawn, type ChildProcess } from 'node:child_process';
 import { readFileSync } from 'node:fs';
-import { createServer } from 'node:net';
 import path from 'node:path';
 import { PROJECT_ROOT, SERVER_BUILD_DIR } from '../server/project-root';
+
+export { freePort, waitForHealth } from '../tests/helpers/live-server';
 
 const MB = 1024 * 1024;
 
@@ -52,30 +53,6 @@ export function cpuSecondsOf(pid: number): number {
 }
 
 export const toMb = (bytes: number) => Math.round(bytes / MB);
-
-export function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.listen(0, '127.0.0.1', () => {
-      const address = server.address();
-      server.close(() => (typeof address === 'object' && address ? resolve(address.port) : reject(new Error('no port'))));
-    });
-  });
-}
-
-export async function waitForHealth(baseUrl: string, child: ChildProcess): Promise<void> {
-  const deadline = Date.now() + 120_000;
-  while (Date.now() < deadline) {
-    if (child.exitCode !== null) throw new Error(`server exited (${child.exitCode})`);
-    try {
-      if ((await fetch(`${baseUrl}/healthz`)).ok) return;
-    } catch {
-      // not listening yet
-    }
-    await new Promise((resolve) => setTimeout(resolve, 200));
-  }
-  throw new Error('server did not become healthy');
-}
 
 export async function stop(child: ChildProcess): Promise<void> {
   if (child.exitCode !== null) return;

@@ -1,11 +1,11 @@
 // Starts the portal once for all journeys, exactly as a user would: `npm run build` then the
 // built server (as `npm run serve` runs it) on its embedded defaults (PGlite, demo data) in a fresh data folder.
-import { spawn, execFileSync, type ChildProcess } from 'node:child_process';
+import { spawn, execFileSync } from 'node:child_process';
 import { mkdtempSync, rmSync, existsSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { TestProject } from 'vitest/node';
+import { freePort, waitForHealth } from '../helpers/live-server';
 
 declare module 'vitest' {
   export interface ProvidedContext {
@@ -14,31 +14,6 @@ declare module 'vitest' {
 }
 
 const root = join(import.meta.dirname, '../..');
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.listen(0, '127.0.0.1', () => {
-      const address = server.address();
-      server.close(() => (typeof address === 'object' && address ? resolve(address.port) : reject(new Error('no port'))));
-    });
-  });
-}
-
-async function waitForHealth(url: string, server: ChildProcess, log: () => string) {
-  const deadline = Date.now() + 120_000;
-  while (Date.now() < deadline) {
-    if (server.exitCode !== null) throw new Error(`server exited (${server.exitCode}):\n${log()}`);
-    try {
-      const response = await fetch(`${url}/healthz`);
-      if (response.ok) return;
-    } catch {
-      // not listening yet
-    }
-    await new Promise((r) => setTimeout(r, 300));
-  }
-  throw new Error(`server did not become healthy:\n${log()}`);
-}
 
 export default async function setup(project: TestProject) {
   if (process.env.E2E_SKIP_BUILD !== '1' || !existsSync(join(root, 'dist/index.html')) || !existsSync(join(root, 'build/server/main.mjs'))) {
