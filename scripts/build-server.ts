@@ -10,24 +10,24 @@ import { NODE_BUNDLE_OPTIONS } from '../server/node-bundle';
 import { PROJECT_ROOT, SERVER_BUILD_DIR } from '../server/project-root';
 
 /** What `npm run serve` and `npm run worker` start, and the page worker threads. */
-export const SERVER_ENTRIES = {
+const SERVER_ENTRIES = {
   main: 'server/main.ts',
   'worker-main': 'server/jobs/worker-main.ts',
   'page-worker': 'server/pipeline/page-worker.ts',
 };
 
-/** Bundles `entries` (name → source path from the project root) as .mjs files into `outdir`. */
-export async function buildServer(
-  entries: Record<string, string> = SERVER_ENTRIES,
-  outdir: string = SERVER_BUILD_DIR,
-): Promise<void> {
-  await rm(outdir, { recursive: true, force: true });
+/** Bundles SERVER_ENTRIES as .mjs files into SERVER_BUILD_DIR, replacing what was there. */
+export async function buildServer(): Promise<void> {
+  await rm(SERVER_BUILD_DIR, { recursive: true, force: true });
   await build({
     ...NODE_BUNDLE_OPTIONS,
     entryPoints: Object.fromEntries(
-      Object.entries(entries).map(([name, source]) => [name, path.join(PROJECT_ROOT, source)]),
+      Object.entries(SERVER_ENTRIES).map(([name, source]) => [
+        name,
+        path.join(PROJECT_ROOT, source),
+      ]),
     ),
-    outdir,
+    outdir: SERVER_BUILD_DIR,
     outExtension: { '.js': '.mjs' },
     // Code the entries share lives once, in chunks beside them (in the same folder: page-pool
     // looks for page-worker.mjs next to its own file).

@@ -5,6 +5,7 @@ import { mkdtempSync, rmSync, existsSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { TestProject } from 'vitest/node';
+import { SERVER_BUILD_DIR } from '../../server/project-root';
 import { freePort, waitForHealth } from '../helpers/live-server';
 
 declare module 'vitest' {
@@ -16,14 +17,14 @@ declare module 'vitest' {
 const root = join(import.meta.dirname, '../..');
 
 export default async function setup(project: TestProject) {
-  if (process.env.E2E_SKIP_BUILD !== '1' || !existsSync(join(root, 'dist/index.html')) || !existsSync(join(root, 'build/server/main.mjs'))) {
+  if (process.env.E2E_SKIP_BUILD !== '1' || !existsSync(join(root, 'dist/index.html')) || !existsSync(join(SERVER_BUILD_DIR, 'main.mjs'))) {
     execFileSync('npm', ['run', '-s', 'build'], { cwd: root, stdio: 'inherit' });
   }
   const dataDir = mkdtempSync(join(tmpdir(), 'portal-e2e-'));
   const port = await freePort();
   const baseUrl = `http://127.0.0.1:${port}`;
   let output = '';
-  const server = spawn(process.execPath, [join(root, 'build/server/main.mjs')], {
+  const server = spawn(process.execPath, [join(SERVER_BUILD_DIR, 'main.mjs')], {
     cwd: root,
     env: {
       ...process.env,
