@@ -1,6 +1,7 @@
 // Load generator for bench/lists.ts, in a process of its own (as real clients are): `clients`
 // concurrent keep-alive connections request the given paths in turn until `count` requests are
-// done. Reads one JSON job on stdin, prints the sorted latencies (ms) as one JSON line.
+// done. Reads one JSON job on stdin, prints the sorted latencies (ms) and the CPU time this
+// process used (ms) as one JSON line.
 import http from 'node:http';
 
 interface Job {
@@ -34,6 +35,7 @@ function get(path: string): Promise<void> {
   });
 }
 
+const cpuBefore = process.cpuUsage();
 const latencies: number[] = [];
 let next = 0;
 await Promise.all(
@@ -47,4 +49,5 @@ await Promise.all(
   }),
 );
 agent.destroy();
-console.log(JSON.stringify(latencies.sort((a, b) => a - b)));
+const cpu = process.cpuUsage(cpuBefore);
+console.log(JSON.stringify({ latencies: latencies.sort((a, b) => a - b), cpuMs: (cpu.user + cpu.system) / 1000 }));

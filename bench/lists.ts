@@ -4,7 +4,7 @@
 // The HTTP clients run in a separate process (bench/http-load.ts), keep-alive, as browsers do.
 //   npm run bench -- lists            (DATABASE_URL defaults to postgres://postgres@127.0.0.1:5432/test)
 import { spawn } from 'node:child_process';
-import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pg from 'pg';
@@ -100,15 +100,45 @@ function recordingDatabase(db: Database, into: { recording: boolean; statements:
   return { ...db, kind: db.kind, query: wrap('query'), one: wrap('one'), maybeOne: wrap('maybeOne'), execute: wrap('execute'), exec: db.exec.bind(db), transaction: db.transaction.bind(db), close: db.close.bind(db) };
 }
 
-/** Runs bench/http-load.ts in its own process and returns its sorted latencies. */
-function httpLoad(job: { base: string; cookie: string; paths: string[]; clients: number; count: number }): Promise<number[]> {
+/** Runs bench/http-load.ts in its own process: its sorted latencies and the CPU it used. */
+function httpLoad(job: { base: string; cookie: string; paths: string[]; clients: number; count: number }): Promise<{ latencies: number[]; cpuMs: number }> {
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, ['--import', 'tsx', join(import.meta.dirname, 'http-load.ts')], { stdio: ['pipe', 'pipe', 'inherit'] });
     let out = '';
     child.stdout.on('data', (chunk: Buffer) => (out += chunk.toString()));
-    child.on('exit', (code) => (code === 0 ? resolve(JSON.parse(out) as number[]) : reject(new Error(`http-load exited ${code}`))));
+    child.on('exit', (code) => (code === 0 ? resolve(JSON.parse(out) as { latencies: number[]; cpuMs: number }) : reject(new Error(`http-load exited ${code}`))));
     child.stdin.end(JSON.stringify(job));
   });
+}
+
+/**
+ * CPU time (ms) used so far by the PostgreSQL server's processes on this machine (the bench
+ * talks to a local one): where the time of a request goes, next to the client's and the app's.
+ */
+function postgresCpuMs(): number {
+  const tick = 1000 / 100; // USER_HZ
+  let total = 0;
+  for (const pid of readdirSync('/proc')) {
+    if (!/^\d+$/.test(pid)) continue;
+    try {
+      const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+      if (!stat.slice(stat.indexOf('(') + 1).startsWith('postgres')) continue;
+      const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+      total += (Number(fields[11]) + Number(fields[12])) * tick;
+    } catch {
+      // A process that ended meanwhile.
+    }
+  }
+  return total;
+}
+
+/** CPU ms of this process and of PostgreSQL while `work` runs. */
+async function cpuDuring<T>(work: () => Promise<T>): Promise<{ result: T; appMs: number; databaseMs: number }> {
+  const app = process.cpuUsage();
+  const database = postgresCpuMs();
+  const result = await work();
+  const used = process.cpuUsage(app);
+  return { result, appMs: (used.user + used.system) / 1000, databaseMs: postgresCpuMs() - database };
 }
 
 function percentile(sorted: number[], p: number): number {
@@ -174,7 +204,7 @@ async function main() {
   ];
 
   const directPool = new pg.Pool({ connectionString: url, max: POOL_SIZE });
-  const rows: { scenario: string; api_p50: number; api_p95: number; sql_p50: number; sql_p95: number; ratio_p95: number; statements: number }[] = [];
+  const rows: { scenario: string; api_p50: number; api_p95: number; sql_p50: number; sql_p95: number; ratio_p95: number; statements: number; api_cpu_ms: { client: number; app: number; database: number }; sql_cpu_ms: { client: number; database: number } }[] = [];
   const only = process.env.BENCH_ONLY;
   for (const scenario of scenarios.filter((s) => !only || s.name.startsWith(only))) {
     // Warm up first, so the statements recorded below are the steady state (totals cached).
@@ -191,22 +221,30 @@ async function main() {
       statementsFor.set(i, rec.statements.filter((s) => !/FROM sessions|sessions s/i.test(s.sql)));
     }
     // The clients run in a process of their own, as real clients do (not on the server's event loop).
-    const api = await httpLoad({
-      base,
-      cookie: scenario.cookie,
-      paths: Array.from({ length: REQUESTS_PER_SCENARIO }, (_, i) => scenario.path(i)),
-      clients: CLIENTS,
-      count: REQUESTS_PER_SCENARIO,
-    });
-    const sql = await load(REQUESTS_PER_SCENARIO, async (i) => {
-      // The same statements the handler ran (its session lookup is cached, as in the server).
-      for (const s of statementsFor.get(i % 10)!) {
-        // Prepared by name, as the server's database layer runs it (server/db/postgres.ts).
-        await directPool.query(statement(s.sql, s.params)).catch((error: Error) => {
-          throw new Error(`${error.message}\n${s.sql}\n${JSON.stringify(s.params)}`);
-        });
-      }
-    });
+    // While the clients run, this process does nothing but serve them: its CPU is the app's.
+    const apiRun = await cpuDuring(() =>
+      httpLoad({
+        base,
+        cookie: scenario.cookie,
+        paths: Array.from({ length: REQUESTS_PER_SCENARIO }, (_, i) => scenario.path(i)),
+        clients: CLIENTS,
+        count: REQUESTS_PER_SCENARIO,
+      }),
+    );
+    const api = apiRun.result.latencies;
+    const sqlRun = await cpuDuring(() =>
+      load(REQUESTS_PER_SCENARIO, async (i) => {
+        // The same statements the handler ran (its session lookup is cached, as in the server).
+        for (const s of statementsFor.get(i % 10)!) {
+          // Prepared by name, as the server's database layer runs it (server/db/postgres.ts).
+          await directPool.query(statement(s.sql, s.params)).catch((error: Error) => {
+            throw new Error(`${error.message}\n${s.sql}\n${JSON.stringify(s.params)}`);
+          });
+        }
+      }),
+    );
+    const sql = sqlRun.result;
+    const perRequest = (ms: number) => Math.round((10 * ms) / REQUESTS_PER_SCENARIO) / 10;
     const row = {
       scenario: scenario.name,
       api_p50: percentile(api, 50),
@@ -215,10 +253,14 @@ async function main() {
       sql_p95: percentile(sql, 95),
       ratio_p95: percentile(api, 95) / percentile(sql, 95),
       statements: statementsFor.get(0)!.length,
+      // CPU ms per request: through the API (client process, app, PostgreSQL) and direct.
+      api_cpu_ms: { client: perRequest(apiRun.result.cpuMs), app: perRequest(apiRun.appMs), database: perRequest(apiRun.databaseMs) },
+      sql_cpu_ms: { client: perRequest(sqlRun.appMs), database: perRequest(sqlRun.databaseMs) },
     };
     rows.push(row);
     console.log(
-      `${row.scenario.padEnd(42)} api p50 ${row.api_p50.toFixed(1).padStart(6)} ms  p95 ${row.api_p95.toFixed(1).padStart(6)} ms | sql p50 ${row.sql_p50.toFixed(1).padStart(6)} ms  p95 ${row.sql_p95.toFixed(1).padStart(6)} ms | ratio ${row.ratio_p95.toFixed(2)}`,
+      `${row.scenario.padEnd(42)} api p50 ${row.api_p50.toFixed(1).padStart(6)} ms  p95 ${row.api_p95.toFixed(1).padStart(6)} ms | sql p50 ${row.sql_p50.toFixed(1).padStart(6)} ms  p95 ${row.sql_p95.toFixed(1).padStart(6)} ms | ratio ${row.ratio_p95.toFixed(2)}` +
+        ` | cpu/request api ${row.api_cpu_ms.client}+${row.api_cpu_ms.app}+${row.api_cpu_ms.database} ms, sql ${row.sql_cpu_ms.client}+${row.sql_cpu_ms.database} ms`,
     );
   }
   mkdirSync(join(import.meta.dirname, 'results'), { recursive: true });

@@ -13,10 +13,10 @@ export const FILE_NOT_FOUND = 'File not found';
 
 /**
  * Select list over `files f`; `$scope` is the caller's congregation id or null (admin).
- * Callers append WHERE/ORDER BY and pass the scope as the parameter named by `scopeParam`.
- * `source` may be a CTE holding one page of files, so the per-file counts run for that page only.
+ * Callers append WHERE (by id: lists choose their page's ids first, see rowsOfPage) and pass
+ * the scope as the parameter named by `scopeParam`.
  */
-export function fileSelect(scopeParam: string, source = 'files'): string {
+export function fileSelect(scopeParam: string): string {
   // Names by lookupSql, not joins (see there why).
   const name = (table: string, column: string, value: string) => lookupSql(table, column, value);
   return `
@@ -47,7 +47,7 @@ export function fileSelect(scopeParam: string, source = 'files'): string {
           FROM courses c
           WHERE c.id IN (SELECT l.course_id FROM answer_sheets a JOIN lessons l ON l.id = a.lesson_id WHERE a.file_id = f.id)) AS courses,
          (SELECT fc.status FROM file_congregations fc WHERE fc.file_id = f.id AND fc.congregation_id = ${scopeParam}::uuid) AS congregation_file_status
-  FROM ${source} f`;
+  FROM files f`;
 }
 
 export interface FileRow {

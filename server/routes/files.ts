@@ -20,6 +20,7 @@ import { startProgress } from '../jobs/progress';
 import { discardIfUnreferenced, fileTooLarge, receiveUpload, UploadTooLargeError } from '../jobs/store-upload';
 import { conflictError, validationError } from './shared/errors';
 import { orderClause, pageOf, paged, type SortColumn } from './shared/paging';
+import { rowsOfPage } from './shared/page-rows';
 import { Where, containsPattern } from './shared/where';
 
 export interface FilesRoutesOptions {
@@ -136,7 +137,8 @@ export function createFilesRoutes(options: FilesRoutesOptions = {}) {
       const params = new Where();
       const p = (value: unknown) => params.param(value);
       // The congregation whose view of the files this is: the coordinator's, or the one an admin looks at.
-      const viewer = p(scope ?? query.group_id ?? null);
+      const viewerId = scope ?? query.group_id ?? null;
+      const viewer = p(viewerId);
       const conditions = [fileVisibleSql('f', viewer)];
       if (query.group_id !== undefined) {
         conditions.push(`EXISTS (SELECT 1 FROM answer_sheets ga WHERE ga.file_id = f.id AND ga.assigned_group = ${p(query.group_id)}::uuid)`);
@@ -164,11 +166,11 @@ export function createFilesRoutes(options: FilesRoutesOptions = {}) {
       const where = `WHERE ${conditions.join(' AND ')}`;
       const order = orderClause(SORT, query.order_by ?? 'created_at', query.order_direction, 'f.id');
       const total = await cachedTotal(db, `SELECT count(*) AS total FROM files f ${where}`, params.params);
-      // The page is chosen first, so the per-file counts and names run for its rows only.
-      const rows = await db.query<FileRow>(
-        `WITH page AS (SELECT f.* FROM files f ${where} ${order} LIMIT ${p(page.limit)} OFFSET ${p(page.skip)})
-         ${fileSelect(viewer, 'page')} ${order}`,
-        params.params,
+      const rows = await rowsOfPage<FileRow>(
+        db,
+        { sql: `SELECT f.id FROM files f ${where} ${order} LIMIT ${p(page.limit)} OFFSET ${p(page.skip)}`, params: params.params },
+        (ids) => `${fileSelect('$1')} WHERE f.id = ANY(${ids})`,
+        [viewerId],
       );
       return paged(rows.map(fileOf), Number(total), page);
     });

@@ -10,6 +10,7 @@ import { cachedTotal } from './shared/count-cache';
 import { SHEET_SELECT, sheetOf, type SheetRow } from '../jobs/answer-sheet-view';
 import { STUDY_HELPER_NOT_FOUND, studentNotFound, validationError } from './shared/errors';
 import { orderClause, pageOf, paged, type Page, type SortColumn } from './shared/paging';
+import { rowsOfPage } from './shared/page-rows';
 import { listCongregation } from './shared/scope';
 import { NEWEST_ANSWER_SHEETS_FIRST, studentOf, studentSelect, studentVisible, type StudentRow } from './shared/student';
 import { Where, prefixPattern } from './shared/where';
@@ -24,15 +25,10 @@ type StudentPatch = Route<'updateStudent'>['Body'];
 /** One page of students matching `where` (conditions on `s`), with the total count. */
 async function pageOfStudents(db: Database, where: Where, order: string, page: Page): Promise<ReplyOf<'listStudents'>> {
   const total = await cachedTotal(db, `SELECT count(*) AS total FROM students s ${where.sql}`, where.params);
-  // The page's ids are chosen first (from an index when the order allows), so the rows, names
-  // and latest-sheet lookups are read for its rows only.
-  const rows = await db.query<StudentRow>(
-    `WITH page AS (
-       SELECT s.id FROM students s ${where.sql} ${order}
-       LIMIT ${where.param(page.limit)} OFFSET ${where.param(page.skip)}
-     )
-     ${studentSelect()} WHERE s.id IN (SELECT id FROM page) ${order}`,
-    where.params,
+  const rows = await rowsOfPage<StudentRow>(
+    db,
+    { sql: `SELECT s.id FROM students s ${where.sql} ${order} LIMIT ${where.param(page.limit)} OFFSET ${where.param(page.skip)}`, params: where.params },
+    (ids) => `${studentSelect()} WHERE s.id = ANY(${ids})`,
   );
   return paged(rows.map(studentOf), total, page);
 }

@@ -8,10 +8,10 @@ import { congregationRefOrNull, countryOrNull, iso, isoOrNull, lessonOrNull, nam
 export const NEWEST_ANSWER_SHEETS_FIRST = 'a.created_at DESC, a.id DESC';
 
 /**
- * Select list for students read from `source` (the table, or a CTE holding one page of it),
- * aliased `s`. Callers append WHERE/ORDER BY on `s`.
+ * Select list for students, aliased `s`. Callers append WHERE on `s` (by id: lists choose their
+ * page's ids first, see rowsOfPage).
  */
-export function studentSelect(source: string = 'students'): string {
+export function studentSelect(): string {
   // Names by lookupSql, not joins (see there why).
   const name = (table: string, column: string, key: string, value: string) => lookupSql(table, column, value, key);
   return `
@@ -31,7 +31,7 @@ export function studentSelect(source: string = 'students'): string {
          f.recruiter_id AS latest_recruiter_id, ${name('recruiters', 'name', 'id', 'f.recruiter_id')} AS latest_recruiter_name,
          la.lesson_id AS latest_lesson_id, l.name AS latest_lesson_name,
          l.number AS latest_lesson_number, l.course_id AS latest_course_id
-  FROM ${source} s
+  FROM students s
   LEFT JOIN LATERAL (
     SELECT a.id AS answer_sheet_id, a.file_id, a.lesson_id
     FROM answer_sheets a
