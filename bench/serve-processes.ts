@@ -11,26 +11,32 @@ export { freePort, waitForHealth } from '../tests/helpers/live-server';
 const MB = 1024 * 1024;
 
 /**
- * The variables a package.json script sets before its command (`A=1 B=2 node ...`): the bench
- * runs the processes with what `npm run <script>` gives them, from the one place it is written.
+ * What a package.json script gives its node process: the variables set before the command
+ * (`A=1 B=2 node ...`) and node's own options (`node --flag ... script`). The bench runs the
+ * processes with what `npm run <script>` gives them, from the one place it is written.
  */
-export function scriptEnv(script: 'serve' | 'worker'): Record<string, string> {
+export function scriptCommand(script: 'serve' | 'worker'): { env: Record<string, string>; nodeOptions: string[] } {
   const scripts = (JSON.parse(readFileSync(path.join(PROJECT_ROOT, 'package.json'), 'utf8')) as { scripts: Record<string, string> }).scripts;
+  const words = (scripts[script] ?? '').split(/\s+/);
   const env: Record<string, string> = {};
-  for (const word of (scripts[script] ?? '').split(/\s+/)) {
-    const match = /^([A-Z_][A-Z0-9_]*)=(.*)$/.exec(word);
+  let at = 0;
+  for (; at < words.length; at++) {
+    const match = /^([A-Z_][A-Z0-9_]*)=(.*)$/.exec(words[at]!);
     if (!match) break;
     env[match[1]!] = match[2]!;
   }
-  return env;
+  if (words[at] !== 'node') throw new Error(`package.json script "${script}" does not run node`);
+  const nodeOptions: string[] = [];
+  for (at++; at < words.length && words[at]!.startsWith('-'); at++) nodeOptions.push(words[at]!);
+  return { env, nodeOptions };
 }
 
 /** Starts build/server/<entry>.mjs (run `npm run build:server` first) as its npm script does. */
 export function startBuilt(entry: 'main' | 'worker-main', env: NodeJS.ProcessEnv): ChildProcess {
-  const script = entry === 'main' ? 'serve' : 'worker';
-  return spawn(process.execPath, [path.join(SERVER_BUILD_DIR, `${entry}.mjs`)], {
+  const command = scriptCommand(entry === 'main' ? 'serve' : 'worker');
+  return spawn(process.execPath, [...command.nodeOptions, path.join(SERVER_BUILD_DIR, `${entry}.mjs`)], {
     cwd: PROJECT_ROOT,
-    env: { ...process.env, ...scriptEnv(script), LOG_LEVEL: 'warn', ...env },
+    env: { ...process.env, ...command.env, LOG_LEVEL: 'warn', ...env },
     stdio: ['ignore', 'ignore', 'inherit'],
   });
 }
