@@ -5,7 +5,7 @@ import { rgb } from 'pdf-lib';
 import type { Code } from '../pipeline/codes';
 import {
   createPdfWriter,
-  fitText,
+  drawFittedText,
   type PageContext,
   type PageSize,
   type PdfWriter,
@@ -69,12 +69,12 @@ export async function addAnswerSheetPages(
   }
 }
 
-export function drawAnswerSheetPage(
+export async function drawAnswerSheetPage(
   { page, fonts }: PageContext,
   input: AnswerSheetMasterInput,
   sheetPage: AnswerSheetMasterPage,
   totalPages: number,
-): void {
+): Promise<void> {
   const frame = pageFrame([page.getWidth(), page.getHeight()]);
   const ink = rgb(0, 0, 0);
   const grey = rgb(0.45, 0.45, 0.45);
@@ -82,21 +82,21 @@ export function drawAnswerSheetPage(
 
   // Header, beside the top-right code.
   let y = frame.headerTop - 14;
-  page.drawText(fitText(fonts.bold, input.courseName, 15, headerWidth), {
+  await drawFittedText(page, fonts, 'bold', input.courseName, {
     x: frame.left,
     y,
     size: 15,
-    font: fonts.bold,
     color: ink,
+    maxWidth: headerWidth,
   });
   y -= 20;
   const lessonTitle = `Lesson ${input.lessonNumber}: ${input.lessonName}`;
-  page.drawText(fitText(fonts.bold, lessonTitle, 12, headerWidth), {
+  await drawFittedText(page, fonts, 'bold', lessonTitle, {
     x: frame.left,
     y,
     size: 12,
-    font: fonts.bold,
     color: ink,
+    maxWidth: headerWidth,
   });
   y -= 16;
   page.drawText(`Answer sheet - page ${sheetPage.page_number} of ${totalPages}`, {
@@ -114,11 +114,11 @@ export function drawAnswerSheetPage(
   const nameX = frame.left + fonts.bold.widthOfTextAtSize(nameLabel, 11) + 6;
   const midX = frame.left + (frame.right - frame.left) * 0.62;
   if (input.studentName) {
-    page.drawText(fitText(fonts.regular, input.studentName, 11, midX - nameX - 12), {
+    await drawFittedText(page, fonts, 'regular', input.studentName, {
       x: nameX + 2,
       y: y + 1,
       size: 11,
-      font: fonts.regular,
+      maxWidth: midX - nameX - 12,
     });
   }
   page.drawLine({
@@ -150,16 +150,16 @@ export function drawAnswerSheetPage(
   const available = y - 10 - frame.bottom;
   const perQuestion = available / questions.length;
   const lineGap = mm(8);
-  questions.forEach((question, index) => {
+  for (const [index, question] of questions.entries()) {
     let qy = y - 22 - index * perQuestion;
     const label = `${firstNumber + index}.`;
     page.drawText(label, { x: frame.left, y: qy, size: 11, font: fonts.bold });
     const textX = frame.left + 22;
-    page.drawText(fitText(fonts.regular, question, 11, frame.right - textX), {
+    await drawFittedText(page, fonts, 'regular', question, {
       x: textX,
       y: qy,
       size: 11,
-      font: fonts.regular,
+      maxWidth: frame.right - textX,
     });
     if (/^true or false/i.test(question)) {
       qy -= lineGap;
@@ -177,7 +177,7 @@ export function drawAnswerSheetPage(
         });
         page.drawText(word, { x: textX + offset + 15, y: qy, size: 11, font: fonts.regular });
       }
-      return;
+      continue;
     }
     const lines = Math.max(1, Math.floor((perQuestion - 18) / lineGap));
     for (let line = 1; line <= lines; line++) {
@@ -189,7 +189,7 @@ export function drawAnswerSheetPage(
         color: grey,
       });
     }
-  });
+  }
 
   // Footer, beside the bottom-left code.
   const footer = `Lesson ${input.lessonNumber} - page ${sheetPage.page_number} of ${totalPages}`;

@@ -5,7 +5,7 @@ import type { Code } from '../pipeline/codes';
 import { codeText } from '../pipeline/codes';
 import {
   createPdfWriter,
-  fitText,
+  drawFittedText,
   type PageContext,
   type PageSize,
   type PdfWriter,
@@ -35,7 +35,7 @@ export async function addCoverSheetPage(writer: PdfWriter, input: CoverSheetInpu
   );
 }
 
-export function drawCoverSheetPage({ page, fonts }: PageContext, input: CoverSheetInput): void {
+export async function drawCoverSheetPage({ page, fonts }: PageContext, input: CoverSheetInput): Promise<void> {
   const frame = pageFrame([page.getWidth(), page.getHeight()]);
   const ink = rgb(0, 0, 0);
   const grey = rgb(0.4, 0.4, 0.4);
@@ -57,20 +57,20 @@ export function drawCoverSheetPage({ page, fonts }: PageContext, input: CoverShe
   });
 
   let y = frame.top - 30;
-  page.drawText(fitText(fonts.bold, input.name, 26, width), {
+  await drawFittedText(page, fonts, 'bold', input.name, {
     x: frame.left,
     y,
     size: 26,
-    font: fonts.bold,
     color: ink,
+    maxWidth: width,
   });
   y -= 30;
-  page.drawText(fitText(fonts.regular, input.location, 16, width), {
+  await drawFittedText(page, fonts, 'regular', input.location, {
     x: frame.left,
     y,
     size: 16,
-    font: fonts.regular,
     color: ink,
+    maxWidth: width,
   });
   y -= 24;
   page.drawLine({

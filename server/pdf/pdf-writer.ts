@@ -1,13 +1,24 @@
 // Builds a PDF page by page. Page content is drawn by small "page drawers", so the same drawers can
 // later feed a streaming writer for very large outputs (return files) without changing callers:
 // a caller only ever adds pages and finishes.
-import { PDFDocument, StandardFonts, type PDFFont, type PDFPage } from 'pdf-lib';
+import { readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import path from 'node:path';
+import fontkit from '@pdf-lib/fontkit';
+import { PDFDocument, StandardFonts, type Color, type PDFFont, type PDFPage } from 'pdf-lib';
+
+export type TextStyle = 'regular' | 'bold';
 
 export interface PrintFonts {
   regular: PDFFont;
   bold: PDFFont;
   /** Fixed width, for the short codes a person may have to type. */
   mono: PDFFont;
+  /**
+   * The font that prints `text` in `style`: the standard one when it has every character (most
+   * text), else DejaVu Sans, embedded in this document on first use with only the glyphs used.
+   */
+  forText(style: TextStyle, text: string): Promise<PDFFont>;
 }
 
 export interface PageContext {
@@ -38,11 +49,7 @@ export async function createPdfWriter(options: PdfWriterOptions = {}): Promise<P
   // Fixed dates keep output byte-identical for the same input (tests, content addressing).
   doc.setCreationDate(new Date(0));
   doc.setModificationDate(new Date(0));
-  const fonts: PrintFonts = {
-    regular: await doc.embedFont(StandardFonts.Helvetica),
-    bold: await doc.embedFont(StandardFonts.HelveticaBold),
-    mono: await doc.embedFont(StandardFonts.CourierBold),
-  };
+  const fonts = await embedPrintFonts(doc);
   let finished = false;
   return {
     async addPage(size, draw) {
@@ -59,15 +66,64 @@ export async function createPdfWriter(options: PdfWriterOptions = {}): Promise<P
 }
 
 /**
- * The standard fonts only encode WinAnsi (Latin-1 and a few more); names from anywhere in the
- * world must not make a whole PDF fail, so characters the font lacks become '?'.
+ * DejaVu Sans covers the Latin, Greek and Cyrillic scripts (and more) the standard fonts lack.
+ * Read once per process; parsed and embedded only into documents that print such a name.
+ */
+const UNICODE_FONT_FILES: Record<TextStyle, string> = { regular: 'DejaVuSans.ttf', bold: 'DejaVuSans-Bold.ttf' };
+const unicodeFontBytes = new Map<TextStyle, Uint8Array>();
+function unicodeFontFile(style: TextStyle): Uint8Array {
+  let bytes = unicodeFontBytes.get(style);
+  if (!bytes) {
+    const dir = path.join(path.dirname(createRequire(import.meta.url).resolve('dejavu-fonts-ttf/package.json')), 'ttf');
+    bytes = readFileSync(path.join(dir, UNICODE_FONT_FILES[style]));
+    unicodeFontBytes.set(style, bytes);
+  }
+  return bytes;
+}
+
+/** The fonts every printed page draws with, embedded in `doc`. */
+export async function embedPrintFonts(doc: PDFDocument): Promise<PrintFonts> {
+  doc.registerFontkit(fontkit);
+  const standard: Record<TextStyle, PDFFont> = {
+    regular: await doc.embedFont(StandardFonts.Helvetica),
+    bold: await doc.embedFont(StandardFonts.HelveticaBold),
+  };
+  const unicode = new Map<TextStyle, Promise<PDFFont>>();
+  return {
+    ...standard,
+    mono: await doc.embedFont(StandardFonts.CourierBold),
+    async forText(style, text) {
+      if (printableText(standard[style], text) === text.normalize('NFC')) return standard[style];
+      let font = unicode.get(style);
+      if (!font) {
+        // Named, not given pdf-lib's numbered suffix: the same input stays byte-identical.
+        font = doc.embedFont(unicodeFontFile(style), { subset: true, customName: UNICODE_FONT_FILES[style].replace('.ttf', '') });
+        unicode.set(style, font);
+      }
+      return font;
+    },
+  };
+}
+
+/**
+ * Right-to-left scripts (Hebrew, Arabic, Syriac, Thaana, N'Ko...) would be drawn in the wrong
+ * order and, for Arabic, unjoined: pdf-lib neither reorders nor shapes text. Their letters print
+ * as '?' like any character no font here has.
+ */
+function isRightToLeft(cp: number): boolean {
+  return (cp >= 0x0590 && cp <= 0x08ff) || (cp >= 0xfb1d && cp <= 0xfdff) || (cp >= 0xfe70 && cp <= 0xfeff) || (cp >= 0x10800 && cp <= 0x10fff) || (cp >= 0x1e800 && cp <= 0x1efff);
+}
+
+/**
+ * `text` as `font` can print it: characters the font lacks become '?', so a name from anywhere
+ * in the world never makes a whole PDF fail.
  */
 export function printableText(font: PDFFont, text: string): string {
   const supported = supportedCodePoints(font);
   let out = '';
   for (const ch of text.normalize('NFC')) {
     const cp = ch.codePointAt(0)!;
-    out += cp === 0x20 || supported.has(cp) ? ch : '?';
+    out += cp === 0x20 || (supported.has(cp) && !isRightToLeft(cp)) ? ch : '?';
   }
   return out;
 }
@@ -82,10 +138,30 @@ function supportedCodePoints(font: PDFFont): Set<number> {
   return set;
 }
 
-/** Shortens text with an ellipsis so it fits `maxWidth` at `size`. */
-export function fitText(font: PDFFont, text: string, size: number, maxWidth: number): string {
+/** A line of text as printed: the characters kept, and the font they are drawn in. */
+export interface FittedText {
+  text: string;
+  font: PDFFont;
+}
+
+/** `text` in `style`, shortened with an ellipsis so it fits `maxWidth` at `size`. */
+export async function fitText(fonts: PrintFonts, style: TextStyle, text: string, size: number, maxWidth: number): Promise<FittedText> {
+  const font = await fonts.forText(style, text);
   let t = printableText(font, text);
-  if (font.widthOfTextAtSize(t, size) <= maxWidth) return t;
+  if (font.widthOfTextAtSize(t, size) <= maxWidth) return { text: t, font };
   while (t.length > 1 && font.widthOfTextAtSize(`${t}...`, size) > maxWidth) t = t.slice(0, -1);
-  return `${t.trimEnd()}...`;
+  return { text: `${t.trimEnd()}...`, font };
+}
+
+/** Draws `text` in `style` at (x, y), shortened to `maxWidth`, in the font that can print it. */
+export async function drawFittedText(
+  page: PDFPage,
+  fonts: PrintFonts,
+  style: TextStyle,
+  text: string,
+  options: { x: number; y: number; size: number; maxWidth: number; color?: Color },
+): Promise<void> {
+  const { maxWidth, ...place } = options;
+  const fitted = await fitText(fonts, style, text, place.size, maxWidth);
+  page.drawText(fitted.text, { ...place, font: fitted.font });
 }

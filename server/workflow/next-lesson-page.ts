@@ -3,9 +3,9 @@
 // stamped with the student's own `s` code, and the student's name and human id in
 // the Name field. A return file can hold thousands of these pages; drawing every one from
 // scratch cost more than everything else in the file together.
-import { PDFDocument, rgb, StandardFonts, type PDFEmbeddedPage, type PDFPage } from 'pdf-lib';
+import { PDFDocument, rgb, type PDFEmbeddedPage, type PDFPage } from 'pdf-lib';
 import { drawAnswerSheetPage, type AnswerSheetMasterInput, type AnswerSheetMasterPage } from '../pdf/answer-sheet-master';
-import { fitText, type PageContext, type PageSize, type PrintFonts } from '../pdf/pdf-writer';
+import { drawFittedText, embedPrintFonts, type PageContext, type PageSize } from '../pdf/pdf-writer';
 import { pageFrame } from '../pdf/printed-page';
 import { qrSymbol } from '../pdf/qr-symbol';
 import { codeText, codeUrl } from '../pipeline/codes';
@@ -39,12 +39,12 @@ export async function drawNextLessonPage(context: PageContext, page: NextLessonP
     const y = frame.top - 4;
     const nameX = frame.left + fonts.bold.widthOfTextAtSize('Name:', 11) + 6;
     const midX = frame.left + (frame.right - frame.left) * 0.62;
-    pdfPage.drawText(fitText(fonts.regular, page.input.studentName, 11, midX - nameX - 12), {
+    await drawFittedText(pdfPage, fonts, 'regular', page.input.studentName, {
       x: nameX + 2,
       y: y + 1,
       size: 11,
-      font: fonts.regular,
       color: rgb(0, 0, 0),
+      maxWidth: midX - nameX - 12,
     });
   }
 }
@@ -77,11 +77,7 @@ function masterPage(page: NextLessonPage, size: PageSize): Promise<{ doc: PDFDoc
 /** The lesson page without a name; its code is replaced on every copy. */
 async function drawMaster(input: AnswerSheetMasterInput, sheetPage: AnswerSheetMasterPage, size: PageSize): Promise<{ doc: PDFDocument; page: PDFPage }> {
   const doc = await PDFDocument.create({ updateMetadata: false });
-  const fonts: PrintFonts = {
-    regular: await doc.embedFont(StandardFonts.Helvetica),
-    bold: await doc.embedFont(StandardFonts.HelveticaBold),
-    mono: await doc.embedFont(StandardFonts.CourierBold),
-  };
+  const fonts = await embedPrintFonts(doc);
   const page = doc.addPage([size[0], size[1]]);
   // No student's name or code on the shared master: both are drawn on every copy. The master
   // draws its page code last; the calls drawing this placeholder's symbol and text are dropped.
@@ -100,7 +96,7 @@ async function drawMaster(input: AnswerSheetMasterInput, sheetPage: AnswerSheetM
       return typeof value === 'function' ? (value as (...args: unknown[]) => unknown).bind(target) : value;
     },
   });
-  drawAnswerSheetPage({ page: withoutCode, fonts }, { ...input, studentName: undefined }, placeholder, input.pages.length);
+  await drawAnswerSheetPage({ page: withoutCode, fonts }, { ...input, studentName: undefined }, placeholder, input.pages.length);
   // Fonts are written into the document on flush; embedding the page copies them from there.
   await doc.flush();
   return { doc, page };

@@ -5,7 +5,7 @@
 import { rgb, type PDFPage } from 'pdf-lib';
 import type { Code } from '../pipeline/codes';
 import type { PageContext, PageSize } from '../pdf/pdf-writer';
-import { fitText } from '../pdf/pdf-writer';
+import { drawFittedText } from '../pdf/pdf-writer';
 import { CODE_STAMP, PAGE_SIZES, mm } from '../pdf/printed-page';
 import { stampCodeFast } from './code-stamp';
 
@@ -66,12 +66,12 @@ export async function drawPacketPage({ page, fonts }: PageContext, input: Packet
   const bandWidth = width - mm(CODE_TEXT_AREA.toMm);
   page.drawRectangle({ x: 0, y: height - band, width: bandWidth, height: band, color: rgb(1, 1, 1) });
   const left = mm(CODE_STAMP.edgeMarginMm);
-  page.drawText(fitText(fonts.bold, packetHeader(input), 9, bandWidth - left - mm(2)), {
+  await drawFittedText(page, fonts, 'bold', packetHeader(input), {
     x: left,
     y: height - mm(7.5),
     size: 9,
-    font: fonts.bold,
     color: rgb(0, 0, 0),
+    maxWidth: bandWidth - left - mm(2),
   });
   stampCodeFast(page, input.code, { publicUrl, fonts });
 }

@@ -8,8 +8,8 @@ import { open, rm } from 'node:fs/promises';
 import { PassThrough } from 'node:stream';
 import type { BlobInfo, BlobStore } from '../blob-store';
 import { deflateSync } from 'node:zlib';
-import { PDFDict, PDFDocument, PDFFlateStream, PDFHexString, PDFName, PDFNumber, PDFRef, StandardFonts, type PDFFont, type PDFObject } from 'pdf-lib';
-import type { PageDrawer, PageSize, PrintFonts } from '../pdf/pdf-writer';
+import { PDFDict, PDFDocument, PDFFlateStream, PDFHexString, PDFName, PDFNumber, PDFRef, type PDFObject } from 'pdf-lib';
+import { embedPrintFonts, type PageDrawer, type PageSize, type PrintFonts } from '../pdf/pdf-writer';
 
 /** Pages drawn in one pdf-lib document before it is written out (memory: its images). */
 export const PAGES_PER_CHUNK = 50;
@@ -210,13 +210,7 @@ class ChunkedPdfWriter<Result> {
     // everything made from here on is numbered after the previous chunk's objects.
     const firstObject = Math.max(this.nextObject, doc.context.largestObjectNumber + 1);
     doc.context.largestObjectNumber = firstObject - 1;
-    const embed = (font: StandardFonts): Promise<PDFFont> => doc.embedFont(font);
-    const fonts: PrintFonts = {
-      regular: await embed(StandardFonts.Helvetica),
-      bold: await embed(StandardFonts.HelveticaBold),
-      mono: await embed(StandardFonts.CourierBold),
-    };
-    return { doc, fonts, firstObject, pageRefs: [] };
+    return { doc, fonts: await embedPrintFonts(doc), firstObject, pageRefs: [] };
   }
 
   private async writeChunk(): Promise<void> {

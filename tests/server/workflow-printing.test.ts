@@ -158,4 +158,24 @@ describe('page codes', () => {
       expect(text).not.toContain('S-22222222');
     }
   });
+
+  it('prints names beyond Latin-1 on packet pages, in every chunk of a streamed PDF', async () => {
+    // One page per chunk: each chunk embeds its own copy of the font, with that page's glyphs.
+    const writer = await createStreamingPdfWriter(path.join(dir, 'names.pdf'), { pagesPerChunk: 1 });
+    const names = ['Łukasz Wróbel', 'Иван Петров'];
+    for (const [index, studentName] of names.entries()) {
+      const input = {
+        courseName: 'The Gospel of John',
+        lessonName: 'The Wedding at Cana',
+        lessonNumber: 2,
+        pages: [{ page_number: 1, code: { prefix: 's' as const, id: index === 0 ? 'SSSS2345' : 'SSSS6789' } }],
+        publicUrl: PUBLIC_URL,
+        studentName,
+      };
+      await writer.addPage(PAGE_SIZES.a4, (context) => drawNextLessonPage(context, { input, index: 0, masterKey: 'test-names' }, PAGE_SIZES.a4));
+    }
+    await writer.finish();
+    const pdf = new Uint8Array(await readFile(path.join(dir, 'names.pdf')));
+    expect(pdfPageTexts(pdf).map((text, index) => text.includes(names[index]!))).toEqual([true, true]);
+  });
 });

@@ -113,7 +113,19 @@ describe('answer-sheet masters', () => {
     });
     const text = pdfPageTexts(pdf)[0]!;
     expect(text).toContain('Kraków ünd Señor');
-    expect(text).toContain('?????????'); // the Cyrillic course name, unprintable in WinAnsi
+    // Beyond the standard fonts' WinAnsi: printed in the embedded DejaVu Sans.
+    expect(text).toContain('Евангелие от Иоанна');
+    // No font here has Chinese: '?' rather than a failed PDF.
+    expect(text).toContain('???');
+  });
+
+  it('prints Polish, Vietnamese and Greek names, and stays byte-identical with them', async () => {
+    const names = { ...input, studentName: 'Łukasz Wróbel', lessonName: 'Nguyễn Thị Ánh – Ελπίδα' };
+    const pdf = await makeAnswerSheetMaster(names);
+    const text = pdfPageTexts(pdf)[0]!;
+    expect(text).toContain('Łukasz Wróbel');
+    expect(text).toContain('Nguyễn Thị Ánh – Ελπίδα');
+    expect(Buffer.from(pdf).equals(Buffer.from(await makeAnswerSheetMaster(names)))).toBe(true);
   });
 });
 
@@ -167,15 +179,22 @@ describe('pdf writer', () => {
     await expect(writer.finish()).rejects.toThrow(/finished/);
   });
 
-  it('replaces characters the font lacks and shortens text to a width', async () => {
+  it('picks a font that has the characters, replaces the rest and shortens text to a width', async () => {
     const writer = await createPdfWriter();
-    await writer.addPage(PAGE_SIZES.a4, ({ fonts }) => {
+    await writer.addPage(PAGE_SIZES.a4, async ({ fonts }) => {
       expect(printableText(fonts.regular, 'Zoë 東京')).toBe('Zoë ??');
+      // WinAnsi text keeps the standard font; other scripts get the embedded one.
+      expect(await fonts.forText('regular', 'Zoë Señor')).toBe(fonts.regular);
+      const unicode = await fonts.forText('bold', 'Łukasz Иван');
+      expect(unicode).not.toBe(fonts.bold);
+      expect(printableText(unicode, 'Łukasz Иван')).toBe('Łukasz Иван');
+      // Right-to-left scripts would print in the wrong order: '?' instead.
+      expect(printableText(unicode, 'Sara שרה')).toBe('Sara ???');
       const long = 'A very long course name that never fits on one narrow line of the header';
-      const fitted = fitText(fonts.regular, long, 12, 120);
-      expect(fitted.endsWith('...')).toBe(true);
-      expect(fonts.regular.widthOfTextAtSize(fitted, 12)).toBeLessThanOrEqual(120);
-      expect(fitText(fonts.regular, 'short', 12, 120)).toBe('short');
+      const fitted = await fitText(fonts, 'regular', long, 12, 120);
+      expect(fitted.text.endsWith('...')).toBe(true);
+      expect(fitted.font.widthOfTextAtSize(fitted.text, 12)).toBeLessThanOrEqual(120);
+      expect((await fitText(fonts, 'regular', 'short', 12, 120)).text).toBe('short');
     });
     await writer.finish();
   });
