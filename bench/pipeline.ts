@@ -7,6 +7,7 @@
 //
 //   npx tsx bench/pipeline.ts [--pages 500] [--harsh-pages 200] [--large-mb 1500 | --large-mb 0]
 //                             [--slope 200,600]   (RSS at several sizes instead of one large file)
+//                             [--no-memory]       (speed and codes only)
 import { execFile, spawn } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, readdirSync, renameSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
@@ -215,14 +216,19 @@ const zbarHarsh = await baseline(harsh);
 const oursHarsh = await pipelineOnly(harsh);
 console.log('baseline', zbarStandard, zbarHarsh, 'pipeline harsh', oursHarsh);
 
+const MEMORY = !argv.includes('--no-memory');
 const memory: Record<string, number | string>[] = [];
 const memoryPostgres: Record<string, number | string>[] = [];
-memory.push(await measureRss(standard.path, 'pglite'));
-memoryPostgres.push(await measureRss(standard.path, 'postgres'));
-// The memory-lean settings (README: PIPELINE_THREADS).
-const memoryLean = [await measureRss(standard.path, 'postgres', 1), await measureRss(standard.path, 'postgres', 0)];
-const memoryWorker = [await measureWorkerProcess(standard.path), await measureWorkerProcess(standard.path, 1)];
-const sizes = SLOPE_MB.length > 0 ? SLOPE_MB : LARGE_MB > 0 ? [LARGE_MB] : [];
+const memoryLean: Record<string, number | string>[] = [];
+const memoryWorker: Record<string, number | string>[] = [];
+if (MEMORY) {
+  memory.push(await measureRss(standard.path, 'pglite'));
+  memoryPostgres.push(await measureRss(standard.path, 'postgres'));
+  // The memory-lean settings (README: PIPELINE_THREADS).
+  memoryLean.push(await measureRss(standard.path, 'postgres', 1), await measureRss(standard.path, 'postgres', 0));
+  memoryWorker.push(await measureWorkerProcess(standard.path), await measureWorkerProcess(standard.path, 1));
+}
+const sizes = !MEMORY ? [] : SLOPE_MB.length > 0 ? SLOPE_MB : LARGE_MB > 0 ? [LARGE_MB] : [];
 for (const mb of sizes) {
   const file = await largeFile(standard.path, mb);
   memory.push(await measureRss(file, 'pglite'));
@@ -270,6 +276,8 @@ const results = {
   memory_postgres_worker_process: memoryWorker,
   rss_slope_mb_per_gb: slope,
 };
+// A speed-only run keeps its own file: the last full run's figures stay where they are.
+const resultsFile = MEMORY ? 'bench/results/pipeline.json' : 'bench/results/pipeline-speed.json';
 mkdirSync(path.join(root, 'bench/results'), { recursive: true });
-writeFileSync(path.join(root, 'bench/results/pipeline.json'), `${JSON.stringify(results, null, 2)}\n`);
-console.log('\nwrote bench/results/pipeline.json');
+writeFileSync(path.join(root, resultsFile), `${JSON.stringify(results, null, 2)}\n`);
+console.log(`\nwrote ${resultsFile}`);
