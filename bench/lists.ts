@@ -17,6 +17,7 @@ import { migrate } from '../server/db/migrate';
 import { openPostgres, statement } from '../server/db/postgres';
 import { loadReferenceData } from '../server/seed/countries';
 import { apiPlugins } from '../server/routes/index';
+import { cpuSecondsOf } from './serve-processes';
 
 const CLIENTS = 20;
 const REQUESTS_PER_SCENARIO = 600;
@@ -116,15 +117,11 @@ function httpLoad(job: { base: string; cookie: string; paths: string[]; clients:
  * talks to a local one): where the time of a request goes, next to the client's and the app's.
  */
 function postgresCpuMs(): number {
-  const tick = 1000 / 100; // USER_HZ
   let total = 0;
   for (const pid of readdirSync('/proc')) {
     if (!/^\d+$/.test(pid)) continue;
     try {
-      const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-      if (!stat.slice(stat.indexOf('(') + 1).startsWith('postgres')) continue;
-      const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-      total += (Number(fields[11]) + Number(fields[12])) * tick;
+      if (readFileSync(`/proc/${pid}/comm`, 'utf8').startsWith('postgres')) total += cpuSecondsOf(Number(pid)) * 1000;
     } catch {
       // A process that ended meanwhile.
     }
