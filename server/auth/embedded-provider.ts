@@ -11,6 +11,7 @@ import type { Database } from '../db/database.js';
 import { verifyPassword } from './passwords.js';
 import { databaseAdapterFactory, providerSecrets } from './provider-storage.js';
 import { renderSignInPage } from './sign-in-page.js';
+import { clearSignInFailures, recordSignInFailure, signInLocked, TOO_MANY_FAILURES_MESSAGE } from './sign-in-throttle.js';
 
 export const OIDC_MOUNT = '/oidc';
 export const EMBEDDED_CLIENT_ID = 'portal';
@@ -193,6 +194,12 @@ export const embeddedProviderPlugin: FastifyPluginAsync<EmbeddedProviderPluginOp
         if (interaction === null) return restart(reply);
         const email = String(request.body?.email ?? '').trim().toLowerCase();
         const password = String(request.body?.password ?? '');
+        // Checked before the password, so a locked e-mail costs no password hashing either.
+        if (await signInLocked(db, email)) {
+          request.log.warn('embedded sign-in refused: too many failed sign-ins for this e-mail');
+          reply.code(429).header('cache-control', 'no-store').type('text/html; charset=utf-8');
+          return page(request.params.uid, email, TOO_MANY_FAILURES_MESSAGE);
+        }
         const user = await db.maybeOne<{ id: string; password_hash: string | null }>(
           'SELECT id, password_hash FROM users WHERE email = $1',
           [email],
@@ -200,9 +207,12 @@ export const embeddedProviderPlugin: FastifyPluginAsync<EmbeddedProviderPluginOp
         const valid = await verifyPassword(password, user?.password_hash ?? DUMMY_HASH);
         if (user === null || !valid) {
           request.log.info('embedded sign-in refused: wrong e-mail or password');
+          // Unknown e-mails count too: whether an e-mail has an account stays hidden.
+          if (email !== '') await recordSignInFailure(db, email);
           reply.code(401).header('cache-control', 'no-store').type('text/html; charset=utf-8');
           return page(request.params.uid, email, 'Wrong e-mail or password.');
         }
+        await clearSignInFailures(db, email);
         const returnTo = await provider.interactionResult(
           asPublicRequest(request.raw, publicUrl),
           reply.raw,
