@@ -7,6 +7,7 @@ import type { FastifyPluginAsync } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../../tests/helpers/test-app.js';
 import { createTestDb } from '../../tests/helpers/test-db.js';
+import { CONTENT_SECURITY_POLICY } from '../app.js';
 import { BlobTooLargeError } from '../blob-store.js';
 import { HttpError, conflict } from '../http-error.js';
 
@@ -154,9 +155,13 @@ describe('app', () => {
       expect(response.headers['content-type']).toMatch(/text\/html/);
       expect(response.body).toContain('<div id="root">');
       expect(response.headers['cache-control']).toBe('no-cache');
+      expect(response.headers['content-security-policy']).toBe(CONTENT_SECURITY_POLICY);
     }
     const asset = await get('/assets/app-abc123.js');
     expect(asset.statusCode).toBe(200);
+    // Only pages carry the policy: it means nothing on a script or on JSON.
+    expect(asset.headers['content-security-policy']).toBeUndefined();
+    expect((await get('/healthz')).headers['content-security-policy']).toBeUndefined();
     expect(asset.body).toBe('console.log("portal")');
     expect(asset.headers['cache-control']).toBe('public, max-age=31536000, immutable');
     // The API never falls back to the web app.

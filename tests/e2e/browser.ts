@@ -37,6 +37,7 @@ export const DEMO = {
 export async function signedInPage(browser: Browser, baseUrl: string, email: string): Promise<{ context: BrowserContext; page: Page }> {
   const context = await browser.newContext({ baseURL: baseUrl, viewport: { width: 1280, height: 900 } });
   const page = await context.newPage();
+  watchContentSecurityPolicy(page);
   await page.goto('/');
   await page.getByRole('button', { name: /log ?in/i }).click();
   await page.locator('input[name="email"]').fill(email);
@@ -46,8 +47,23 @@ export async function signedInPage(browser: Browser, baseUrl: string, email: str
   return { context, page };
 }
 
-/** Saves a full-page screenshot named after the screen. */
+/** What the browser refused under the server's Content-Security-Policy, per page. */
+const policyViolations = new WeakMap<Page, string[]>();
+
+function watchContentSecurityPolicy(page: Page): void {
+  const seen: string[] = [];
+  policyViolations.set(page, seen);
+  page.on('console', (message) => {
+    if (message.type() === 'error' && message.text().includes('Content Security Policy')) seen.push(message.text());
+  });
+}
+
+/**
+ * Saves a full-page screenshot named after the screen. Every screen shown so far must have
+ * worked within the Content-Security-Policy: a refused script, style or request fails here.
+ */
 export async function snap(page: Page, name: string): Promise<string> {
+  expect(policyViolations.get(page) ?? [], `${name}: refused by the Content-Security-Policy`).toEqual([]);
   mkdirSync(screenshotDir, { recursive: true });
   const path = join(screenshotDir, `${name}.png`);
   await page.screenshot({ path, fullPage: true });

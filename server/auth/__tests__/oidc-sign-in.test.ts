@@ -2,6 +2,7 @@
 // -> back to the portal with a session cookie, then "about me" and log out.
 import { createServer } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { CONTENT_SECURITY_POLICY } from '../../../server/app.js';
 import { createOidcClient } from '../../../server/auth/oidc-client.js';
 import { providerSecrets } from '../../../server/auth/provider-storage.js';
 import { escapeHtml } from '../../../server/auth/sign-in-page.js';
@@ -66,6 +67,7 @@ describe('sign-in with the embedded OpenID provider', () => {
   async function openSignInPage(b: ReturnType<typeof browser>, returnTo?: string) {
     const page = await b.request(`/api/auth/login${returnTo ? `?return_to=${encodeURIComponent(returnTo)}` : ''}`);
     expect(page.status).toBe(200);
+    expect(page.headers.get('content-security-policy')).toBe(CONTENT_SECURITY_POLICY);
     const html = await page.text();
     const action = /<form method="post" action="([^"]+)"/.exec(html)?.[1];
     expect(action).toMatch(/^\/oidc\/interaction\/[\w-]+\/login$/);
