@@ -6,6 +6,7 @@ import { createRequire } from 'node:module';
 import path from 'node:path';
 import fontkit from '@pdf-lib/fontkit';
 import { PDFDocument, StandardFonts, type Color, type PDFFont, type PDFPage } from 'pdf-lib';
+import { visualRuns } from './bidi-text';
 
 export type TextStyle = 'regular' | 'bold';
 
@@ -66,7 +67,8 @@ export async function createPdfWriter(options: PdfWriterOptions = {}): Promise<P
 }
 
 /**
- * DejaVu Sans covers the Latin, Greek and Cyrillic scripts (and more) the standard fonts lack.
+ * DejaVu Sans covers the Latin, Greek, Cyrillic, Hebrew and Arabic scripts (and more) the
+ * standard fonts lack; not Chinese, Japanese or Korean.
  * Read once per process; parsed and embedded only into documents that print such a name.
  */
 const UNICODE_FONT_FILES: Record<TextStyle, string> = { regular: 'DejaVuSans.ttf', bold: 'DejaVuSans-Bold.ttf' };
@@ -106,15 +108,6 @@ export async function embedPrintFonts(doc: PDFDocument): Promise<PrintFonts> {
 }
 
 /**
- * Right-to-left scripts (Hebrew, Arabic, Syriac, Thaana, N'Ko...) would be drawn in the wrong
- * order and, for Arabic, unjoined: pdf-lib neither reorders nor shapes text. Their letters print
- * as '?' like any character no font here has.
- */
-function isRightToLeft(cp: number): boolean {
-  return (cp >= 0x0590 && cp <= 0x08ff) || (cp >= 0xfb1d && cp <= 0xfdff) || (cp >= 0xfe70 && cp <= 0xfeff) || (cp >= 0x10800 && cp <= 0x10fff) || (cp >= 0x1e800 && cp <= 0x1efff);
-}
-
-/**
  * `text` as `font` can print it: characters the font lacks become '?', so a name from anywhere
  * in the world never makes a whole PDF fail.
  */
@@ -123,7 +116,7 @@ export function printableText(font: PDFFont, text: string): string {
   let out = '';
   for (const ch of text.normalize('NFC')) {
     const cp = ch.codePointAt(0)!;
-    out += cp === 0x20 || (supported.has(cp) && !isRightToLeft(cp)) ? ch : '?';
+    out += cp === 0x20 || supported.has(cp) ? ch : '?';
   }
   return out;
 }
@@ -148,12 +141,21 @@ export interface FittedText {
 export async function fitText(fonts: PrintFonts, style: TextStyle, text: string, size: number, maxWidth: number): Promise<FittedText> {
   const font = await fonts.forText(style, text);
   let t = printableText(font, text);
-  if (font.widthOfTextAtSize(t, size) <= maxWidth) return { text: t, font };
-  while (t.length > 1 && font.widthOfTextAtSize(`${t}...`, size) > maxWidth) t = t.slice(0, -1);
+  if (lineWidth(font, t, size) <= maxWidth) return { text: t, font };
+  // Shortened at its logical end, so a right-to-left line loses its last words, on the left.
+  while (t.length > 1 && lineWidth(font, `${t}...`, size) > maxWidth) t = t.slice(0, -1);
   return { text: `${t.trimEnd()}...`, font };
 }
 
-/** Draws `text` in `style` at (x, y), shortened to `maxWidth`, in the font that can print it. */
+/** Width of a line as drawn by drawFittedText. */
+function lineWidth(font: PDFFont, text: string, size: number): number {
+  return visualRuns(text).reduce((width, run) => width + font.widthOfTextAtSize(run.text, size), 0);
+}
+
+/**
+ * Draws `text` in `style` from (x, y), shortened to `maxWidth`, in the font that can print it,
+ * with right-to-left words in their order (bidi-text).
+ */
 export async function drawFittedText(
   page: PDFPage,
   fonts: PrintFonts,
@@ -162,6 +164,10 @@ export async function drawFittedText(
   options: { x: number; y: number; size: number; maxWidth: number; color?: Color },
 ): Promise<void> {
   const { maxWidth, ...place } = options;
-  const fitted = await fitText(fonts, style, text, place.size, maxWidth);
-  page.drawText(fitted.text, { ...place, font: fitted.font });
+  const { text: fitted, font } = await fitText(fonts, style, text, place.size, maxWidth);
+  let x = place.x;
+  for (const run of visualRuns(fitted)) {
+    page.drawText(run.text, { ...place, x, font });
+    x += font.widthOfTextAtSize(run.text, place.size);
+  }
 }

@@ -127,6 +127,22 @@ describe('answer-sheet masters', () => {
     expect(text).toContain('Nguyễn Thị Ánh – Ελπίδα');
     expect(Buffer.from(pdf).equals(Buffer.from(await makeAnswerSheetMaster(names)))).toBe(true);
   });
+
+  it('prints Hebrew and Arabic right to left, joined, beside Latin text and numbers', async () => {
+    const names = {
+      ...input,
+      courseName: 'دورة الكتاب المقدس',
+      lessonName: 'שיעור ראשון: בראשית',
+      studentName: 'Sara שרה כהן (12)',
+    };
+    const pdf = await makeAnswerSheetMaster(names);
+    const text = pdfPageTexts(pdf)[0]!;
+    // Read back in reading order: drawn in visual order, each word the right way round.
+    expect(text).toContain('دورة الكتاب المقدس');
+    expect(text).toContain('Lesson 3: שיעור ראשון: בראשית');
+    expect(text).toContain('Sara (12) שרה כהן');
+    expect(Buffer.from(pdf).equals(Buffer.from(await makeAnswerSheetMaster(names)))).toBe(true);
+  });
 });
 
 describe('cover sheets', () => {
@@ -188,8 +204,7 @@ describe('pdf writer', () => {
       const unicode = await fonts.forText('bold', 'Łukasz Иван');
       expect(unicode).not.toBe(fonts.bold);
       expect(printableText(unicode, 'Łukasz Иван')).toBe('Łukasz Иван');
-      // Right-to-left scripts would print in the wrong order: '?' instead.
-      expect(printableText(unicode, 'Sara שרה')).toBe('Sara ???');
+      expect(printableText(unicode, 'Sara שרה محمد')).toBe('Sara שרה محمد');
       const long = 'A very long course name that never fits on one narrow line of the header';
       const fitted = await fitText(fonts, 'regular', long, 12, 120);
       expect(fitted.text.endsWith('...')).toBe(true);
