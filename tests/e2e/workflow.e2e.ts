@@ -86,6 +86,9 @@ describe('a file from upload to return', () => {
       await snap(admin, 'workflow-05-send');
       await admin.getByRole('region', { name: 'Workflow' }).getByRole('button', { name: 'Send', exact: true }).click();
       await expect.poll(steps, { timeout: 120_000 }).toBe('grading');
+      // The file's details follow the job without a reload: the sent date shows once it is done.
+      const sent = admin.locator('.file-fact', { has: admin.locator('dt', { hasText: /^Sent$/ }) }).locator('dd');
+      await expect.poll(() => sent.textContent(), { timeout: 30_000 }).toMatch(/\d/);
       await admin.reload();
       await expect.poll(() => bodyText(admin)).toMatch(/0 of 3 responses graded/);
       await snap(admin, 'workflow-06-grading');

@@ -18,7 +18,7 @@ import {
   type FileActorInput,
   type FileSteps,
 } from '../../../machines/file-workflow/file-workflow.machine';
-import { progressStreamUrl, useProgressStream } from '../../components/progress/progress-stream';
+import { isProgressFinished, progressStreamUrl, useProgressStream } from '../../components/progress/progress-stream';
 import { downloadPdf } from '../../lib/api-client';
 import { invalidateFile } from './file-cache';
 
@@ -79,8 +79,13 @@ export function useFileWorkflow(fileId: string) {
   const job = STEP_JOBS[step];
   const runId = step === 'send' ? runs.send : runs.return;
   const forward = useCallback(
-    (message: ProgressMessage) => actor.send({ type: 'PROGRESS', ...message }),
-    [actor],
+    (message: ProgressMessage) => {
+      actor.send({ type: 'PROGRESS', ...message });
+      // The job itself changed the file (sent date, return file): what was loaded when it
+      // started is out of date now.
+      if (isProgressFinished(message)) void invalidateFile(queryClient, fileId);
+    },
+    [actor, queryClient, fileId],
   );
   useProgressStream(job ? progressStreamUrl(job, runId) : null, forward, runs.attempt);
 
