@@ -10,12 +10,14 @@ const ALL_COUNTRIES = { limit: 500 } as const;
 
 export interface CountryPickerProps {
   label?: string;
+  /** Shown while no country is chosen: "Any country" in a filter, a prompt in a form. */
+  placeholder?: string;
   value: string | undefined;
   onChange: (isoCode: string | undefined) => void;
 }
 
-function CountryOption({ country }: { country: Country | undefined }) {
-  if (!country) return <span>Any country</span>;
+function CountryOption({ country, placeholder }: { country: Country | undefined; placeholder: string }) {
+  if (!country) return <span>{placeholder}</span>;
   return (
     <span className="picker-option">
       <CountryFlag iso_code={country.iso_code} display_name={country.display_name} />
@@ -24,7 +26,7 @@ function CountryOption({ country }: { country: Country | undefined }) {
   );
 }
 
-export function CountryPicker({ label = 'Country', value, onChange }: CountryPickerProps) {
+export function CountryPicker({ label = 'Country', placeholder = 'Any country', value, onChange }: CountryPickerProps) {
   const id = useId();
   const countries = useListCountries(ALL_COUNTRIES);
   const options = countries.data?.items ?? [];
@@ -43,10 +45,10 @@ export function CountryPicker({ label = 'Country', value, onChange }: CountryPic
         filter
         filterBy="display_name,iso_code"
         showClear
-        placeholder="Any country"
+        placeholder={placeholder}
         loading={countries.isLoading}
-        itemTemplate={(country: Country) => <CountryOption country={country} />}
-        valueTemplate={(country: Country | null) => <CountryOption country={country ?? undefined} />}
+        itemTemplate={(country: Country) => <CountryOption country={country} placeholder={placeholder} />}
+        valueTemplate={(country: Country | null) => <CountryOption country={country ?? undefined} placeholder={placeholder} />}
         onChange={(event) => onChange((event.value as string | null) ?? undefined)}
       />
     </div>

@@ -64,7 +64,7 @@ export function AddServiceCenterDialog({ visible, onHide }: AddServiceCenterDial
           <label htmlFor={nameId}>Name</label>
           <InputText id={nameId} value={name} autoFocus onChange={(event) => setName(event.target.value)} />
         </div>
-        <CountryPicker value={country} onChange={setCountry} />
+        <CountryPicker placeholder="Choose a country" value={country} onChange={setCountry} />
         <div className="form-field">
           <label htmlFor={locationId}>Location</label>
           <InputText id={locationId} value={location} onChange={(event) => setLocation(event.target.value)} />
