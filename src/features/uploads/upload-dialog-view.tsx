@@ -146,21 +146,33 @@ export function UploadDialogView({ snapshot, send, studyHelperPicker }: UploadDi
           </div>
         )}
         {success && <Message severity="success" text={UPLOAD_COMPLETE_TEXT} />}
-        {failed && (
-          <>
-            <Message severity="error" text={bannerMessage({ type: 'error', errorType: context.errorType ?? undefined })} />
-            <ul className="upload-results" aria-label="Upload results">
-              {context.results.map((result, index) => (
-                <li key={`${result.fileName ?? 'file'}-${index}`}>
-                  {result.status === 'success'
-                    ? `${result.fileName}: uploaded`
-                    : `${result.fileName ?? 'File'}: ${result.message ?? bannerMessage({ type: 'error', errorType: result.errorType ?? undefined })}`}
-                </li>
-              ))}
-            </ul>
-          </>
-        )}
+        {failed && <UploadFailure results={context.results} summary={bannerMessage({ type: 'error', errorType: context.errorType ?? undefined })} />}
       </div>
     </Dialog>
+  );
+}
+
+/**
+ * What went wrong, and how each file fared. A single file whose result says no more than the
+ * summary gets no list: the same sentence twice only makes the dialog longer.
+ */
+function UploadFailure({ results, summary }: { results: UploadDialogViewProps['snapshot']['context']['results']; summary: string }) {
+  const lines = results.map((result) =>
+    result.status === 'success'
+      ? `${result.fileName}: uploaded`
+      : `${result.fileName ?? 'File'}: ${result.message ?? bannerMessage({ type: 'error', errorType: result.errorType ?? undefined })}`,
+  );
+  const single = results.length === 1 && results[0]!.status !== 'success' && lines[0]!.endsWith(`: ${summary}`);
+  return (
+    <>
+      <Message severity="error" text={summary} />
+      {!single && (
+        <ul className="upload-results" aria-label="Upload results">
+          {lines.map((line, index) => (
+            <li key={`${results[index]!.fileName ?? 'file'}-${index}`}>{line}</li>
+          ))}
+        </ul>
+      )}
+    </>
   );
 }
