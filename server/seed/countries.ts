@@ -9,6 +9,11 @@ export function countryList(): { iso_code: string; display_name: string }[] {
     .sort((a, b) => a.iso_code.localeCompare(b.iso_code));
 }
 
+/** A country's English name, as the countries table holds it ('' for an unknown code). */
+export function countryName(isoCode: string): string {
+  return countries.getName(isoCode, 'en', { select: 'official' }) ?? '';
+}
+
 export async function loadReferenceData(db: Database): Promise<void> {
   const list = countryList();
   await db.query(

@@ -5,6 +5,7 @@
 import { saveUser, type Role } from '../auth/users.js';
 import type { Database } from '../db/database.js';
 import { newCodeId } from '../db/printed-codes.js';
+import { countryName } from './countries.js';
 import {
   DEMO_ACCOUNTS,
   DEMO_BAPTISM_STATUSES,
@@ -165,8 +166,8 @@ async function insertDemoData(db: Database): Promise<void> {
     const point = random.pick(center.recruitingPoints);
     const first = random.pick(DEMO_FIRST_NAMES);
     const last = random.pick(DEMO_LAST_NAMES);
-    const age = 17 + random.int(55);
-    const birthYear = 2024 - age;
+    const birthYear = new Date().getFullYear() - (17 + random.int(55));
+    const birthdate = `${birthYear}-${String(1 + random.int(12)).padStart(2, '0')}-${String(1 + random.int(28)).padStart(2, '0')}`;
     const attributes = {
       name: `${first} ${last}`,
       address: `${1 + random.int(240)} ${random.pick(['Church', 'Market', 'Station', 'Hill', 'River'])} Road, ${
@@ -174,8 +175,8 @@ async function insertDemoData(db: Database): Promise<void> {
       }`,
       email: random.next() < 0.6 ? `${first}.${last}${i}@example.com`.toLowerCase().replace(/\s+/g, '') : '',
       phone: random.next() < 0.8 ? `+${100 + random.int(800)} ${100 + random.int(900)} ${1000 + random.int(9000)}` : '',
-      birthdate: `${birthYear}-${String(1 + random.int(12)).padStart(2, '0')}-${String(1 + random.int(28)).padStart(2, '0')}`,
-      age,
+      birthdate,
+      age: ageOn(birthdate, new Date()),
       gender: random.pick(GENDERS),
       relationship_status: random.pick(RELATIONSHIP_STATUSES),
       employment: random.pick(EMPLOYMENTS),
@@ -183,7 +184,8 @@ async function insertDemoData(db: Database): Promise<void> {
       study_helper: helper?.name ?? '',
       recruiter: recruiter.name,
       recruiting_point: point.name,
-      country: center.country,
+      // What a student writes on the form: the country's name.
+      country: countryName(center.country),
     };
     const daysAgo = DEMO_STUDENT_COUNT - i + random.int(20);
     const lastLesson = random.next() < 0.6 ? random.pick(lessonIds) : null;
@@ -267,4 +269,11 @@ async function insertCourses(db: Database): Promise<string[]> {
     }
   }
   return lessonIds;
+}
+
+/** Whole years from `birthdate` (YYYY-MM-DD) to `today`. */
+export function ageOn(birthdate: string, today: Date): number {
+  const [year, month, day] = birthdate.split('-').map(Number) as [number, number, number];
+  const birthdayPassed = today.getMonth() + 1 > month || (today.getMonth() + 1 === month && today.getDate() >= day);
+  return today.getFullYear() - year - (birthdayPassed ? 0 : 1);
 }

@@ -2,8 +2,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { verifyPassword } from '../../auth/passwords.js';
 import type { Database } from '../../db/database.js';
 import { createTestDb } from '../../../tests/helpers/test-db.js';
-import { countryList, loadReferenceData } from '../countries.js';
-import { DEMO_ACCOUNTS, DEMO_PASSWORD, seedDemoData } from '../demo.js';
+import { countryList, countryName, loadReferenceData } from '../countries.js';
+import { ageOn, DEMO_ACCOUNTS, DEMO_PASSWORD, seedDemoData } from '../demo.js';
 
 const counts = async (db: Database) =>
   db.one<Record<string, number>>(`
@@ -103,6 +103,15 @@ describe('demo data', () => {
       expect.arrayContaining(['name', 'address', 'email', 'phone', 'birthdate', 'age', 'gender', 'relationship_status', 'employment', 'has_bible']),
     );
     expect(['his_Male', 'her_Female', 'their_Prefer Not to Answer']).toContain(student.attributes.gender);
+    // Written as a student fills in the form: the country's name, an age that fits the birthdate.
+    const students = await db.query<{ attributes: { birthdate: string; age: number; country: string }; country_iso: string }>(
+      'SELECT attributes, country_iso FROM students',
+    );
+    for (const { attributes, country_iso } of students) {
+      expect(attributes.age).toBe(ageOn(attributes.birthdate, new Date()));
+      expect(attributes.country).toBe(countryName(country_iso));
+      expect(attributes.country.length).toBeGreaterThan(2);
+    }
     // A study helper always belongs to the student's congregation.
     const mismatched = await db.query(
       `SELECT s.id FROM students s JOIN study_helpers h ON h.id = s.study_helper_id WHERE h.congregation_id <> s.congregation_id`,
@@ -122,5 +131,13 @@ describe('demo data', () => {
     ]);
     expect(DEMO_ACCOUNTS.map((account) => account.email)).toEqual(users.map((user) => user.email));
     for (const user of users) expect(await verifyPassword(DEMO_PASSWORD, user.password_hash)).toBe(true);
+  });
+});
+
+describe('ageOn', () => {
+  it('counts whole years, the birthday itself included', () => {
+    expect(ageOn('1962-06-28', new Date(2026, 5, 27))).toBe(63);
+    expect(ageOn('1962-06-28', new Date(2026, 5, 28))).toBe(64);
+    expect(ageOn('1962-06-28', new Date(2026, 10, 22))).toBe(64);
   });
 });
