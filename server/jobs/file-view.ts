@@ -120,7 +120,12 @@ export function fileOf(row: FileRow): Schemas['File'] {
 
 /** Visible to a coordinator of `congregationId`: a sheet of the file is assigned to it. */
 export function fileVisibleSql(file: string, scopeParam: string): string {
-  return `(${scopeParam}::uuid IS NULL OR EXISTS (SELECT 1 FROM answer_sheets va WHERE va.file_id = ${file}.id AND va.assigned_group = ${scopeParam}::uuid))`;
+  return `(${scopeParam}::uuid IS NULL OR ${fileHasSheetsOfSql(file, scopeParam)})`;
+}
+
+/** The file holds sheets assigned to the congregation (file_groups, kept by a trigger on answer_sheets). */
+export function fileHasSheetsOfSql(file: string, congregationParam: string): string {
+  return `EXISTS (SELECT 1 FROM file_groups vg WHERE vg.file_id = ${file}.id AND vg.congregation_id = ${congregationParam}::uuid)`;
 }
 
 /**

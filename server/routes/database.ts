@@ -22,6 +22,7 @@ const PROGRAMME_TABLES = [
   'feedback_uploads',
   'distributed_files',
   'file_congregations',
+  'file_groups',
   'printed_codes',
   'pages',
   'answer_sheets',

@@ -11,7 +11,7 @@ import { forbidden, HttpError, notFound } from '../http-error';
 import { pdfName, sendBlob } from '../jobs/blob-response';
 import { deleteFile } from '../jobs/delete-file';
 import { DELETABLE_STEPS, fileStateSql, fileStepOf, fileStepQuery, type FileStepName, type FileStepRow } from '../jobs/file-steps';
-import { FILE_NOT_FOUND, fileOf, fileScope, fileSelect, fileVisibleSql, loadFile, loadFileStats, type FileRow } from '../jobs/file-view';
+import { FILE_NOT_FOUND, fileOf, fileHasSheetsOfSql, fileScope, fileSelect, fileVisibleSql, loadFile, loadFileStats, type FileRow } from '../jobs/file-view';
 import { IMAGE_CACHE_CONTROL, JOB, MAX_UPLOAD_BYTES } from '../jobs/job-types';
 import { localCopy } from '../jobs/local-copy';
 import { checkPdf, PdfCheckError } from '../jobs/pdf-check';
@@ -141,7 +141,7 @@ export function createFilesRoutes(options: FilesRoutesOptions = {}) {
       const viewer = p(viewerId);
       const conditions = [fileVisibleSql('f', viewer)];
       if (query.group_id !== undefined) {
-        conditions.push(`EXISTS (SELECT 1 FROM answer_sheets ga WHERE ga.file_id = f.id AND ga.assigned_group = ${p(query.group_id)}::uuid)`);
+        conditions.push(fileHasSheetsOfSql('f', p(query.group_id)));
       }
       if (query.file_state !== undefined) conditions.push(fileStateSql('f', query.file_state));
       const name = query.query_name?.trim();
