@@ -25,7 +25,7 @@ const RIGHT_TO_LEFT_LETTER = /[\u0590-\u08ff\ufb1d-\ufdff\ufe70-\ufeff]/u;
 const ARABIC_MARKS = /[\u064b-\u065f\u0670]/gu;
 
 /** Whether `text` holds anything written right to left. */
-export function hasRightToLeft(text: string): boolean {
+function hasRightToLeft(text: string): boolean {
   return RIGHT_TO_LEFT_LETTER.test(text);
 }
 

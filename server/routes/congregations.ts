@@ -98,7 +98,7 @@ export async function congregationRoutes(app: FastifyInstance) {
       `SELECT
          (SELECT count(*) FROM file_congregations fc JOIN files f ON f.id = fc.file_id
           WHERE fc.congregation_id = $1 AND fc.status = 'unprinted' AND f.sent_at IS NOT NULL) AS ready_to_print_count,
-         (SELECT count(DISTINCT a.file_id) FROM answer_sheets a WHERE a.assigned_group = $1) AS all_files_count`,
+         (SELECT count(*) FROM file_groups fg WHERE fg.congregation_id = $1) AS all_files_count`,
       [request.params.id],
     );
     return { ready_to_print_count: Number(counts.ready_to_print_count), all_files_count: Number(counts.all_files_count) };

@@ -8,6 +8,7 @@ import { congregationScope } from '../auth/session';
 import type { Route } from '../contract/types';
 import { forbidden, notFound } from '../http-error';
 import { JOB } from '../jobs/job-types';
+import { fileHasSheetsOfSql } from '../jobs/file-view';
 import { findRun, isFinished, readProgress, type ProgressKey } from '../jobs/progress';
 
 const RUN_NOT_FOUND = 'No such job run';
@@ -73,6 +74,6 @@ async function coordinatorMayFollow(app: FastifyInstance, key: ProgressKey, cong
     const upload = await app.db.maybeOne(`SELECT 1 FROM feedback_uploads WHERE id = $1 AND congregation_id = $2`, [key.run_id, congregationId]);
     return upload !== null;
   }
-  const row = await app.db.maybeOne(`SELECT 1 FROM answer_sheets WHERE file_id = $1 AND assigned_group = $2 LIMIT 1`, [key.run_id, congregationId]);
+  const row = await app.db.maybeOne(`SELECT 1 FROM files f WHERE f.id = $1 AND ${fileHasSheetsOfSql('f', '$2')}`, [key.run_id, congregationId]);
   return row !== null;
 }
