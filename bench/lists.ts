@@ -1,9 +1,11 @@
 // Benchmark: the students and files list calls at scale on PostgreSQL (100k students, 10k files,
 // 500k answer sheets, 1M pages), 20 concurrent clients, p50/p95 — next to the very same SQL the
-// handlers ran, executed directly with the same concurrency and pool size. The ratio is the figure.
-// The HTTP clients run in a separate process (bench/http-load.ts), keep-alive, as browsers do.
+// handlers ran, executed directly through the same driver with the same concurrency and pool size.
+// The ratio is the figure: what the API adds to running its SQL.
+// The HTTP clients are wrk (bench/wrk-load.ts), keep-alive, as browsers are. Clients share the
+// machine's two cores with the server here, where real ones do not: a Node.js client cost 0.4 ms
+// of CPU per request (as much as the app), wrk 0.03 ms.
 //   npm run bench -- lists            (DATABASE_URL defaults to postgres://postgres@127.0.0.1:5432/test)
-import { spawn } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -18,9 +20,11 @@ import { openPostgres, statement } from '../server/db/postgres';
 import { loadReferenceData } from '../server/seed/countries';
 import { apiPlugins } from '../server/routes/index';
 import { cpuSecondsOf } from './serve-processes';
+import { wrkLoad } from './wrk-load';
 
 const CLIENTS = 20;
-const REQUESTS_PER_SCENARIO = 600;
+/** How long each scenario runs, through the API and directly. */
+const SECONDS_PER_SCENARIO = 3;
 const POOL_SIZE = 10;
 const adminUrl = process.env.DATABASE_URL || 'postgres://postgres@127.0.0.1:5432/test';
 const benchDbName = 'portal_bench_lists';
@@ -101,17 +105,6 @@ function recordingDatabase(db: Database, into: { recording: boolean; statements:
   return { ...db, kind: db.kind, query: wrap('query'), one: wrap('one'), maybeOne: wrap('maybeOne'), execute: wrap('execute'), exec: db.exec.bind(db), transaction: db.transaction.bind(db), close: db.close.bind(db) };
 }
 
-/** Runs bench/http-load.ts in its own process: its sorted latencies and the CPU it used. */
-function httpLoad(job: { base: string; cookie: string; paths: string[]; clients: number; count: number }): Promise<{ latencies: number[]; cpuMs: number }> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ['--import', 'tsx', join(import.meta.dirname, 'http-load.ts')], { stdio: ['pipe', 'pipe', 'inherit'] });
-    let out = '';
-    child.stdout.on('data', (chunk: Buffer) => (out += chunk.toString()));
-    child.on('exit', (code) => (code === 0 ? resolve(JSON.parse(out) as { latencies: number[]; cpuMs: number }) : reject(new Error(`http-load exited ${code}`))));
-    child.stdin.end(JSON.stringify(job));
-  });
-}
-
 /**
  * CPU time (ms) used so far by the PostgreSQL server's processes on this machine (the bench
  * talks to a local one): where the time of a request goes, next to the client's and the app's.
@@ -142,12 +135,14 @@ function percentile(sorted: number[], p: number): number {
   return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))]!;
 }
 
-async function load(count: number, task: (i: number) => Promise<void>): Promise<number[]> {
+/** CLIENTS concurrent callers of `task` for `seconds`: the sorted latencies (ms). */
+async function load(seconds: number, task: (i: number) => Promise<void>): Promise<number[]> {
   const latencies: number[] = [];
+  const until = performance.now() + seconds * 1000;
   let next = 0;
   await Promise.all(
     Array.from({ length: CLIENTS }, async () => {
-      while (next < count) {
+      while (performance.now() < until) {
         const i = next++;
         const start = performance.now();
         await task(i);
@@ -201,11 +196,11 @@ async function main() {
   ];
 
   const directPool = new pg.Pool({ connectionString: url, max: POOL_SIZE });
-  const rows: { scenario: string; api_p50: number; api_p95: number; sql_p50: number; sql_p95: number; ratio_p95: number; statements: number; api_cpu_ms: { client: number; app: number; database: number }; sql_cpu_ms: { client: number; database: number } }[] = [];
+  const rows: { scenario: string; api_p50: number; api_p95: number; sql_p50: number; sql_p95: number; ratio_p95: number; requests: { api: number; sql: number }; statements: number; api_cpu_ms: { client: number; app: number; database: number }; sql_cpu_ms: { client: number; database: number } }[] = [];
   const only = process.env.BENCH_ONLY;
   for (const scenario of scenarios.filter((s) => !only || s.name.startsWith(only))) {
     // Warm up first, so the statements recorded below are the steady state (totals cached).
-    await load(100, async (i) => void (await (await fetch(base + scenario.path(i), { headers: { cookie: scenario.cookie } })).arrayBuffer()));
+    await load(1, async (i) => void (await (await fetch(base + scenario.path(i), { headers: { cookie: scenario.cookie } })).arrayBuffer()));
     // The SQL each request of this scenario runs in that steady state, recorded per distinct path.
     const statementsFor = new Map<number, Recorded[]>();
     for (let i = 0; i < 10; i++) {
@@ -218,19 +213,19 @@ async function main() {
       statementsFor.set(i, rec.statements.filter((s) => !/FROM sessions|sessions s/i.test(s.sql)));
     }
     // The clients run in a process of their own, as real clients do (not on the server's event loop).
-    // While the clients run, this process does nothing but serve them: its CPU is the app's.
+    // While they run, this process does nothing but serve them: its CPU is the app's.
     const apiRun = await cpuDuring(() =>
-      httpLoad({
+      wrkLoad({
         base,
         cookie: scenario.cookie,
-        paths: Array.from({ length: REQUESTS_PER_SCENARIO }, (_, i) => scenario.path(i)),
+        paths: Array.from({ length: 600 }, (_, i) => scenario.path(i)),
         clients: CLIENTS,
-        count: REQUESTS_PER_SCENARIO,
+        seconds: SECONDS_PER_SCENARIO,
       }),
     );
-    const api = apiRun.result.latencies;
+    const api = apiRun.result;
     const sqlRun = await cpuDuring(() =>
-      load(REQUESTS_PER_SCENARIO, async (i) => {
+      load(SECONDS_PER_SCENARIO, async (i) => {
         // The same statements the handler ran (its session lookup is cached, as in the server).
         for (const s of statementsFor.get(i % 10)!) {
           // Prepared by name, as the server's database layer runs it (server/db/postgres.ts).
@@ -241,18 +236,23 @@ async function main() {
       }),
     );
     const sql = sqlRun.result;
-    const perRequest = (ms: number) => Math.round((10 * ms) / REQUESTS_PER_SCENARIO) / 10;
+    const perRequest = (ms: number, requests: number) => Math.round((100 * ms) / requests) / 100;
     const row = {
       scenario: scenario.name,
-      api_p50: percentile(api, 50),
-      api_p95: percentile(api, 95),
+      api_p50: api.p50,
+      api_p95: api.p95,
       sql_p50: percentile(sql, 50),
       sql_p95: percentile(sql, 95),
-      ratio_p95: percentile(api, 95) / percentile(sql, 95),
+      ratio_p95: api.p95 / percentile(sql, 95),
+      requests: { api: api.requests, sql: sql.length },
       statements: statementsFor.get(0)!.length,
       // CPU ms per request: through the API (client process, app, PostgreSQL) and direct.
-      api_cpu_ms: { client: perRequest(apiRun.result.cpuMs), app: perRequest(apiRun.appMs), database: perRequest(apiRun.databaseMs) },
-      sql_cpu_ms: { client: perRequest(sqlRun.appMs), database: perRequest(sqlRun.databaseMs) },
+      api_cpu_ms: {
+        client: perRequest(api.cpuMs, api.requests),
+        app: perRequest(apiRun.appMs, api.requests),
+        database: perRequest(apiRun.databaseMs, api.requests),
+      },
+      sql_cpu_ms: { client: perRequest(sqlRun.appMs, sql.length), database: perRequest(sqlRun.databaseMs, sql.length) },
     };
     rows.push(row);
     console.log(

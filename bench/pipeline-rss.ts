@@ -75,6 +75,10 @@ try {
   const uploadSeconds = (performance.now() - uploadStarted) / 1000;
   clearInterval(sampler);
 
+  // The peak alone varies by tens of MB between runs of the same build (two heavy pages meeting
+  // or not): the mean over the processing is the steadier figure to compare changes by.
+  const processSamples: number[] = [];
+  const processSampler = setInterval(() => processSamples.push(memoryOf(reader.pid!, 'VmRSS')), 25);
   const processStarted = performance.now();
   let status = 'pending';
   while (status === 'pending') {
@@ -84,6 +88,8 @@ try {
     status = ((await answer.json()) as { process_status: string }).process_status;
   }
   const processSeconds = (performance.now() - processStarted) / 1000;
+  clearInterval(processSampler);
+  const processMean = processSamples.reduce((sum, rss) => sum + rss, 0) / Math.max(1, processSamples.length);
   const cpuSeconds = cpuSecondsOf(reader.pid!) - cpuBefore;
   const peak = memoryOf(reader.pid!, 'VmHWM');
   const stats = (await (await fetch(`${baseUrl}/api/file/${fileId}/stats`, { headers })).json()) as { pages: number };
@@ -98,6 +104,7 @@ try {
       rss_idle_mb: toMb(idle),
       rss_upload_peak_mb: toMb(uploadPeak),
       rss_process_peak_mb: toMb(peak),
+      rss_process_mean_mb: toMb(processMean),
       upload_seconds: Math.round(uploadSeconds * 10) / 10,
       process_seconds: Math.round(processSeconds * 10) / 10,
       pages_per_second: Math.round((stats.pages / processSeconds) * 10) / 10,
