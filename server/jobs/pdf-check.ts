@@ -2,8 +2,7 @@
 // and whatever the file's size: the header and trailer bytes, then mupdf through a file
 // descriptor (never the whole file in memory) for the page count and the first page.
 import * as fs from 'node:fs';
-import type * as Mupdf from 'mupdf';
-import { mupdf } from '../pipeline/mupdf';
+import * as mupdf from 'mupdf';
 
 export type PdfProblem = 'not_a_pdf' | 'truncated' | 'encrypted' | 'no_pages' | 'unreadable';
 
@@ -50,8 +49,8 @@ export function checkPdf(path: string): { pageCount: number } {
     fs.readSync(fd, tail, 0, tailLength, size - tailLength);
     if (!tail.includes('%%EOF')) throw new PdfCheckError('truncated');
 
-    let stream: Mupdf.Stream | undefined;
-    let doc: Mupdf.Document | undefined;
+    let stream: mupdf.Stream | undefined;
+    let doc: mupdf.Document | undefined;
     try {
       stream = new mupdf.Stream({
         fileSize: () => size,

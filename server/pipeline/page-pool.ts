@@ -2,14 +2,13 @@
 // its own mupdf and zxing, so the pipeline uses every core while the calling thread only hands
 // pages over in order (and, in a job, writes them to the database).
 import { createHash } from 'node:crypto';
-import { mkdir, rename, writeFile } from 'node:fs/promises';
+import { mkdir, readFile, rename, writeFile } from 'node:fs/promises';
 import * as path from 'node:path';
 import { createRequire } from 'node:module';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { Worker } from 'node:worker_threads';
 import { NODE_BUNDLE_OPTIONS } from '../node-bundle';
 import { PROJECT_ROOT } from '../project-root';
-import { mupdfWasm } from './mupdf';
 import { unreadablePage, type AnalyseOptions, type ProcessedPage } from './analyse-page';
 import type { PageWorkerData, PageWorkerRequest } from './page-worker';
 
@@ -130,8 +129,8 @@ export interface PageWorkerScript {
   url: string;
   tsx: boolean;
   /**
-   * mupdf's WebAssembly, compiled once per process (./mupdf): every worker's mupdf is an
-   * instance of it, so its machine code (some 25 MB) is in memory once rather than once per thread.
+   * mupdf's WebAssembly, compiled once: every worker's mupdf is an instance of it, so its
+   * machine code (some 25 MB) is in memory once rather than once per thread.
    */
   mupdfWasm: WebAssembly.Module;
 }
@@ -139,8 +138,17 @@ export interface PageWorkerScript {
 let script: Promise<PageWorkerScript> | null = null;
 
 export function pageWorkerScript(): Promise<PageWorkerScript> {
-  script ??= findPageWorkerModule().then((module) => ({ ...module, mupdfWasm }));
+  script ??= Promise.all([findPageWorkerModule(), compileMupdf()]).then(([module, mupdfWasm]) => ({
+    ...module,
+    mupdfWasm,
+  }));
   return script;
+}
+
+async function compileMupdf(): Promise<WebAssembly.Module> {
+  // The .wasm mupdf's own loader reads, beside its main module.
+  const main = createRequire(import.meta.url).resolve('mupdf');
+  return WebAssembly.compile(await readFile(path.join(path.dirname(main), 'mupdf-wasm.wasm')));
 }
 
 async function findPageWorkerModule(): Promise<{ url: string; tsx: boolean }> {
@@ -186,12 +194,18 @@ const TSX_LOADER = pathToFileURL(
   path.join(path.dirname(createRequire(import.meta.url).resolve('tsx')), 'esm', 'api', 'index.mjs'),
 ).href;
 
-// Plain CommonJS run by the worker before anything is imported: mupdf's module compiled by this
-// process is left where ./mupdf takes it from, TypeScript support is registered when needed (as
-// `tsx` gives this thread), then the worker module is imported.
+// Plain CommonJS run by the worker before anything is imported: mupdf's loader is told to
+// instantiate the module compiled by the pool (it reads this global when mupdf is first
+// imported), TypeScript support is registered when needed (as `tsx` gives this thread), then
+// the worker module is imported.
 const BOOTSTRAP = `
 const { workerData } = require('node:worker_threads');
-globalThis.$libmupdf_wasm_Module = { compiled: workerData.mupdfWasm };
+globalThis.$libmupdf_wasm_Module = {
+  instantiateWasm(imports, receive) {
+    receive(new WebAssembly.Instance(workerData.mupdfWasm, imports), workerData.mupdfWasm);
+    return {};
+  },
+};
 (workerData.tsxLoader ? import(workerData.tsxLoader).then((tsx) => tsx.register()) : Promise.resolve())
   .then(() => import(workerData.workerUrl))
   .catch((error) => setImmediate(() => { throw error; }));

@@ -5,8 +5,7 @@
 // Files can be 1.5 GB: the PDF is read through a file descriptor, never loaded whole, and every
 // mupdf object is destroyed as soon as its pixels are copied out of the WASM heap.
 import * as fs from 'node:fs';
-import type * as Mupdf from 'mupdf';
-import { mupdf } from './mupdf';
+import * as mupdf from 'mupdf';
 import sharp, { type Sharp } from 'sharp';
 import { cornerCropSide } from './find-codes';
 import type { GreyRaster } from './raster';
@@ -95,7 +94,7 @@ export function openScanPdf(path: string): ScanPdf {
     }
   };
   const size = fs.fstatSync(fd).size;
-  let stream: Mupdf.Stream | undefined;
+  let stream: mupdf.Stream | undefined;
   try {
     stream = new mupdf.Stream({
       fileSize: () => size,
@@ -122,8 +121,8 @@ export function openScanPdfBytes(bytes: Uint8Array): ScanPdf {
   return wrapDocument(doc, () => doc.destroy());
 }
 
-function openPdf(from: Mupdf.Stream | Uint8Array): Mupdf.Document {
-  let doc: Mupdf.Document | undefined;
+function openPdf(from: mupdf.Stream | Uint8Array): mupdf.Document {
+  let doc: mupdf.Document | undefined;
   try {
     doc = mupdf.Document.openDocument(from, 'application/pdf');
     // Counting pages loads the page tree: a file without one is no readable PDF either.
@@ -137,7 +136,7 @@ function openPdf(from: Mupdf.Stream | Uint8Array): Mupdf.Document {
   }
 }
 
-function wrapDocument(doc: Mupdf.Document, close: () => void): ScanPdf {
+function wrapDocument(doc: mupdf.Document, close: () => void): ScanPdf {
   const pageCount = doc.countPages();
   let closed = false;
   // Everything mupdf does happens here, synchronously; only a JPEG decode is left for later.
@@ -219,7 +218,7 @@ async function decodeTurnedJpeg(
   };
 }
 
-function readLoadedPage(page: Mupdf.Page, options: ReadPageOptions): LoadedPage {
+function readLoadedPage(page: mupdf.Page, options: ReadPageOptions): LoadedPage {
   const bounds = page.getBounds();
   const pageWidthIn = (bounds[2] - bounds[0]) / 72;
   const found = findFullPageImage(page, bounds);
@@ -309,15 +308,15 @@ async function greyPixels(image: Sharp): Promise<GreyRaster> {
 }
 
 interface FoundImage {
-  image: Mupdf.Image;
-  ctm: Mupdf.Matrix;
+  image: mupdf.Image;
+  ctm: mupdf.Matrix;
 }
 
 /**
  * The page's scan image when the page shows exactly one image over (nearly) all of it and nothing
  * else visible. Invisible OCR text and clipping do not count as visible.
  */
-function findFullPageImage(page: Mupdf.Page, bounds: Mupdf.Rect): FoundImage | null {
+function findFullPageImage(page: mupdf.Page, bounds: mupdf.Rect): FoundImage | null {
   const images: FoundImage[] = [];
   let otherMarks = 0;
   const mark = (...objects: { destroy(): void }[]) => {
@@ -375,13 +374,13 @@ function findFullPageImage(page: Mupdf.Page, bounds: Mupdf.Rect): FoundImage | n
 }
 
 /** The raw bytes of the page's only image XObject when that is a plain grey or RGB JPEG. */
-function embeddedJpeg(page: Mupdf.Page, image: Mupdf.Image): Uint8Array | undefined {
+function embeddedJpeg(page: mupdf.Page, image: mupdf.Image): Uint8Array | undefined {
   if (!(page instanceof mupdf.PDFPage)) return undefined;
   const components = image.getNumberOfComponents();
   if (components !== 1 && components !== 3) return undefined;
   const xobjects = page.getObject().getInheritable('Resources').get('XObject');
   // Streams are read through their reference; their dictionary through the resolved object.
-  const images: { ref: Mupdf.PDFObject; dict: Mupdf.PDFObject }[] = [];
+  const images: { ref: mupdf.PDFObject; dict: mupdf.PDFObject }[] = [];
   if (xobjects.isDictionary()) {
     xobjects.forEach((ref) => {
       const dict = ref.resolve();
@@ -434,7 +433,7 @@ interface ImageTurn {
  * (a*u + c*v + e, b*u + d*v + f) in page space (y down). Only quarter turns and flips are mapped
  * pixel for pixel; a skewed placement returns null and the page is rendered instead.
  */
-function imageTurn(ctm: Mupdf.Matrix): ImageTurn | null {
+function imageTurn(ctm: mupdf.Matrix): ImageTurn | null {
   const [a, b, c, d] = ctm;
   const straight = Math.abs(b) <= 0.01 * Math.abs(a) && Math.abs(c) <= 0.01 * Math.abs(d);
   const quarter = Math.abs(a) <= 0.01 * Math.abs(b) && Math.abs(d) <= 0.01 * Math.abs(c);
@@ -445,7 +444,7 @@ function imageTurn(ctm: Mupdf.Matrix): ImageTurn | null {
 }
 
 function decodeImage(
-  image: Mupdf.Image,
+  image: mupdf.Image,
   turn: ImageTurn,
   dpi: number,
   options: ReadPageOptions,
@@ -480,7 +479,7 @@ function decodeImage(
 }
 
 /** Plain grey and plain RGB are converted here; anything else (CMYK, Lab, alpha...) by mupdf. */
-function pixmapKind(pixmap: Mupdf.Pixmap): 'grey' | 'rgb' | 'other' {
+function pixmapKind(pixmap: mupdf.Pixmap): 'grey' | 'rgb' | 'other' {
   const cs = pixmap.getColorSpace();
   try {
     if (!cs || pixmap.getAlpha() !== 0) return 'other';
@@ -494,8 +493,8 @@ function pixmapKind(pixmap: Mupdf.Pixmap): 'grey' | 'rgb' | 'other' {
 }
 
 function convertedPixels(
-  pixmap: Mupdf.Pixmap,
-  colorspace: Mupdf.ColorSpace,
+  pixmap: mupdf.Pixmap,
+  colorspace: mupdf.ColorSpace,
   channels: 1 | 3,
 ): Uint8Array {
   const converted = pixmap.convertToColorSpace(colorspace, false);
@@ -510,7 +509,7 @@ function convertedPixels(
  * Many scanners write RGB JPEGs even for grey paper. Converting here, straight from the WASM view,
  * is several times faster than mupdf's colour-managed conversion and needs no RGB copy.
  */
-function rgbPixmapToGrey(pixmap: Mupdf.Pixmap): Uint8Array {
+function rgbPixmapToGrey(pixmap: mupdf.Pixmap): Uint8Array {
   const w = pixmap.getWidth();
   const h = pixmap.getHeight();
   const stride = pixmap.getStride();
@@ -525,7 +524,7 @@ function rgbPixmapToGrey(pixmap: Mupdf.Pixmap): Uint8Array {
   return out;
 }
 
-function packedPixels(pixmap: Mupdf.Pixmap, channels: number): Uint8Array {
+function packedPixels(pixmap: mupdf.Pixmap, channels: number): Uint8Array {
   const w = pixmap.getWidth();
   const h = pixmap.getHeight();
   const stride = pixmap.getStride();
@@ -606,7 +605,7 @@ function transposedGrey(data: Uint8Array, w: number, h: number, turn: ImageTurn)
   return { width: outW, height: outH, data: out };
 }
 
-function renderPage(page: Mupdf.Page, dpi: number, options: ReadPageOptions): PageRaster {
+function renderPage(page: mupdf.Page, dpi: number, options: ReadPageOptions): PageRaster {
   const matrix = mupdf.Matrix.scale(dpi / 72, dpi / 72);
   const pixmap = page.toPixmap(
     matrix,
