@@ -54,7 +54,8 @@ export async function wrkLoad(job: WrkJob): Promise<WrkResult> {
       'bash',
       [
         '-c',
-        `TIMEFORMAT='%U %S'; time wrk -t${THREADS} -c${job.clients} -d${job.seconds}s -s "$0" "$1"`,
+        `command -v wrk >/dev/null || { echo 'wrk is not installed: apt-get install wrk' >&2; exit 127; }
+         TIMEFORMAT='%U %S'; time wrk -t${THREADS} -c${job.clients} -d${job.seconds}s -s "$0" "$1"`,
         script,
         job.base,
       ],
