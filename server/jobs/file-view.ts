@@ -33,16 +33,19 @@ export function fileSelect(scopeParam: string): string {
          -- file instead of one lookup per sheet. A coordinator counts its congregation's only:
          -- those sheets of the file (one index range) matched to the kept pages.
          CASE WHEN ${scopeParam}::uuid IS NULL THEN
-           (SELECT count(DISTINCT kp.answer_sheet_id) FROM pages kp
-            WHERE kp.file_id = f.id AND NOT kp.ignored AND kp.answer_sheet_id IS NOT NULL)
+           -- DISTINCT in a subquery: read in the index's order, no sort (count(DISTINCT) sorts).
+           (SELECT count(*) FROM (SELECT DISTINCT kp.answer_sheet_id FROM pages kp
+            WHERE kp.file_id = f.id AND NOT kp.ignored AND kp.answer_sheet_id IS NOT NULL) kept)
          ELSE
            (SELECT count(*) FROM answer_sheets a
             WHERE a.assigned_group = ${scopeParam}::uuid AND a.file_id = f.id
               AND EXISTS (SELECT 1 FROM pages kp WHERE kp.file_id = f.id AND kp.answer_sheet_id = a.id AND NOT kp.ignored))
          END AS responses_count,
+         -- The congregations with sheets in the file: its rows of file_groups (kept by a trigger on
+         -- answer_sheets), not every sheet of the file.
          (SELECT coalesce(json_agg(json_build_object('id', g.id, 'wbs_code', g.wbs_code, 'display_name', g.display_name) ORDER BY g.wbs_code), '[]'::json)
-          FROM congregations g
-          WHERE g.id IN (SELECT a.assigned_group FROM answer_sheets a WHERE a.file_id = f.id)) AS congregations,
+          FROM file_groups fg JOIN congregations g ON g.id = fg.congregation_id
+          WHERE fg.file_id = f.id) AS congregations,
          (SELECT coalesce(json_agg(json_build_object('id', c.id, 'name', c.name) ORDER BY c.name), '[]'::json)
           FROM courses c
           WHERE c.id IN (SELECT l.course_id FROM answer_sheets a JOIN lessons l ON l.id = a.lesson_id WHERE a.file_id = f.id)) AS courses,

@@ -200,6 +200,36 @@ describe('one file', () => {
     expect((await get(await coordinator(t.current.app, world.a), `/api/file/${world.ids.review}/steps`)).status).toBe(200);
   });
 
+  it('lists the congregations with sheets in it by WBS code, and counts the sheets with a kept page', async () => {
+    const world = await filesWorld();
+    const db = t.current.db;
+    const who = await admin(t.current.app);
+    const id = world.ids.review;
+    // Beside A's sheet (one unreadable page): a sheet of B with two pages, a sheet of B whose only
+    // page is ignored, and a sheet of nobody.
+    const bSheet = await insertAnswerSheet(db, id, { lessonId: world.lesson, assignedGroup: world.b });
+    await addPage(db, id, 2, bSheet, { templateId: world.template });
+    await addPage(db, id, 3, bSheet, { templateId: world.template });
+    const ignoredSheet = await insertAnswerSheet(db, id, { lessonId: world.lesson, assignedGroup: world.b });
+    await addPage(db, id, 4, ignoredSheet, { ignored: true });
+    const unassigned = await insertAnswerSheet(db, id, { lessonId: world.lesson });
+    await addPage(db, id, 5, unassigned, { templateId: world.template });
+    const shown = async () => {
+      const body = (await get(who, `/api/file/${id}`)).body as { congregations: { wbs_code: string }[]; responses_count: number };
+      const listed = ((await get(who, `/api/files?query_name=Charlie`)).body as unknown as Listed).items[0] as unknown as typeof body;
+      expect(listed.congregations).toEqual(body.congregations);
+      expect(listed.responses_count).toBe(body.responses_count);
+      return { congregations: body.congregations.map((congregation) => congregation.wbs_code), responses: body.responses_count };
+    };
+    expect(await shown()).toEqual({ congregations: ['GH 0001', 'NG 0002'], responses: 3 });
+
+    // A's only sheet moves to B: A is no longer listed; B's sheets leave: nobody is.
+    await db.query('UPDATE answer_sheets SET assigned_group = $2 WHERE file_id = $1 AND assigned_group = $3', [id, world.b, world.a]);
+    expect(await shown()).toEqual({ congregations: ['NG 0002'], responses: 3 });
+    await db.query('UPDATE answer_sheets SET assigned_group = NULL WHERE file_id = $1', [id]);
+    expect(await shown()).toEqual({ congregations: [], responses: 3 });
+  });
+
   it('PATCH renames and sets the service center and its people, refusing people of another center', async () => {
     const world = await filesWorld();
     const db = t.current.db;
