@@ -3,6 +3,7 @@
 // Each page is handed to `onPage` as soon as it is done, in page order, so a job can store it
 // idempotently and resume with `startAtPage` after a crash. One bad page never fails the file.
 import { availableParallelism } from 'node:os';
+import { collectGarbageSoon } from '../full-collection';
 import { analysePage, type ProcessedPage } from './analyse-page';
 import type { CodePrefix } from './codes';
 import type { PageImageOptions } from './page-image';
@@ -42,6 +43,11 @@ export interface ProcessPagesOptions {
 }
 
 export const MIN_PAGES_FOR_WORKERS = 6;
+/**
+ * Pages handed over between two full collections of this thread's heap: without them its heap
+ * grew with the file (server/full-collection.ts).
+ */
+export const PAGES_BETWEEN_FULL_COLLECTIONS = 250;
 /**
  * Pages asked of the pool, per worker, ahead of the one being handed over. The pool gives each
  * worker PAGES_AT_ONCE_PER_WORKER at a time; the rest let a worker go on past a slow page on the
@@ -109,6 +115,7 @@ export async function processPages(
           if (!options.onPage) pages.push(page);
           await options.onPage?.(page);
           completed++;
+          if (completed % PAGES_BETWEEN_FULL_COLLECTIONS === 0) collectGarbageSoon();
           await options.onProgress?.({ completed, count, failed });
         }
       } finally {
@@ -143,6 +150,7 @@ export async function processPages(
           if (!options.onPage) pages.push(page);
           await options.onPage?.(page);
           completed++;
+          if (completed % PAGES_BETWEEN_FULL_COLLECTIONS === 0) collectGarbageSoon();
           await options.onProgress?.({ completed, count, failed });
         })();
         // Marks the rejection as handled until the next turn awaits it (and rethrows).
