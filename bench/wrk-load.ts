@@ -1,8 +1,8 @@
 // Load generator for bench/lists.ts: wrk (Debian's package), a C client whose CPU per request is
 // a small fraction of a Node.js client's, so the two cores are left to the server under test.
 // `clients` keep-alive connections on 2 threads request the given paths in turn for `seconds`;
-// any status but 200 fails the run. Returns p50/p95 latency (ms) and the
-// CPU time wrk used (ms).
+// any status but 200 fails the run. Returns p50/p95 latency (ms), the number of requests and
+// the CPU time wrk used (ms).
 import { execFile } from 'node:child_process';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';

@@ -23,10 +23,15 @@ type MallocTrim = (pad: number) => number;
 let mallocTrim: MallocTrim | null | undefined;
 let timer: NodeJS.Timeout | undefined;
 
-function findMallocTrim(): MallocTrim | null {
-  if (process.platform !== 'linux') return null;
+/** This process runs on glibc (Linux), whose malloc_trim this module calls. */
+export function onGlibc(): boolean {
+  if (process.platform !== 'linux') return false;
   const report = process.report.getReport() as { header?: { glibcVersionRuntime?: string } };
-  if (!report.header?.glibcVersionRuntime) return null;
+  return !!report.header?.glibcVersionRuntime;
+}
+
+function findMallocTrim(): MallocTrim | null {
+  if (!onGlibc()) return null;
   try {
     const koffi = createRequire(import.meta.url)('koffi') as typeof import('koffi');
     return koffi.load('libc.so.6').func('int malloc_trim(size_t pad)') as MallocTrim;

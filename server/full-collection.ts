@@ -6,7 +6,7 @@
 // database rows) and runs only young-generation collections: measured on a 5000-page file, its
 // heap went from 53 to 111 MB with no full collection after the first seconds, so the memory of
 // the process grew with the file. A full collection every few hundred pages keeps it at what
-// is alive; one costs some 5-20 ms (about 10 s of pages apart).
+// is alive; one costs some 5-20 ms, every 4-5 s of reading.
 import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
 

@@ -1,12 +1,9 @@
 import { createRequire } from 'node:module';
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { returnFreedMemory } from '../freed-memory';
+import { onGlibc, returnFreedMemory } from '../freed-memory';
 
-const onGlibc =
-  process.platform === 'linux' &&
-  !!(process.report.getReport() as { header?: { glibcVersionRuntime?: string } }).header
-    ?.glibcVersionRuntime;
+const glibc = onGlibc();
 
 /** Resident memory of this process, from the kernel. */
 function residentMb(): number {
@@ -14,7 +11,7 @@ function residentMb(): number {
   return kb / 1024;
 }
 
-describe.runIf(onGlibc)('returnFreedMemory', () => {
+describe.runIf(glibc)('returnFreedMemory', () => {
   it('gives back memory freed in the middle of the heap, which glibc keeps by itself', () => {
     // malloc and free called directly: blocks below the mmap threshold come from a heap, and a
     // block kept at the top stops glibc from giving anything back on its own.
@@ -46,7 +43,7 @@ describe.runIf(onGlibc)('returnFreedMemory', () => {
   });
 });
 
-describe.runIf(!onGlibc)('returnFreedMemory without glibc', () => {
+describe.runIf(!glibc)('returnFreedMemory without glibc', () => {
   it('does nothing and says so', () => {
     expect(returnFreedMemory()).toBe(false);
   });
