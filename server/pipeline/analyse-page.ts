@@ -11,7 +11,7 @@ import {
   type PageImageOptions,
 } from './page-image';
 import type { Orientation } from './raster';
-import type { PageRaster, RasterSource, ScanPage, UprightJpeg } from './read-page';
+import type { PageRaster, RasterSource, ScanPage, UprightJpeg } from './scan-page';
 
 export interface ProcessedPage {
   /** 1-based. */

@@ -3,7 +3,7 @@
 // thread while the next page is being read.
 import sharp from 'sharp';
 import type { Orientation } from './raster';
-import type { PageRaster } from './read-page';
+import type { PageRaster } from './scan-page';
 
 export interface PageImageOptions {
   /**

@@ -1,16 +1,19 @@
 // Worker threads for process-pages: each analyses whole pages (decode, codes, blank, image) with
-// its own mupdf and zxing, so the pipeline uses every core while the calling thread only hands
-// pages over in order (and, in a job, writes them to the database).
+// its own zxing, so the pipeline uses every core. The calling thread reads each page with mupdf
+// as it hands it to a worker (a few ms for a scan JPEG, whose bytes are copied out; more for pages
+// mupdf decodes or renders) and, in a job, writes the results to the database in order. One
+// mupdf for the file rather than one per worker: each instance held 15-20 MB of WebAssembly memory.
 import { createHash } from 'node:crypto';
-import { mkdir, readFile, rename, writeFile } from 'node:fs/promises';
+import { mkdir, rename, writeFile } from 'node:fs/promises';
 import * as path from 'node:path';
 import { createRequire } from 'node:module';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { Worker } from 'node:worker_threads';
 import { NODE_BUNDLE_OPTIONS } from '../node-bundle';
 import { PROJECT_ROOT } from '../project-root';
-import { unreadablePage, type AnalyseOptions, type ProcessedPage } from './analyse-page';
+import { describe, unreadablePage, type AnalyseOptions, type ProcessedPage } from './analyse-page';
 import type { PageWorkerData, PageWorkerRequest } from './page-worker';
+import { transferablesOf, type LoadedPage } from './scan-page';
 
 interface PoolWorker {
   worker: Worker;
@@ -33,11 +36,15 @@ export class PagePool {
   private readonly queue: { pageNumber: number; resolve: (page: ProcessedPage) => void }[] = [];
   private closed = false;
 
-  /** `script` from pageWorkerScript(). */
+  /**
+   * `script` from pageWorkerScript(); `readPage` reads a page with mupdf (ScanPdf's
+   * readLoadedPage), called as the page is sent to a worker, not before.
+   */
   constructor(
     private readonly size: number,
     private readonly data: PageWorkerData,
     private readonly script: PageWorkerScript,
+    private readonly readPage: (pageNumber: number) => LoadedPage,
   ) {}
 
   /**
@@ -65,8 +72,19 @@ export class PagePool {
       }
       if (target.waiting.size >= PAGES_AT_ONCE_PER_WORKER) return;
       const { pageNumber, resolve } = this.queue.shift()!;
+      let loaded: LoadedPage;
+      try {
+        loaded = this.readPage(pageNumber);
+      } catch (error) {
+        // As analysePage keeps a page that cannot be read: that page alone is unreadable.
+        resolve({ ...unreadablePage(pageNumber), error: describe(error) });
+        continue;
+      }
       target.waiting.set(pageNumber, resolve);
-      target.worker.postMessage({ type: 'page', pageNumber } satisfies PageWorkerRequest);
+      target.worker.postMessage(
+        { type: 'page', pageNumber, loaded } satisfies PageWorkerRequest,
+        transferablesOf(loaded),
+      );
     }
   }
 
@@ -88,10 +106,10 @@ export class PagePool {
   }
 
   private spawn(): PoolWorker {
-    const { url, tsx, mupdfWasm } = this.script;
+    const { url, tsx } = this.script;
     const worker = new Worker(BOOTSTRAP, {
       eval: true,
-      workerData: { ...this.data, workerUrl: url, tsxLoader: tsx ? TSX_LOADER : null, mupdfWasm },
+      workerData: { ...this.data, workerUrl: url, tsxLoader: tsx ? TSX_LOADER : null },
       // A worker under tsx registers its own TypeScript loader; inherited flags would register a second.
       execArgv: [],
     });
@@ -128,30 +146,16 @@ export interface PageWorkerScript {
    */
   url: string;
   tsx: boolean;
-  /**
-   * mupdf's WebAssembly, compiled once: every worker's mupdf is an instance of it, so its
-   * machine code (some 25 MB) is in memory once rather than once per thread.
-   */
-  mupdfWasm: WebAssembly.Module;
 }
 
 let script: Promise<PageWorkerScript> | null = null;
 
 export function pageWorkerScript(): Promise<PageWorkerScript> {
-  script ??= Promise.all([findPageWorkerModule(), compileMupdf()]).then(([module, mupdfWasm]) => ({
-    ...module,
-    mupdfWasm,
-  }));
+  script ??= findPageWorkerModule();
   return script;
 }
 
-async function compileMupdf(): Promise<WebAssembly.Module> {
-  // The .wasm mupdf's own loader reads, beside its main module.
-  const main = createRequire(import.meta.url).resolve('mupdf');
-  return WebAssembly.compile(await readFile(path.join(path.dirname(main), 'mupdf-wasm.wasm')));
-}
-
-async function findPageWorkerModule(): Promise<{ url: string; tsx: boolean }> {
+async function findPageWorkerModule(): Promise<PageWorkerScript> {
   const source = fileURLToPath(WORKER_URL);
   if (!source.endsWith('.ts')) return { url: WORKER_URL, tsx: false };
   try {
@@ -194,18 +198,10 @@ const TSX_LOADER = pathToFileURL(
   path.join(path.dirname(createRequire(import.meta.url).resolve('tsx')), 'esm', 'api', 'index.mjs'),
 ).href;
 
-// Plain CommonJS run by the worker before anything is imported: mupdf's loader is told to
-// instantiate the module compiled by the pool (it reads this global when mupdf is first
-// imported), TypeScript support is registered when needed (as `tsx` gives this thread), then
-// the worker module is imported.
+// Plain CommonJS run by the worker before anything is imported: TypeScript support is registered
+// when needed (as `tsx` gives this thread), then the worker module is imported.
 const BOOTSTRAP = `
 const { workerData } = require('node:worker_threads');
-globalThis.$libmupdf_wasm_Module = {
-  instantiateWasm(imports, receive) {
-    receive(new WebAssembly.Instance(workerData.mupdfWasm, imports), workerData.mupdfWasm);
-    return {};
-  },
-};
 (workerData.tsxLoader ? import(workerData.tsxLoader).then((tsx) => tsx.register()) : Promise.resolve())
   .then(() => import(workerData.workerUrl))
   .catch((error) => setImmediate(() => { throw error; }));

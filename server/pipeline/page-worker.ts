@@ -1,6 +1,7 @@
-// A page worker (see page-pool): analyses the pages it is sent on its own thread, with its own
-// handle on the PDF, and posts each result back. Two pages may be in progress at once, so one's
-// JPEG decodes (sharp, on libuv's threads) while the other's codes are searched here.
+// A page worker (see page-pool): analyses the pages it is sent on its own thread and posts each
+// result back. Pages come as mupdf read them on the thread that has the PDF open (LoadedPage), so
+// a worker needs no mupdf of its own. Two pages may be in progress at once, so one's JPEG decodes
+// (sharp, on libuv's threads) while the other's codes are searched here.
 import { parentPort, workerData } from 'node:worker_threads';
 import {
   analysePage,
@@ -9,26 +10,24 @@ import {
   type AnalyseOptions,
   type ProcessedPage,
 } from './analyse-page';
-import { openScanPdf } from './read-page';
+import { scanPageOf, type LoadedPage } from './scan-page';
 
 export interface PageWorkerData {
-  path: string;
   colour: boolean;
   options: AnalyseOptions;
 }
 
-export type PageWorkerRequest = { type: 'page'; pageNumber: number } | { type: 'close' };
+export type PageWorkerRequest =
+  { type: 'page'; pageNumber: number; loaded: LoadedPage } | { type: 'close' };
 
 const port = parentPort;
 if (!port) throw new Error('page-worker runs in a worker thread');
 const data = workerData as PageWorkerData;
-const pdf = openScanPdf(data.path);
 let inProgress = 0;
 let closing = false;
 
 function closeWhenIdle(): void {
   if (!closing || inProgress > 0) return;
-  pdf.close();
   port!.close();
 }
 
@@ -38,12 +37,11 @@ port.on('message', (request: PageWorkerRequest) => {
     closeWhenIdle();
     return;
   }
-  const { pageNumber } = request;
+  const { pageNumber, loaded } = request;
   inProgress++;
   void (async () => {
     try {
-      const reading = pdf.loadPage(pageNumber, { colour: data.colour });
-      reading.catch(() => undefined);
+      const reading = Promise.resolve().then(() => scanPageOf(loaded, { colour: data.colour }));
       const { finish } = await analysePage(pageNumber, reading, data.options);
       postPage(await finish);
     } catch (error) {

@@ -1,45 +1,28 @@
 // Step 1 of the scan pipeline: turn each page of an uploaded PDF into a grey raster.
 // A scanner's PDF page is usually one full-page image: decoding that image is faster and sharper
 // than rendering the page, so it is taken as is (CCITT, JBIG2, Flate, odd JPEGs through mupdf;
-// plain upright JPEGs through sharp). Anything else is rendered.
+// plain JPEGs through sharp, in scan-page). Anything else is rendered.
 // Files can be 1.5 GB: the PDF is read through a file descriptor, never loaded whole, and every
 // mupdf object is destroyed as soon as its pixels are copied out of the WASM heap.
 import * as fs from 'node:fs';
 import * as mupdf from 'mupdf';
-import sharp, { type Sharp } from 'sharp';
-import { cornerCropSide } from './find-codes';
-import type { GreyRaster } from './raster';
-
-// libvips keeps recent operations' results (up to 50 MB) in case they are asked for again:
-// every page is decoded and encoded once, so that cache only holds memory.
-sharp.cache(false);
+import {
+  decodeLoaded,
+  hasColour,
+  placeOnPage,
+  scanPageOf,
+  type ImageTurn,
+  type LoadedPage,
+  type PageRaster,
+  type ReadPageOptions,
+  type ScanPage,
+} from './scan-page';
 
 export const RENDER_DPI = 150;
 /** Embedded images above this resolution are rendered down instead (decoding them whole is slow). */
 export const MAX_EMBEDDED_DPI = 320;
 /** The image must cover this share of the page's width and height to count as the page's scan. */
 const FULL_PAGE_SHARE = 0.9;
-
-export type RasterSource = 'embedded_image' | 'rendered';
-
-export interface PageRaster extends GreyRaster {
-  /** Pixels per inch of the raster relative to the PDF page size. */
-  dpi: number;
-  source: RasterSource;
-  /** RGB pixels (3 bytes each) when colour was asked for and the page has colour. */
-  rgb?: Uint8Array;
-  /**
-   * The scan's own JPEG bytes when the page is exactly that JPEG, unturned (grey or RGB): it can
-   * be kept as the page image without decoding and encoding again.
-   */
-  jpeg?: Uint8Array;
-}
-
-export interface ReadPageOptions {
-  /** Also return RGB pixels for colour pages (for colour page images). Default false. */
-  colour?: boolean;
-  renderDpi?: number;
-}
 
 export interface ScanPdf {
   readonly pageCount: number;
@@ -50,29 +33,12 @@ export interface ScanPdf {
    * its top band is (started now), where most pages' code is read (see UprightJpeg).
    */
   loadPage(pageNumber: number, options?: ReadPageOptions): Promise<ScanPage>;
+  /**
+   * What mupdf reads of the page, on this thread, with nothing left to mupdf: scanPageOf makes
+   * it a ScanPage (here or on a page worker). Throws when the page cannot be read.
+   */
+  readLoadedPage(pageNumber: number, options?: ReadPageOptions): LoadedPage;
   close(): void;
-}
-
-/** A page as far as mupdf reads it; the whole raster is decoded when first asked for. */
-export interface ScanPage {
-  raster(): Promise<PageRaster>;
-  /** Set when the page is exactly an upright scan JPEG. */
-  jpeg?: UprightJpeg;
-}
-
-/**
- * An upright scan JPEG and its top band, decoded alone: the decoder stops after the band's rows,
- * so a band of a third of the page costs a third of a decode (a 200-dpi A4 page: 4 ms of 12).
- * When the top-right code is read there and the page is upright, the rest is never decoded.
- */
-export interface UprightJpeg {
-  bytes: Uint8Array;
-  width: number;
-  height: number;
-  dpi: number;
-  /** The first `topRows` rows, full width: the top-right corner crop of find-codes fits. */
-  top: Promise<GreyRaster>;
-  topRows: number;
 }
 
 /** The file is not a PDF mupdf can open (the message keeps mupdf's reason). */
@@ -162,59 +128,16 @@ function wrapDocument(doc: mupdf.Document, close: () => void): ScanPdf {
       return decodeLoaded(load(pageNumber, options), options);
     },
     async loadPage(pageNumber, options = {}) {
-      const loaded = load(pageNumber, options);
-      if (!('jpeg' in loaded)) {
-        // Started now, like readPage: the next page decodes while this one is searched.
-        const decoded = decodeLoaded(loaded, options);
-        decoded.catch(() => undefined);
-        return { raster: () => decoded };
-      }
-      const { jpeg, dpi, width, height } = loaded;
-      const topRows = Math.min(height, cornerCropSide(width, height));
-      const top = decodeJpegTop(jpeg, width, topRows);
-      top.catch(() => undefined);
-      let whole: Promise<PageRaster> | undefined;
-      return {
-        raster: () => (whole ??= decodeJpeg(jpeg, dpi, options)),
-        jpeg: { bytes: jpeg, width, height, dpi, top, topRows },
-      };
+      return scanPageOf(load(pageNumber, options), options);
+    },
+    readLoadedPage(pageNumber, options = {}) {
+      return load(pageNumber, options);
     },
     close() {
       if (closed) return;
       closed = true;
       close();
     },
-  };
-}
-
-/** A page read on this thread, or a scan JPEG still to be decoded (by sharp, off this thread). */
-type LoadedPage =
-  | { raster: PageRaster }
-  | { jpeg: Uint8Array; dpi: number; width: number; height: number }
-  | { turnedJpeg: Uint8Array; turn: ImageTurn; dpi: number };
-
-/** The whole page's raster of a loaded page. */
-function decodeLoaded(loaded: LoadedPage, options: ReadPageOptions): Promise<PageRaster> {
-  if ('raster' in loaded) return Promise.resolve(loaded.raster);
-  if ('turnedJpeg' in loaded) return decodeTurnedJpeg(loaded.turnedJpeg, loaded.turn, loaded.dpi);
-  return decodeJpeg(loaded.jpeg, loaded.dpi, options);
-}
-
-/**
- * A JPEG placed turned or mirrored on its page: decoded by sharp (libjpeg-turbo, several times
- * faster than mupdf's WASM decoder, and mupdf's heap never grows by a page of pixels), then put
- * upright here. Its bytes are not the page's as shown, so they are not kept as the page image.
- */
-async function decodeTurnedJpeg(
-  jpeg: Uint8Array,
-  turn: ImageTurn,
-  dpi: number,
-): Promise<PageRaster> {
-  const decoded = await decodeJpeg(jpeg, dpi, {});
-  return {
-    ...placeOnPage(decoded.data, decoded.width, decoded.height, 1, turn),
-    dpi,
-    source: 'embedded_image',
   };
 }
 
@@ -243,68 +166,6 @@ function readLoadedPage(page: mupdf.Page, options: ReadPageOptions): LoadedPage 
     }
   }
   return { raster: renderPage(page, options.renderDpi ?? RENDER_DPI, options) };
-}
-
-/**
- * Plain JPEG scans are decoded by sharp (libjpeg-turbo): several times faster than mupdf's WASM
- * decoder, and on libuv's threads, so the next page decodes while this one is searched.
- * Lenient like mupdf: a truncated JPEG decodes as far as it goes.
- */
-async function decodeJpeg(
-  jpeg: Uint8Array,
-  dpi: number,
-  options: ReadPageOptions,
-): Promise<PageRaster> {
-  const input = Buffer.from(jpeg.buffer, jpeg.byteOffset, jpeg.byteLength);
-  const raster: PageRaster = {
-    ...(await greyPixels(sharp(input, { failOn: 'none' }))),
-    dpi,
-    source: 'embedded_image',
-    jpeg,
-  };
-  if (options.colour) {
-    const colour = await sharp(input, { failOn: 'none' })
-      .removeAlpha()
-      .toColourspace('srgb')
-      .raw()
-      .toBuffer({ resolveWithObject: true });
-    if (colour.info.channels === 3) {
-      const rgb = new Uint8Array(
-        colour.data.buffer,
-        colour.data.byteOffset,
-        colour.data.byteLength,
-      );
-      if (hasColour(rgb)) raster.rgb = rgb;
-    }
-  }
-  return raster;
-}
-
-/** The first `rows` rows of a JPEG, grey; the decoder reads no further (sequential access). */
-function decodeJpegTop(jpeg: Uint8Array, width: number, rows: number): Promise<GreyRaster> {
-  const input = Buffer.from(jpeg.buffer, jpeg.byteOffset, jpeg.byteLength);
-  return greyPixels(
-    sharp(input, { failOn: 'none', sequentialRead: true }).extract({
-      left: 0,
-      top: 0,
-      width,
-      height: rows,
-    }),
-  );
-}
-
-/** An image's pixels as grey, one byte each. */
-async function greyPixels(image: Sharp): Promise<GreyRaster> {
-  const { data, info } = await image
-    .toColourspace('b-w')
-    .raw()
-    .toBuffer({ resolveWithObject: true });
-  if (info.channels !== 1) throw new Error(`expected a grey decode, got ${info.channels} channels`);
-  return {
-    width: info.width,
-    height: info.height,
-    data: new Uint8Array(data.buffer, data.byteOffset, data.byteLength),
-  };
 }
 
 interface FoundImage {
@@ -420,14 +281,6 @@ function embeddedJpeg(page: mupdf.Page, image: mupdf.Image): Uint8Array | undefi
   }
 }
 
-interface ImageTurn {
-  /** Image columns run down the page (a quarter turn). */
-  swapsAxes: boolean;
-  /** Image columns (or rows) run against the page's x (or y) axis. */
-  flipColumns: boolean;
-  flipRows: boolean;
-}
-
 /**
  * How the image sits on the page, from its matrix: image pixel (u, v) in the unit square lands at
  * (a*u + c*v + e, b*u + d*v + f) in page space (y down). Only quarter turns and flips are mapped
@@ -537,74 +390,6 @@ function packedPixels(pixmap: mupdf.Pixmap, channels: number): Uint8Array {
   return out;
 }
 
-/** Reorders image pixels into page orientation (most scans need nothing). */
-function placeOnPage(
-  data: Uint8Array,
-  w: number,
-  h: number,
-  channels: number,
-  turn: ImageTurn,
-): GreyRaster {
-  if (!turn.swapsAxes && !turn.flipColumns && !turn.flipRows) return { width: w, height: h, data };
-  const outW = turn.swapsAxes ? h : w;
-  const outH = turn.swapsAxes ? w : h;
-  // The common turns of grey scans in tight loops (the general one below is 5-10x slower).
-  if (channels === 1 && !turn.swapsAxes) return flippedGrey(data, w, h, turn);
-  if (channels === 1) return transposedGrey(data, w, h, turn);
-  const out = new Uint8Array(data.length);
-  for (let oy = 0; oy < outH; oy++) {
-    for (let ox = 0; ox < outW; ox++) {
-      let col: number;
-      let row: number;
-      if (!turn.swapsAxes) {
-        col = turn.flipColumns ? w - 1 - ox : ox;
-        row = turn.flipRows ? h - 1 - oy : oy;
-      } else {
-        col = turn.flipColumns ? w - 1 - oy : oy;
-        row = turn.flipRows ? h - 1 - ox : ox;
-      }
-      const from = (row * w + col) * channels;
-      const to = (oy * outW + ox) * channels;
-      for (let k = 0; k < channels; k++) out[to + k] = data[from + k]!;
-    }
-  }
-  return { width: outW, height: outH, data: out };
-}
-
-/** A grey image turned upside down (both flips), or mirrored along one axis. */
-function flippedGrey(data: Uint8Array, w: number, h: number, turn: ImageTurn): GreyRaster {
-  const out = new Uint8Array(data.length);
-  if (turn.flipColumns && turn.flipRows) {
-    out.set(data);
-    out.reverse();
-  } else if (turn.flipRows) {
-    for (let y = 0; y < h; y++) out.set(data.subarray((h - 1 - y) * w, (h - y) * w), y * w);
-  } else {
-    for (let y = 0; y < h; y++) {
-      const row = out.subarray(y * w, (y + 1) * w);
-      row.set(data.subarray(y * w, (y + 1) * w));
-      row.reverse();
-    }
-  }
-  return { width: w, height: h, data: out };
-}
-
-/** A grey image a quarter turn round: image columns become page rows. */
-function transposedGrey(data: Uint8Array, w: number, h: number, turn: ImageTurn): GreyRaster {
-  const outW = h;
-  const outH = w;
-  const out = new Uint8Array(data.length);
-  for (let oy = 0; oy < outH; oy++) {
-    const col = turn.flipColumns ? w - 1 - oy : oy;
-    const rowStart = oy * outW;
-    if (turn.flipRows)
-      for (let ox = 0, from = (h - 1) * w + col; ox < outW; ox++, from -= w)
-        out[rowStart + ox] = data[from]!;
-    else for (let ox = 0, from = col; ox < outW; ox++, from += w) out[rowStart + ox] = data[from]!;
-  }
-  return { width: outW, height: outH, data: out };
-}
-
 function renderPage(page: mupdf.Page, dpi: number, options: ReadPageOptions): PageRaster {
   const matrix = mupdf.Matrix.scale(dpi / 72, dpi / 72);
   const pixmap = page.toPixmap(
@@ -638,16 +423,4 @@ function rgbToGrey(rgb: Uint8Array): Uint8Array {
     out[i] = (rgb[j]! * 77 + rgb[j + 1]! * 150 + rgb[j + 2]! * 29) >> 8;
   }
   return out;
-}
-
-function hasColour(rgb: Uint8Array): boolean {
-  // Sampled: a page with any real colour has plenty of it.
-  const step = 3 * 97;
-  for (let i = 0; i + 2 < rgb.length; i += step) {
-    const r = rgb[i]!;
-    const g = rgb[i + 1]!;
-    const b = rgb[i + 2]!;
-    if (Math.max(r, g, b) - Math.min(r, g, b) > 40) return true;
-  }
-  return false;
 }

@@ -1,7 +1,7 @@
 import sharp from 'sharp';
 import { describe, expect, it } from 'vitest';
 import { uprightPageImage } from '../page-image';
-import type { PageRaster } from '../read-page';
+import type { PageRaster } from '../scan-page';
 
 /** A portrait page, dark at its top-left corner. */
 function page(width = 300, height = 420): PageRaster {

@@ -17,7 +17,8 @@ import { thresholdAt } from '../../../tests/fixtures/scan-effects';
 import { makeAnswerSheetMaster } from '../../pdf/answer-sheet-master';
 import { cornerCropSide } from '../find-codes';
 import { cropGrey, shrinkGrey, type GreyRaster } from '../raster';
-import { openScanPdf, openScanPdfBytes, UnreadablePdfError, type PageRaster } from '../read-page';
+import { openScanPdf, openScanPdfBytes, UnreadablePdfError } from '../read-page';
+import type { PageRaster } from '../scan-page';
 
 const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'read-page-'));
 afterAll(() => fs.rmSync(dir, { recursive: true, force: true }));
