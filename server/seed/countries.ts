@@ -1,7 +1,13 @@
 // Reference data every installation needs: all ISO 3166 countries with English names.
 // Loaded at every start (and by test databases); an upsert, so it is cheap and idempotent.
-import countries from 'i18n-iso-countries';
+import { createRequire } from 'node:module';
 import type { Database } from '../db/database.js';
+
+// The package's main module registers every one of its 100+ languages: 10 MB of memory in every
+// server process, for names kept in English. Its core and the English names alone.
+const require = createRequire(import.meta.url);
+const countries = require('i18n-iso-countries/index') as typeof import('i18n-iso-countries');
+countries.registerLocale(require('i18n-iso-countries/langs/en.json') as import('i18n-iso-countries').LocaleData);
 
 export function countryList(): { iso_code: string; display_name: string }[] {
   return Object.entries(countries.getNames('en', { select: 'official' }))
