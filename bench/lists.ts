@@ -7,6 +7,7 @@
 // of CPU per request (as much as the app), wrk 0.03 ms.
 //   npm run bench -- lists            (DATABASE_URL defaults to postgres://postgres@127.0.0.1:5432/test)
 import { mkdirSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { Session } from 'node:inspector';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pg from 'pg';
@@ -131,6 +132,32 @@ async function cpuDuring<T>(work: () => Promise<T>): Promise<{ result: T; appMs:
   return { result, appMs: (used.user + used.system) / 1000, databaseMs: postgresCpuMs() - database };
 }
 
+/**
+ * With BENCH_CPU_PROFILE=<folder>, the app's CPU profile while wrk runs, one .cpuprofile per
+ * scenario (open it in Chrome's DevTools): where the app's time per request goes.
+ */
+async function profiled<T>(name: string, work: () => Promise<T>): Promise<T> {
+  const folder = process.env.BENCH_CPU_PROFILE;
+  if (!folder) return work();
+  const session = new Session();
+  session.connect();
+  const post = (method: string, params?: object) =>
+    new Promise<unknown>((resolve, reject) =>
+      session.post(method, params, (error, result) => (error ? reject(error) : resolve(result))),
+    );
+  await post('Profiler.enable');
+  await post('Profiler.setSamplingInterval', { interval: 100 });
+  await post('Profiler.start');
+  try {
+    return await work();
+  } finally {
+    const { profile } = (await post('Profiler.stop')) as { profile: object };
+    mkdirSync(folder, { recursive: true });
+    writeFileSync(join(folder, `${name.replace(/[^a-z0-9]+/gi, '-')}.cpuprofile`), JSON.stringify(profile));
+    session.disconnect();
+  }
+}
+
 function percentile(sorted: number[], p: number): number {
   return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))]!;
 }
@@ -219,13 +246,15 @@ async function main() {
     // The clients run in a process of their own, as real clients do (not on the server's event loop).
     // While they run, this process does nothing but serve them: its CPU is the app's.
     const apiRun = await cpuDuring(() =>
-      wrkLoad({
-        base,
-        cookie: scenario.cookie,
-        paths,
-        clients: CLIENTS,
-        seconds: SECONDS_PER_SCENARIO,
-      }),
+      profiled(scenario.name, () =>
+        wrkLoad({
+          base,
+          cookie: scenario.cookie,
+          paths,
+          clients: CLIENTS,
+          seconds: SECONDS_PER_SCENARIO,
+        }),
+      ),
     );
     const api = apiRun.result;
     const sqlRun = await cpuDuring(() =>

@@ -34,7 +34,7 @@ export function scriptCommand(script: 'serve' | 'worker'): { env: Record<string,
 /** Starts build/server/<entry>.mjs (run `npm run build:server` first) as its npm script does. */
 export function startBuilt(entry: 'main' | 'worker-main', env: NodeJS.ProcessEnv): ChildProcess {
   const command = scriptCommand(entry === 'main' ? 'serve' : 'worker');
-  return spawn(process.execPath, [...command.nodeOptions, path.join(SERVER_BUILD_DIR, `${entry}.mjs`)], {
+  return spawn(process.execPath, [...command.nodeOptions, ...(process.env.BENCH_NODE_OPTIONS?.split(' ').filter(Boolean) ?? []), path.join(SERVER_BUILD_DIR, `${entry}.mjs`)], {
     cwd: PROJECT_ROOT,
     env: { ...process.env, ...command.env, LOG_LEVEL: 'warn', ...env },
     stdio: ['ignore', 'ignore', 'inherit'],
