@@ -25,11 +25,12 @@ const port = parentPort;
 if (!port) throw new Error('page-worker runs in a worker thread');
 const data = workerData as PageWorkerData;
 /**
- * Page rasters a worker may leave dead before it collects them: a 200-dpi A4 page is 3.9 MB of
- * grey. Measured on the 142 MB test scan, embedded server: peak RSS 390-400 MB instead of
- * 425-455, about the same CPU per page (24 MB: ~410; 6 MB: no lower, more collections).
+ * Page rasters a worker may leave dead before it collects them (a 200-dpi A4 page is 3.9 MB of
+ * grey, a 300-dpi one 8.7 MB). Measured on the 142 MB test scan: peak RSS of the embedded server
+ * 405-415 MB instead of 425-455, no measurable CPU. 8 MB took it under 400 MB but cost 20% more
+ * CPU per page (a full collection after nearly every page).
  */
-const DEAD_RASTER_BUDGET_BYTES = 8 * 1024 * 1024;
+const DEAD_RASTER_BUDGET_BYTES = 24 * 1024 * 1024;
 const collectDeadRasters = collectWhenBuffersGrow(DEAD_RASTER_BUDGET_BYTES);
 let inProgress = 0;
 let closing = false;
