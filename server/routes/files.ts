@@ -11,7 +11,7 @@ import { forbidden, HttpError, notFound } from '../http-error';
 import { pdfName, sendBlob } from '../jobs/blob-response';
 import { deleteFile } from '../jobs/delete-file';
 import { DELETABLE_STEPS, fileStateSql, fileStepOf, fileStepQuery, type FileStepName, type FileStepRow } from '../jobs/file-steps';
-import { FILE_NOT_FOUND, fileOf, fileHasSheetsOfSql, fileScope, fileSelect, fileVisibleSql, loadFile, loadFileStats, type FileRow } from '../jobs/file-view';
+import { FILE_NOT_FOUND, fileOf, fileHasSheetsOfSql, fileScope, fileSelect, loadFile, loadFileStats, type FileRow } from '../jobs/file-view';
 import { IMAGE_CACHE_CONTROL, JOB, MAX_UPLOAD_BYTES } from '../jobs/job-types';
 import { localCopy } from '../jobs/local-copy';
 import { checkPdf, PdfCheckError } from '../jobs/pdf-check';
@@ -136,13 +136,14 @@ export function createFilesRoutes(options: FilesRoutesOptions = {}) {
       const page = pageOf(query);
       const params = new Where();
       const p = (value: unknown) => params.param(value);
-      // The congregation whose view of the files this is: the coordinator's, or the one an admin looks at.
+      // The congregation whose view of the files this is: the coordinator's, or the one an admin
+      // looks at (null: an admin looking at whole files). Its conditions are left out rather than
+      // tested against null in SQL, so PostgreSQL's plans need not cover both cases.
       const viewerId = scope ?? query.group_id ?? null;
-      const viewer = p(viewerId);
-      const conditions = [fileVisibleSql('f', viewer)];
-      if (query.group_id !== undefined) {
-        conditions.push(fileHasSheetsOfSql('f', p(query.group_id)));
-      }
+      const viewer = viewerId === null ? null : p(viewerId);
+      // A viewer's files are those with its sheets (group_id, when given, is the viewer).
+      const conditions = viewer === null ? [] : [fileHasSheetsOfSql('f', viewer)];
+      const viewersSheet = (sheet: string) => (viewer === null ? '' : `AND ${sheet} = ${viewer}::uuid`);
       if (query.file_state !== undefined) conditions.push(fileStateSql('f', query.file_state));
       const name = query.query_name?.trim();
       if (name) conditions.push(`lower(f.name) LIKE ${p(containsPattern(name))}`);
@@ -153,24 +154,23 @@ export function createFilesRoutes(options: FilesRoutesOptions = {}) {
       if (query.study_helper !== undefined) {
         conditions.push(
           `EXISTS (SELECT 1 FROM answer_sheets sa JOIN students ss ON ss.id = sa.student_id
-                   WHERE sa.file_id = f.id AND ss.study_helper_id = ${p(query.study_helper)}::uuid
-                     AND (${viewer}::uuid IS NULL OR sa.assigned_group = ${viewer}::uuid))`,
+                   WHERE sa.file_id = f.id AND ss.study_helper_id = ${p(query.study_helper)}::uuid ${viewersSheet('sa.assigned_group')})`,
         );
       }
       if (query.congregation_file_state !== undefined) {
         conditions.push(
           `EXISTS (SELECT 1 FROM file_congregations sfc WHERE sfc.file_id = f.id AND sfc.status = ${p(query.congregation_file_state)}
-                   AND (${viewer}::uuid IS NULL OR sfc.congregation_id = ${viewer}::uuid))`,
+                   ${viewersSheet('sfc.congregation_id')})`,
         );
       }
-      const where = `WHERE ${conditions.join(' AND ')}`;
+      const where = conditions.length === 0 ? '' : `WHERE ${conditions.join(' AND ')}`;
       const order = orderClause(SORT, query.order_by ?? 'created_at', query.order_direction, 'f.id');
       const total = await cachedTotal(db, `SELECT count(*) AS total FROM files f ${where}`, params.params);
       const rows = await rowsOfPage<FileRow>(
         db,
         { sql: `SELECT f.id FROM files f ${where} ${order} LIMIT ${p(page.limit)} OFFSET ${p(page.skip)}`, params: params.params },
-        (ids) => `${fileSelect('$1')} WHERE f.id = ANY(${ids})`,
-        [viewerId],
+        (ids) => `${fileSelect(viewerId === null ? null : '$1')} WHERE f.id = ANY(${ids})`,
+        viewerId === null ? [] : [viewerId],
       );
       return paged(rows.map(fileOf), Number(total), page);
     });
