@@ -31,10 +31,14 @@ export function scriptCommand(script: 'serve' | 'worker'): { env: Record<string,
   return { env, nodeOptions };
 }
 
-/** Starts build/server/<entry>.mjs (run `npm run build:server` first) as its npm script does. */
+/**
+ * Starts build/server/<entry>.mjs (run `npm run build:server` first) as its npm script does.
+ * BENCH_NODE_OPTIONS adds node flags, e.g. `--cpu-prof --cpu-prof-dir=/tmp/profiles`.
+ */
 export function startBuilt(entry: 'main' | 'worker-main', env: NodeJS.ProcessEnv): ChildProcess {
   const command = scriptCommand(entry === 'main' ? 'serve' : 'worker');
-  return spawn(process.execPath, [...command.nodeOptions, ...(process.env.BENCH_NODE_OPTIONS?.split(' ').filter(Boolean) ?? []), path.join(SERVER_BUILD_DIR, `${entry}.mjs`)], {
+  const extraOptions = process.env.BENCH_NODE_OPTIONS?.split(' ').filter(Boolean) ?? [];
+  return spawn(process.execPath, [...command.nodeOptions, ...extraOptions, path.join(SERVER_BUILD_DIR, `${entry}.mjs`)], {
     cwd: PROJECT_ROOT,
     env: { ...process.env, ...command.env, LOG_LEVEL: 'warn', ...env },
     stdio: ['ignore', 'ignore', 'inherit'],

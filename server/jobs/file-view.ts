@@ -160,7 +160,7 @@ export async function fileScope(db: Database, request: FastifyRequest, fileId: s
 
 export async function loadFile(db: Database, fileId: string, scope: string | null): Promise<Schemas['File']> {
   const row = await db.maybeOne<FileRow>(
-    scope === null ? `${fileSelect(null)} WHERE f.id = $1` : `${fileSelect('$2')} WHERE f.id = $1`,
+    `${fileSelect(scope === null ? null : '$2')} WHERE f.id = $1`,
     scope === null ? [fileId] : [fileId, scope],
   );
   if (row === null) throw notFound(FILE_NOT_FOUND);

@@ -13,7 +13,8 @@ import { NODE_BUNDLE_OPTIONS } from '../node-bundle';
 import { PROJECT_ROOT } from '../project-root';
 import { describe, unreadablePage, type AnalyseOptions, type ProcessedPage } from './analyse-page';
 import type { PageWorkerData, PageWorkerRequest } from './page-worker';
-import { transferablesOf, type LoadedPage } from './scan-page';
+import { postMoved } from './post-moved';
+import { arraysOf, type LoadedPage } from './scan-page';
 
 interface PoolWorker {
   worker: Worker;
@@ -81,9 +82,10 @@ export class PagePool {
         continue;
       }
       target.waiting.set(pageNumber, resolve);
-      target.worker.postMessage(
+      postMoved(
+        target.worker,
         { type: 'page', pageNumber, loaded } satisfies PageWorkerRequest,
-        transferablesOf(loaded),
+        arraysOf(loaded),
       );
     }
   }

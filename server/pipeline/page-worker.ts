@@ -3,14 +3,9 @@
 // a worker needs no mupdf of its own. Two pages may be in progress at once, so one's JPEG decodes
 // (sharp, on libuv's threads) while the other's codes are searched here.
 import { parentPort, workerData } from 'node:worker_threads';
-import {
-  analysePage,
-  describe,
-  unreadablePage,
-  type AnalyseOptions,
-  type ProcessedPage,
-} from './analyse-page';
+import { analysePage, describe, unreadablePage, type AnalyseOptions } from './analyse-page';
 import { collectWhenBuffersGrow } from '../full-collection';
+import { postMoved } from './post-moved';
 import { scanPageOf, type LoadedPage } from './scan-page';
 
 export interface PageWorkerData {
@@ -50,9 +45,11 @@ port.on('message', (request: PageWorkerRequest) => {
   inProgress++;
   void (async () => {
     try {
+      // As a promise, so a page that fails here is kept as unreadable by analysePage.
       const reading = Promise.resolve().then(() => scanPageOf(loaded, { colour: data.colour }));
       const { finish } = await analysePage(pageNumber, reading, data.options);
-      postPage(await finish);
+      const page = await finish;
+      postMoved(port, page, [page.image?.jpeg]);
       collectDeadRasters();
     } catch (error) {
       // analysePage keeps page errors in the page; this is only a last resort.
@@ -63,20 +60,3 @@ port.on('message', (request: PageWorkerRequest) => {
     }
   })();
 });
-
-/**
- * Hands the page over with its image's bytes moved rather than copied (a copy per page is
- * garbage for the receiving thread to collect), when the image owns its whole buffer.
- */
-function postPage(page: ProcessedPage): void {
-  const bytes = page.image?.jpeg;
-  if (bytes && bytes.byteOffset === 0 && bytes.byteLength === bytes.buffer.byteLength) {
-    try {
-      port!.postMessage(page, [bytes.buffer as ArrayBuffer]);
-      return;
-    } catch {
-      // Memory owned outside V8 (some native buffers) cannot be moved: copied below.
-    }
-  }
-  port!.postMessage(page);
-}

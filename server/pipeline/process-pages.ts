@@ -86,12 +86,13 @@ export async function processPages(
     collectGarbageSoon();
     await options.onProgress?.({ completed, count, failed });
 
+    const colour = !!options.colour;
     const workers = Math.max(0, Math.floor(options.workers ?? defaultWorkers()));
     if (workers > 0 && count - start + 1 >= MIN_PAGES_FOR_WORKERS) {
       const pool = new PagePool(
         workers,
         {
-          colour: !!options.colour,
+          colour,
           options: {
             ...(options.expectedPrefixes
               ? { expectedPrefixes: [...options.expectedPrefixes] }
@@ -100,7 +101,7 @@ export async function processPages(
           },
         },
         await pageWorkerScript(),
-        (pageNumber) => pdf.readLoadedPage(pageNumber, { colour: !!options.colour }),
+        (pageNumber) => pdf.readLoadedPage(pageNumber, { colour }),
       );
       try {
         const analysed = new Map<number, Promise<ProcessedPage>>();
@@ -130,7 +131,6 @@ export async function processPages(
 
     // Three pages in flight: page n+1 is decoding (sharp, off this thread) while page n is
     // searched here, and page n-1's JPEG is encoding. Pages are still handed over in order.
-    const colour = !!options.colour;
     const read = (n: number): Promise<ScanPage> => {
       // Errors are per page: they surface when the page's turn comes (analysePage).
       const reading = pdf.loadPage(n, { colour });

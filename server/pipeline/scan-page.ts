@@ -110,28 +110,10 @@ export function scanPageOf(loaded: LoadedPage, options: ReadPageOptions = {}): S
   };
 }
 
-/**
- * The buffers of a loaded page that can be moved to another thread rather than copied: those
- * that own their whole memory (mupdf's pixels and JPEG bytes are copied out of its heap so).
- */
-export function transferablesOf(loaded: LoadedPage): ArrayBuffer[] {
-  const arrays =
-    'raster' in loaded
-      ? [loaded.raster.data, loaded.raster.rgb]
-      : 'jpeg' in loaded
-        ? [loaded.jpeg]
-        : [loaded.turnedJpeg];
-  const buffers = new Set<ArrayBuffer>();
-  for (const array of arrays) {
-    if (
-      array &&
-      array.buffer instanceof ArrayBuffer &&
-      array.byteOffset === 0 &&
-      array.byteLength === array.buffer.byteLength
-    )
-      buffers.add(array.buffer);
-  }
-  return [...buffers];
+/** The pixel and JPEG arrays of a loaded page (what is worth moving to a page worker). */
+export function arraysOf(loaded: LoadedPage): (Uint8Array | undefined)[] {
+  if ('raster' in loaded) return [loaded.raster.data, loaded.raster.rgb];
+  return ['jpeg' in loaded ? loaded.jpeg : loaded.turnedJpeg];
 }
 
 /**
