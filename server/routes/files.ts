@@ -11,7 +11,7 @@ import { forbidden, HttpError, notFound } from '../http-error';
 import { pdfName, sendBlob } from '../jobs/blob-response';
 import { deleteFile } from '../jobs/delete-file';
 import { DELETABLE_STEPS, fileStateSql, fileStepOf, fileStepQuery, type FileStepName, type FileStepRow } from '../jobs/file-steps';
-import { FILE_NOT_FOUND, fileOf, fileHasSheetsOfSql, fileScope, fileSelect, loadFile, loadFileStats, type FileRow } from '../jobs/file-view';
+import { FILE_NOT_FOUND, fileOf, fileScope, fileSelect, loadFile, loadFileStats, type FileRow } from '../jobs/file-view';
 import { IMAGE_CACHE_CONTROL, JOB, MAX_UPLOAD_BYTES } from '../jobs/job-types';
 import { localCopy } from '../jobs/local-copy';
 import { checkPdf, PdfCheckError } from '../jobs/pdf-check';
@@ -33,6 +33,9 @@ const SORT: Record<'created_at' | 'name' | 'uploaded_at', SortColumn> = {
   uploaded_at: { sql: 'f.uploaded_at', defaultDirection: 'desc' },
   name: { sql: 'lower(f.name)', defaultDirection: 'asc' },
 };
+
+/** The same order over a viewer's rows of file_groups joined with their files. */
+const VIEWER_SORT: typeof SORT = { ...SORT, created_at: { ...SORT.created_at, sql: 'vg.file_created_at' } };
 
 const DUPLICATE_MESSAGE = 'This file has already been uploaded.';
 
@@ -141,8 +144,11 @@ export function createFilesRoutes(options: FilesRoutesOptions = {}) {
       // tested against null in SQL, so PostgreSQL's plans need not cover both cases.
       const viewerId = scope ?? query.group_id ?? null;
       const viewer = viewerId === null ? null : p(viewerId);
-      // A viewer's files are those with its sheets (group_id, when given, is the viewer).
-      const conditions = viewer === null ? [] : [fileHasSheetsOfSql('f', viewer)];
+      // A viewer's files are those with its sheets (group_id, when given, is the viewer): its rows
+      // of file_groups, which also hold each file's created_at, so its newest files are one index
+      // range (migration 009) rather than a walk through every file.
+      const from = viewer === null ? 'files f' : 'file_groups vg JOIN files f ON f.id = vg.file_id';
+      const conditions = viewer === null ? [] : [`vg.congregation_id = ${viewer}::uuid`];
       const viewersSheet = (sheet: string) => (viewer === null ? '' : `AND ${sheet} = ${viewer}::uuid`);
       if (query.file_state !== undefined) conditions.push(fileStateSql('f', query.file_state));
       const name = query.query_name?.trim();
@@ -164,11 +170,14 @@ export function createFilesRoutes(options: FilesRoutesOptions = {}) {
         );
       }
       const where = conditions.length === 0 ? '' : `WHERE ${conditions.join(' AND ')}`;
-      const order = orderClause(SORT, query.order_by ?? 'created_at', query.order_direction, 'f.id');
-      const total = await cachedTotal(db, `SELECT count(*) AS total FROM files f ${where}`, params.params);
+      const order =
+        viewer === null
+          ? orderClause(SORT, query.order_by ?? 'created_at', query.order_direction, 'f.id')
+          : orderClause(VIEWER_SORT, query.order_by ?? 'created_at', query.order_direction, 'vg.file_id');
+      const total = await cachedTotal(db, `SELECT count(*) AS total FROM ${from} ${where}`, params.params);
       const rows = await rowsOfPage<FileRow>(
         db,
-        { sql: `SELECT f.id FROM files f ${where} ${order} LIMIT ${p(page.limit)} OFFSET ${p(page.skip)}`, params: params.params },
+        { sql: `SELECT f.id FROM ${from} ${where} ${order} LIMIT ${p(page.limit)} OFFSET ${p(page.skip)}`, params: params.params },
         (ids) => `${fileSelect(viewerId === null ? null : '$1')} WHERE f.id = ANY(${ids})`,
         viewerId === null ? [] : [viewerId],
       );

@@ -168,6 +168,12 @@ describe('GET /api/files', () => {
       ['foxtrot', null, 1],
       ['echo', 'grading', 1],
     ]);
+    // Its own sorting and paging (a congregation's files come from its file_groups rows).
+    expect(await names(b, 'order_by=created_at&order_direction=asc')).toEqual(['echo', 'foxtrot', 'golf', 'hotel']);
+    expect(await names(b, 'order_by=name&order_direction=desc')).toEqual(['hotel', 'golf', 'foxtrot', 'echo']);
+    const page = (await get(b, '/api/files?skip=1&limit=2')).body as unknown as Listed;
+    expect([page.total, ...page.items.map((item) => item.name)]).toEqual([4, 'golf', 'foxtrot']);
+    expect(await names(await admin(t.current.app), `group_id=${world.b}&order_by=uploaded_at&order_direction=asc`)).toEqual(['echo', 'foxtrot', 'golf', 'hotel']);
     expect((await get(a, `/api/files?group_id=${world.b}`)).status).toBe(403);
     expect(await names(a, `group_id=${world.a}`)).toEqual(['Charlie']);
     const nobody = await (await import('../helpers/sign-in')).signIn(t.current.app, 'nobody@test.local');

@@ -1,5 +1,5 @@
-// file_groups (migration 007) must say exactly what answer_sheets says: which congregations have
-// sheets in which files, and how many. A coordinator's view of the files rests on it.
+// file_groups (migrations 007 and 009) must say exactly what answer_sheets says: which
+// congregations have sheets in which files, and how many; and when each file was created. A coordinator's view of the files rests on it.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestDb } from '../../../tests/helpers/test-db.js';
 import {
@@ -19,13 +19,14 @@ describe('file_groups follows answer_sheets', () => {
   });
 
   const kept = () =>
-    db.query<{ file_id: string; congregation_id: string; sheets: number }>(
-      'SELECT file_id, congregation_id, sheets FROM file_groups ORDER BY file_id, congregation_id',
+    db.query<{ file_id: string; congregation_id: string; sheets: number; created_at: Date }>(
+      'SELECT file_id, congregation_id, sheets, file_created_at AS created_at FROM file_groups ORDER BY file_id, congregation_id',
     );
   const truth = () =>
-    db.query<{ file_id: string; congregation_id: string; sheets: number }>(
-      `SELECT file_id, assigned_group AS congregation_id, count(*)::int AS sheets FROM answer_sheets
-       WHERE assigned_group IS NOT NULL GROUP BY file_id, assigned_group ORDER BY file_id, assigned_group`,
+    db.query<{ file_id: string; congregation_id: string; sheets: number; created_at: Date }>(
+      `SELECT a.file_id, a.assigned_group AS congregation_id, count(*)::int AS sheets, f.created_at
+       FROM answer_sheets a JOIN files f ON f.id = a.file_id
+       WHERE a.assigned_group IS NOT NULL GROUP BY a.file_id, a.assigned_group, f.created_at ORDER BY a.file_id, a.assigned_group`,
     );
   const expectInStep = async () => expect(await kept()).toEqual(await truth());
 
@@ -51,6 +52,10 @@ describe('file_groups follows answer_sheets', () => {
     await db.query('UPDATE answer_sheets SET assigned_group = NULL WHERE id = $1', [sheets[4]]);
     // An update that changes nothing the table follows.
     await db.query('UPDATE answer_sheets SET graded = true WHERE file_id = $1', [file1]);
+    await expectInStep();
+
+    // A file's created_at changed (the lists' "newest first" reads it from file_groups).
+    await db.query(`UPDATE files SET created_at = created_at - interval '3 days' WHERE id = $1`, [file1]);
     await expectInStep();
 
     // A bulk assignment of a whole file, as "assign all" does.
