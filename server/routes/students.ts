@@ -9,11 +9,11 @@ import { notFound } from '../http-error';
 import { cachedTotal } from './shared/count-cache';
 import { SHEET_SELECT, sheetOf, type SheetRow } from '../jobs/answer-sheet-view';
 import { STUDY_HELPER_NOT_FOUND, studentNotFound, validationError } from './shared/errors';
-import { orderClause, pageOf, paged, type Page, type SortColumn } from './shared/paging';
-import { rowsOfPage } from './shared/page-rows';
+import { orderClause, pageOf, paged, sortDirection, type Page, type SortColumn } from './shared/paging';
+import { rowsOfPage, type Statement } from './shared/page-rows';
 import { listCongregation } from './shared/scope';
 import { NEWEST_ANSWER_SHEETS_FIRST, studentOf, studentSelect, studentVisible, type StudentRow } from './shared/student';
-import { Where, prefixPattern } from './shared/where';
+import { Where, humanIdRanges, prefixPattern } from './shared/where';
 
 const SORT: Record<'human_id' | 'created_at', SortColumn> = {
   human_id: { sql: 's.human_id', defaultDirection: 'asc' },
@@ -22,15 +22,40 @@ const SORT: Record<'human_id' | 'created_at', SortColumn> = {
 
 type StudentPatch = Route<'updateStudent'>['Body'];
 
-/** One page of students matching `where` (conditions on `s`), with the total count. */
-async function pageOfStudents(db: Database, where: Where, order: string, page: Page): Promise<ReplyOf<'listStudents'>> {
+/**
+ * One page of students matching `where` (conditions on `s`), with the total count. `ids`, when
+ * given, selects the page's ids instead of `where` with `order` (see humanIdPrefixPage).
+ */
+async function pageOfStudents(db: Database, where: Where, order: string, page: Page, ids?: Statement): Promise<ReplyOf<'listStudents'>> {
   const total = await cachedTotal(db, `SELECT count(*) AS total FROM students s ${where.sql}`, where.params);
   const rows = await rowsOfPage<StudentRow>(
     db,
-    { sql: `SELECT s.id FROM students s ${where.sql} ${order} LIMIT ${where.param(page.limit)} OFFSET ${where.param(page.skip)}`, params: where.params },
-    (ids) => `${studentSelect()} WHERE s.id = ANY(${ids})`,
+    ids ?? { sql: `SELECT s.id FROM students s ${where.sql} ${order} LIMIT ${where.param(page.limit)} OFFSET ${where.param(page.skip)}`, params: where.params },
+    (placeholder) => `${studentSelect()} WHERE s.id = ANY(${placeholder})`,
   );
   return paged(rows.map(studentOf), total, page);
+}
+
+/**
+ * The ids of a page of students whose ID starts with `prefix`, in ID order, read from the ranges
+ * of IDs that start with it (humanIdRanges), each in the order of the index on human_id, as far
+ * as the page reaches. Matching the digits as text instead read the index from its start up to
+ * the page's last match: "45" found its 20th student at 4508 of 100 000, and "4521" at 45 219.
+ * `others` holds the list's other conditions.
+ */
+function humanIdPrefixPage(prefix: string, others: Where, direction: 'ASC' | 'DESC', page: Page): Statement {
+  const ranges = humanIdRanges(prefix);
+  const lo = others.param(ranges.map((range) => range.lo));
+  const hi = others.param(ranges.map((range) => range.hi));
+  const inRange = `s.human_id BETWEEN id_range.lo AND id_range.hi`;
+  const conditions = others.sql === '' ? `WHERE ${inRange}` : `${others.sql} AND ${inRange}`;
+  const order = (table: string) => `ORDER BY ${table}.human_id ${direction}, ${table}.id ${direction}`;
+  return {
+    sql: `SELECT r.id FROM unnest(${lo}::bigint[], ${hi}::bigint[]) AS id_range (lo, hi)
+          CROSS JOIN LATERAL (SELECT s.id, s.human_id FROM students s ${conditions} ${order('s')} LIMIT ${others.param(page.skip + page.limit)}) r
+          ${order('r')} LIMIT ${others.param(page.limit)} OFFSET ${others.param(page.skip)}`,
+    params: others.params,
+  };
 }
 
 export async function findStudent(db: Database, id: string, scope: string | null): Promise<Schemas['Student']> {
@@ -93,14 +118,23 @@ export async function studentRoutes(app: FastifyInstance) {
   app.get<Route<'listStudents'>>('/api/students', async (request): Promise<ReplyOf<'listStudents'>> => {
     const query = request.query;
     const congregation = listCongregation(request, query.congregation);
-    const where = new Where()
-      .addIf(congregation, (p) => `s.congregation_id = ${p}`)
-      // Matches the expression index students_human_id_text_idx (text_pattern_ops).
-      .addIf(query.human_id_prefix && prefixPattern(query.human_id_prefix), (p) => `(s.human_id::text) LIKE ${p}`)
-      .addIf(query.country, (p) => `s.country_iso = ${p}`)
-      .addIf(query.study_helper, (p) => `s.study_helper_id = ${p}`);
-    const order = orderClause(SORT, query.order_by ?? 'human_id', query.order_direction, 's.id');
-    return pageOfStudents(db, where, order, pageOf(query));
+    // The list's conditions, with or without the ID prefix's (humanIdPrefixPage reads it as ranges).
+    const conditions = (withPrefix: boolean) =>
+      new Where()
+        .addIf(congregation, (p) => `s.congregation_id = ${p}`)
+        // Matches the expression index students_human_id_text_idx (text_pattern_ops).
+        .addIf(withPrefix && query.human_id_prefix ? prefixPattern(query.human_id_prefix) : undefined, (p) => `(s.human_id::text) LIKE ${p}`)
+        .addIf(query.country, (p) => `s.country_iso = ${p}`)
+        .addIf(query.study_helper, (p) => `s.study_helper_id = ${p}`);
+    const orderBy = query.order_by ?? 'human_id';
+    const order = orderClause(SORT, orderBy, query.order_direction, 's.id');
+    const page = pageOf(query);
+    const prefix = query.human_id_prefix;
+    const ids =
+      prefix && orderBy === 'human_id'
+        ? humanIdPrefixPage(prefix, conditions(false), sortDirection(SORT, orderBy, query.order_direction), page)
+        : undefined;
+    return pageOfStudents(db, conditions(true), order, page, ids);
   });
 
   app.get<Route<'getStudent'>>('/api/students/:id', async (request): Promise<ReplyOf<'getStudent'>> => {

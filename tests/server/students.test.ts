@@ -85,6 +85,12 @@ describe('GET /api/students', () => {
     expect(await humanIds('human_id_prefix=10')).toMatchObject({ total: 4, ids: [1001, 1002, 1010, 10001] });
     expect(await humanIds('human_id_prefix=2001')).toMatchObject({ total: 1, ids: [2001] });
     expect(await humanIds('human_id_prefix=3')).toMatchObject({ total: 0, ids: [] });
+    expect(await humanIds('human_id_prefix=0')).toMatchObject({ total: 0, ids: [] });
+    expect(await humanIds('human_id_prefix=010')).toMatchObject({ total: 0, ids: [] });
+    // In either ID order and by creation, paged across IDs of different lengths.
+    expect(await humanIds('human_id_prefix=10&order_direction=desc&skip=1&limit=2')).toEqual({ total: 4, skip: 1, limit: 2, ids: [1010, 1002] });
+    expect(await humanIds('human_id_prefix=10&skip=2&limit=5')).toEqual({ total: 4, skip: 2, limit: 5, ids: [1010, 10001] });
+    expect((await humanIds('human_id_prefix=10&order_by=created_at&order_direction=asc')).ids).toEqual([1001, 10001, 1010, 1002]);
     const bad = await getJson<{ detail: { error_type: string } }>(t.app, await admin(t.app), '/api/students?human_id_prefix=1%25');
     expect(bad.status).toBe(400);
     expect(bad.body.detail.error_type).toBe('VALIDATION_ERROR');

@@ -38,7 +38,11 @@ export function orderClause<K extends string>(
   direction: Direction | undefined,
   tieBreaker: string,
 ): string {
-  const column = columns[orderBy];
-  const dir = (direction ?? column.defaultDirection) === 'asc' ? 'ASC' : 'DESC';
-  return `ORDER BY ${column.sql} ${dir}, ${tieBreaker} ${dir}`;
+  const dir = sortDirection(columns, orderBy, direction);
+  return `ORDER BY ${columns[orderBy].sql} ${dir}, ${tieBreaker} ${dir}`;
+}
+
+/** The SQL direction of a sort: the one asked for, else the column's default. */
+export function sortDirection<K extends string>(columns: Record<K, SortColumn>, orderBy: K, direction: Direction | undefined): 'ASC' | 'DESC' {
+  return (direction ?? columns[orderBy].defaultDirection) === 'asc' ? 'ASC' : 'DESC';
 }

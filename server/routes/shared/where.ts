@@ -38,6 +38,26 @@ export function prefixPattern(text: string): string {
   return `${escapeLike(text)}%`;
 }
 
+/** The largest human_id (bigint). */
+const MAX_HUMAN_ID = 2n ** 63n - 1n;
+
+/**
+ * The student IDs that start with `digits`, as ranges of numbers in increasing order: "45" is 45,
+ * 450-459, 4500-4599 and so on up to the largest bigint. IDs are written without leading zeros,
+ * so "0" is only 0 and "05" none.
+ */
+export function humanIdRanges(digits: string): { lo: string; hi: string }[] {
+  if (!/^[0-9]+$/.test(digits)) throw new Error(`not digits: ${digits}`);
+  if (digits.startsWith('0')) return digits === '0' ? [{ lo: '0', hi: '0' }] : [];
+  const ranges: { lo: string; hi: string }[] = [];
+  const start = BigInt(digits);
+  for (let scale = 1n; start * scale <= MAX_HUMAN_ID; scale *= 10n) {
+    const hi = (start + 1n) * scale - 1n;
+    ranges.push({ lo: String(start * scale), hi: String(hi < MAX_HUMAN_ID ? hi : MAX_HUMAN_ID) });
+  }
+  return ranges;
+}
+
 function escapeLike(text: string): string {
   return text.replace(/[\\%_]/g, (ch) => `\\${ch}`);
 }
