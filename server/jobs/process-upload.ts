@@ -18,7 +18,7 @@ import {
   SERVICE_CENTER_CODE_PREFIXES,
 } from './job-types';
 import { localCopy, type LocalCopy } from './local-copy';
-import { updateProgress } from './progress';
+import { announceProgress, updateProgress } from './progress';
 import { WorkerStopped, type JobContext, type JobDefinition } from './queue';
 import { writeSheets } from './write-sheets';
 
@@ -104,6 +104,7 @@ export async function processUpload(context: JobContext, fileId: string): Promis
     });
     lease.signal.throwIfAborted();
     await writeSheets(db, fileId, token);
+    announceProgress({ group_name: JOB.processServiceCenterUpload, run_id: fileId });
   } catch (error) {
     if (lease.signal.aborted) {
       // Stopped on purpose (not a crash): hand the file back so the next worker resumes at once.
@@ -183,6 +184,7 @@ async function failFile(db: Database, fileId: string, token: string, reason: str
     );
     if (changed > 0) await updateProgress(tx, JOB.processServiceCenterUpload, fileId, { status: 'failed' });
   });
+  announceProgress({ group_name: JOB.processServiceCenterUpload, run_id: fileId });
 }
 
 function isUnreadablePdf(error: unknown): boolean {

@@ -1,7 +1,9 @@
 // Progress of background jobs: one job_progress row per run (group_name = job type, run_id =
 // the file id for uploads), written by whichever worker runs the job and read by any server
 // process. Listeners are served by polling that row, so a stream works whatever process runs
-// the job; one poll per run and process, however many listeners.
+// the job; one poll per run and process, however many listeners. When the job runs in the
+// listener's own process, each write also reads the row at once (announceProgress).
+import { EventEmitter } from 'node:events';
 import type { Schemas } from '../contract/types';
 import type { Database } from '../db/database';
 import { PROGRESS_POLL_MS, type JobType } from './job-types';
@@ -73,6 +75,25 @@ export async function updateProgress(
        updated_at = now()`,
     [group, runId, progress.status, progress.completed ?? null, progress.count ?? null, progress.failed ?? null],
   );
+  // In a transaction the row may be read before it commits: the hub's next poll still sees it.
+  announceProgress({ group_name: group, run_id: runId });
+}
+
+/** Runs whose progress this process has just written (by their watchedId). */
+const written = new EventEmitter();
+written.setMaxListeners(0);
+
+/**
+ * Tells this process's listeners of a run that its progress row has changed (after the write,
+ * or after the commit of the transaction that wrote it): they read it at once rather than at
+ * their next poll, up to PROGRESS_POLL_MS later. Listeners in other processes keep polling.
+ */
+export function announceProgress(key: ProgressKey): void {
+  written.emit('written', watchedId(key));
+}
+
+function watchedId(key: ProgressKey): string {
+  return `${key.group_name}\u0000${key.run_id}`;
 }
 
 export async function readProgress(db: Database, key: ProgressKey): Promise<ProgressMessage | null> {
@@ -92,11 +113,14 @@ export async function findRun(db: Database, runId: string): Promise<ProgressKey 
 export type ProgressListener = (message: ProgressMessage) => void;
 
 interface Watched {
+  key: ProgressKey;
   listeners: Set<ProgressListener>;
   last: string | null;
   lastMessage: ProgressMessage | null;
   timer: NodeJS.Timeout | null;
   polling: boolean;
+  /** Announced while a read was under way (it may predate the write): read again after it. */
+  readAgain: boolean;
 }
 
 /**
@@ -107,17 +131,30 @@ export class ProgressHub {
   private readonly watched = new Map<string, Watched>();
   private closed = false;
 
+  private readonly onWritten = (id: string) => {
+    const entry = this.watched.get(id);
+    if (!entry || this.closed) return;
+    if (entry.polling) {
+      entry.readAgain = true;
+      return;
+    }
+    if (entry.timer) clearTimeout(entry.timer);
+    void this.poll(id, entry.key);
+  };
+
   constructor(
     private readonly db: Database,
     private readonly pollMs: number = PROGRESS_POLL_MS,
-  ) {}
+  ) {
+    written.on('written', this.onWritten);
+  }
 
   /** Returns an unsubscribe function. The first message comes after one read of the row. */
   subscribe(key: ProgressKey, listener: ProgressListener): () => void {
-    const id = `${key.group_name}\u0000${key.run_id}`;
+    const id = watchedId(key);
     let entry = this.watched.get(id);
     if (!entry) {
-      entry = { listeners: new Set(), last: null, lastMessage: null, timer: null, polling: false };
+      entry = { key, listeners: new Set(), last: null, lastMessage: null, timer: null, polling: false, readAgain: false };
       this.watched.set(id, entry);
     }
     entry.listeners.add(listener);
@@ -133,6 +170,7 @@ export class ProgressHub {
 
   close(): void {
     this.closed = true;
+    written.off('written', this.onWritten);
     for (const id of [...this.watched.keys()]) this.drop(id);
   }
 
@@ -154,6 +192,7 @@ export class ProgressHub {
     if (!entry || this.closed) return;
     entry.timer = null;
     entry.polling = true;
+    entry.readAgain = false;
     let message: ProgressMessage | null = null;
     try {
       message = await readProgress(this.db, key);
@@ -179,7 +218,7 @@ export class ProgressHub {
       this.drop(id);
       return;
     }
-    entry.timer = setTimeout(() => void this.poll(id, key), this.pollMs);
+    entry.timer = setTimeout(() => void this.poll(id, key), entry.readAgain ? 0 : this.pollMs);
     entry.timer.unref?.();
   }
 }

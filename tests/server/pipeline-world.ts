@@ -147,18 +147,28 @@ export function multipartBody(
   return { payload: Buffer.concat(parts), headers: { 'content-type': `multipart/form-data; boundary=${boundary}` } };
 }
 
+/** The request of an upload (POST /api/file), made ready to send. */
+export function uploadRequest(who: SignedIn, content: Buffer | Uint8Array, fields: Record<string, string> = {}) {
+  const body = multipartBody(
+    { name: 'Lagos batch', answer_sheet_page_length: '0', scanned_at: '2026-01-30T10:00:00.000Z', ...fields },
+    { filename: 'scan.pdf', content },
+  );
+  return { method: 'POST' as const, url: '/api/file', headers: { ...who.headers, ...body.headers }, payload: body.payload };
+}
+
+/** Sends a request made by uploadRequest. */
+export async function sendUpload(app: FastifyInstance, request: ReturnType<typeof uploadRequest>) {
+  const response = await app.inject(request);
+  return { status: response.statusCode, body: response.json() as { id?: string; detail?: unknown } };
+}
+
 export async function upload(
   app: FastifyInstance,
   who: SignedIn,
   content: Buffer | Uint8Array,
   fields: Record<string, string> = {},
 ) {
-  const body = multipartBody(
-    { name: 'Lagos batch', answer_sheet_page_length: '0', scanned_at: '2026-01-30T10:00:00.000Z', ...fields },
-    { filename: 'scan.pdf', content },
-  );
-  const response = await app.inject({ method: 'POST', url: '/api/file', headers: { ...who.headers, ...body.headers }, payload: body.payload });
-  return { status: response.statusCode, body: response.json() as { id?: string; detail?: unknown } };
+  return sendUpload(app, uploadRequest(who, content, fields));
 }
 
 /** Waits until the file is processed (or failed), polling the database. */

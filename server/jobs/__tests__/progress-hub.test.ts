@@ -1,0 +1,51 @@
+// A listener on the process that runs the job hears of each progress write when it happens; it
+// does not wait for the hub's next poll (listeners elsewhere still poll).
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Database } from '../../db/database';
+import { createTestDb } from '../../../tests/helpers/test-db';
+import { JOB } from '../job-types';
+import { ProgressHub, announceProgress, startProgress, updateProgress, type ProgressMessage } from '../progress';
+
+describe('ProgressHub', () => {
+  let db: Database;
+  beforeAll(async () => {
+    db = await createTestDb({ referenceData: false });
+  });
+  afterAll(async () => {
+    await db?.close();
+  });
+
+  const key = (runId: string) => ({ group_name: JOB.processServiceCenterUpload, run_id: runId });
+
+  /** Resolves with the first message the listener gets that matches. */
+  const heard = (hub: ProgressHub, runId: string, matches: (message: ProgressMessage) => boolean) =>
+    new Promise<number>((resolve) => {
+      const started = Date.now();
+      hub.subscribe(key(runId), (message) => {
+        if (matches(message)) resolve(Date.now() - started);
+      });
+    });
+
+  it('reads a run at once when this process writes its progress', async () => {
+    const runId = '00000000-0000-4000-8000-000000000001';
+    await startProgress(db, JOB.processServiceCenterUpload, runId, 10);
+    // A poll a minute apart: only the announcement can bring the messages within the test.
+    const hub = new ProgressHub(db, 60_000);
+    try {
+      await heard(hub, runId, (message) => message.status === 'pending');
+      const running = heard(hub, runId, (message) => message.completed === 4);
+      await updateProgress(db, JOB.processServiceCenterUpload, runId, { status: 'running', completed: 4 });
+      expect(await running).toBeLessThan(5_000);
+
+      // Written in a transaction: announced after the commit.
+      const done = heard(hub, runId, (message) => message.status === 'success');
+      await db.transaction(async (tx) => {
+        await tx.query(`UPDATE job_progress SET status = 'success', completed = count WHERE run_id = $1`, [runId]);
+      });
+      announceProgress(key(runId));
+      expect(await done).toBeLessThan(5_000);
+    } finally {
+      hub.close();
+    }
+  });
+});
