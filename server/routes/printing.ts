@@ -7,8 +7,7 @@ import type { Route } from '../contract/types';
 import { issuePrintedCode } from '../db/printed-codes';
 import { notFound } from '../http-error';
 import { contentDisposition, pdfName } from '../jobs/blob-response';
-import { makeAnswerSheetMaster } from '../pdf/answer-sheet-master';
-import { makeCoverSheet } from '../pdf/cover-sheet';
+import { pdfDrawing } from '../pdf/lazy-drawing';
 
 export async function printingRoutes(app: FastifyInstance) {
   const db = app.db;
@@ -26,6 +25,7 @@ export async function printingRoutes(app: FastifyInstance) {
       [request.params.lesson_id],
     );
     if (templates.length === 0) throw notFound('This lesson has no answer-sheet pages');
+    const { makeAnswerSheetMaster } = await pdfDrawing();
     const pdf = await makeAnswerSheetMaster({
       courseName: lesson.course_name,
       lessonName: lesson.name,
@@ -52,6 +52,7 @@ export async function printingRoutes(app: FastifyInstance) {
       );
       return existing?.code_id ?? (await issuePrintedCode(tx, { prefix: 'c', targetId: center.id }));
     });
+    const { makeCoverSheet } = await pdfDrawing();
     const pdf = await makeCoverSheet({
       code: { prefix: 'c', id: codeId },
       name: center.name,

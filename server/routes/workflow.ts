@@ -16,7 +16,7 @@ import { requirePageAccess, requireSheetAccess } from '../jobs/page-view';
 import { checkPdf, PdfCheckError } from '../jobs/pdf-check';
 import { startProgress } from '../jobs/progress';
 import { discardIfUnreferenced, fileTooLarge, receiveUpload, UploadTooLargeError } from '../jobs/store-upload';
-import { createPdfWriter } from '../pdf/pdf-writer';
+import { pdfDrawing } from '../pdf/lazy-drawing';
 import { refreshCongregationStates } from '../workflow/grading-state';
 import { pageCodes } from '../workflow/printed-codes';
 import { requestReturnFile } from '../workflow/return-file';
@@ -119,6 +119,7 @@ export function createWorkflowRoutes(options: WorkflowRoutesOptions = {}) {
       const rows = await db.query<PacketPageRow>(packetPagesSql('a.id = $1'), [sheetId]);
       if (rows.length === 0) throw notFound('This answer sheet has no pages to print');
       const codes = await pageCodes(db, rows.map((row) => row.page_id));
+      const { createPdfWriter } = await pdfDrawing();
       const writer = await createPdfWriter({ title: 'Answer sheet' });
       await addPacketPages(writer, app.blobStore, rows, codes, app.config.publicUrl);
       const pdf = await writer.finish();

@@ -12,15 +12,13 @@ import { startProgress, updateProgress } from '../jobs/progress';
 import type { JobContext, JobDefinition } from '../jobs/queue';
 import { discardIfUnreferenced } from '../jobs/store-upload';
 import type { AnswerSheetMasterInput } from '../pdf/answer-sheet-master';
-import { PAGE_SIZES } from '../pdf/printed-page';
+import { pdfDrawing } from '../pdf/lazy-drawing';
 import { conflictError } from '../routes/shared/errors';
 import { readAhead } from './blob-files';
 import { endFileJobAfterError, MAX_WORKFLOW_ATTEMPTS, noLiveLeaseSql, takeLease } from './leases';
-import { drawNextLessonPage, type NextLessonPage } from './next-lesson-page';
-import { drawScan } from './packet-page';
+import type { NextLessonPage } from './next-lesson-page';
 import { issuedKey, issuedSheetCodes } from './printed-codes';
 import { ProgressWriter } from './progress-writer';
-import { createBlobPdfWriter } from './streaming-pdf-writer';
 
 export interface ReturnData {
   file_id: string;
@@ -213,6 +211,7 @@ export async function buildReturnFile(context: JobContext, fileId: string): Prom
     const pages = await returnFilePages(db, fileId, config.publicUrl);
     const progress = new ProgressWriter(db, JOB.generateReturnFile, fileId, pages.length);
     await progress.start();
+    const { createBlobPdfWriter, drawNextLessonPage, drawScan, PAGE_SIZES } = await pdfDrawing();
     const writer = createBlobPdfWriter(blobStore, { title: 'Return file', signal: lease.signal });
     let blob;
     try {

@@ -15,13 +15,12 @@ import { JOB } from '../jobs/job-types';
 import { startProgress, updateProgress } from '../jobs/progress';
 import type { JobContext, JobDefinition } from '../jobs/queue';
 import { notFound } from '../http-error';
+import { pdfDrawing } from '../pdf/lazy-drawing';
 import type { PageDrawer, PageSize } from '../pdf/pdf-writer';
 import { readAhead } from './blob-files';
 import { endFileJobAfterError, MAX_WORKFLOW_ATTEMPTS, noLiveLeaseSql, takeLease } from './leases';
-import { drawPacketPage, PACKET_PAGE_SIZE } from './packet-page';
 import { pageCodes } from './printed-codes';
 import { ProgressWriter } from './progress-writer';
-import { createBlobPdfWriter } from './streaming-pdf-writer';
 
 /** What packet pages are drawn into: the in-memory writer or the streaming one. */
 export interface PageSink {
@@ -89,6 +88,7 @@ export async function addPacketPages(
   publicUrl: string,
   afterPage?: () => Promise<void>,
 ): Promise<void> {
+  const { drawPacketPage, PACKET_PAGE_SIZE } = await pdfDrawing();
   let index = 0;
   for await (const jpeg of readAhead(blobStore, rows.map((row) => row.image_blob_key))) {
     const row = rows[index++]!;
@@ -202,7 +202,7 @@ export async function sendPackets(context: JobContext, fileId: string): Promise<
     for (const packet of packets) {
       if (packet.blob_key !== null) continue;
       const rows = pagesOf.get(packet.congregation_id)!;
-      const writer = createBlobPdfWriter(blobStore, { title: 'Print packet', signal: lease.signal });
+      const writer = (await pdfDrawing()).createBlobPdfWriter(blobStore, { title: 'Print packet', signal: lease.signal });
       let blob;
       try {
         await addPacketPages(writer, blobStore, rows, codes, config.publicUrl, async () => {
