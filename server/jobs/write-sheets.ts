@@ -3,6 +3,7 @@
 // students; sheets of known students go to the student's congregation; a sheet of a student and
 // lesson already received is flagged as a duplicate of the first one; the cover page sets the
 // file's service center and cover image.
+import { randomUUID } from 'node:crypto';
 import type { Database } from '../db/database';
 import type { Code, CodePrefix } from '../pipeline/codes';
 import type { PageReason } from '../pipeline/find-codes';
@@ -77,44 +78,81 @@ export async function writeSheets(db: Database, fileId: string, leaseToken: stri
       reasons.push(reason);
     };
 
-    for (const [sequence, sheet] of split.sheets.entries()) {
-      let studentId = sheet.student_id;
-      if (sheet.new_student) {
-        const created = await tx.one<{ id: string }>(
-          `INSERT INTO students (service_center_id, country_iso, last_active_at) VALUES ($1, $2, now()) RETURNING id`,
-          [serviceCenterId, serviceCenter?.country_iso ?? null],
-        );
-        studentId = created.id;
+    // The sheets are written with a few statements for the whole file rather than several per
+    // sheet (193 sheets of the 500-page test scan took ~800 round trips). Their ids are made
+    // here, so a sheet can point at an earlier one of the same file as its duplicate.
+    const newSheetIds = split.sheets.map(() => randomUUID());
+    const studentIds: (string | null)[] = [];
+    for (const sheet of split.sheets) {
+      if (!sheet.new_student) {
+        studentIds.push(sheet.student_id);
+        continue;
       }
-      const student =
-        studentId === null
-          ? null
-          : await tx.maybeOne<{ congregation_id: string | null }>('SELECT congregation_id FROM students WHERE id = $1', [studentId]);
-      if (studentId !== null && student === null) studentId = null;
-      const duplicateOf =
-        studentId !== null && sheet.lesson_id !== null
-          ? ((
-              await tx.query<{ id: string }>(
-                `SELECT id FROM answer_sheets WHERE student_id = $1 AND lesson_id = $2 ORDER BY created_at, sequence LIMIT 1`,
-                [studentId, sheet.lesson_id],
-              )
-            )[0]?.id ?? null)
-          : null;
-      const inserted = await tx.one<{ id: string }>(
-        `INSERT INTO answer_sheets (file_id, sequence, student_id, lesson_id, assigned_group, duplicate_of)
-         VALUES ($1, $2, $3, $4, $5, $6) RETURNING id`,
-        [fileId, sequence, studentId, sheet.lesson_id, student?.congregation_id ?? null, duplicateOf],
+      // One at a time and in order: intro sheets get the next human ids as the file brings them.
+      const created = await tx.one<{ id: string }>(
+        `INSERT INTO students (service_center_id, country_iso, last_active_at) VALUES ($1, $2, now()) RETURNING id`,
+        [serviceCenterId, serviceCenter?.country_iso ?? null],
       );
-      if (studentId !== null && !sheet.new_student) {
-        await tx.query('UPDATE students SET last_active_at = now() WHERE id = $1', [studentId]);
-      }
+      studentIds.push(created.id);
+    }
+    const known = [...new Set(split.sheets.flatMap((sheet, index) => (sheet.new_student || studentIds[index] === null ? [] : [studentIds[index]!])))];
+    const congregationOf = new Map(
+      (await tx.query<{ id: string; congregation_id: string | null }>('SELECT id, congregation_id FROM students WHERE id = ANY($1::uuid[])', [known])).map(
+        (row) => [row.id, row.congregation_id],
+      ),
+    );
+    // A code can name a student who no longer exists: the sheet then has none.
+    split.sheets.forEach((sheet, index) => {
+      if (!sheet.new_student && studentIds[index] !== null && !congregationOf.has(studentIds[index]!)) studentIds[index] = null;
+    });
+    // The first sheet received of each student and lesson: earlier files' first, then this one's.
+    const pairKey = (studentId: string, lessonId: string) => `${studentId}/${lessonId}`;
+    const pairs = split.sheets.flatMap((sheet, index) =>
+      studentIds[index] !== null && sheet.lesson_id !== null ? [{ student: studentIds[index]!, lesson: sheet.lesson_id }] : [],
+    );
+    const firstSheet = new Map(
+      (
+        await tx.query<{ student_id: string; lesson_id: string; id: string }>(
+          `SELECT DISTINCT ON (a.student_id, a.lesson_id) a.student_id, a.lesson_id, a.id
+           FROM answer_sheets a JOIN unnest($1::uuid[], $2::uuid[]) AS pair (student_id, lesson_id)
+             ON a.student_id = pair.student_id AND a.lesson_id = pair.lesson_id
+           ORDER BY a.student_id, a.lesson_id, a.created_at, a.sequence`,
+          [pairs.map((pair) => pair.student), pairs.map((pair) => pair.lesson)],
+        )
+      ).map((row) => [pairKey(row.student_id, row.lesson_id), row.id]),
+    );
+    const duplicateOf = split.sheets.map((sheet, index) => {
+      const studentId = studentIds[index] ?? null;
+      if (studentId === null || sheet.lesson_id === null) return null;
+      const key = pairKey(studentId, sheet.lesson_id);
+      const first = firstSheet.get(key);
+      if (first !== undefined) return first;
+      firstSheet.set(key, newSheetIds[index]!);
+      return null;
+    });
+    await tx.query(
+      `INSERT INTO answer_sheets (id, file_id, sequence, student_id, lesson_id, assigned_group, duplicate_of)
+       SELECT sheet.id, $1, sheet.sequence - 1, sheet.student_id, sheet.lesson_id, sheet.assigned_group, sheet.duplicate_of
+       FROM unnest($2::uuid[], $3::uuid[], $4::uuid[], $5::uuid[], $6::uuid[]) WITH ORDINALITY
+         AS sheet (id, student_id, lesson_id, assigned_group, duplicate_of, sequence)`,
+      [
+        fileId,
+        newSheetIds,
+        studentIds,
+        split.sheets.map((sheet) => sheet.lesson_id),
+        studentIds.map((studentId) => (studentId === null ? null : (congregationOf.get(studentId) ?? null))),
+        duplicateOf,
+      ],
+    );
+    await tx.query('UPDATE students SET last_active_at = now() WHERE id = ANY($1::uuid[])', [known.filter((id) => congregationOf.has(id))]);
+    split.sheets.forEach((sheet, index) => {
       for (const page of sheet.pages) {
         const stored = byNumber.get(page.page_number);
         const code = stored ? codeOf(stored) : null;
         const templateId = code && !page.unrecognized ? meanings.templateOf(code) : null;
-        setPage(page.page_number, inserted.id, templateId, page.ignored, page.unrecognized ? page.reason : null);
+        setPage(page.page_number, newSheetIds[index]!, templateId, page.ignored, page.unrecognized ? page.reason : null);
       }
-    }
+    });
     for (const page of split.ignored_pages) setPage(page.page_number, null, null, true, null);
     if (split.cover) setPage(split.cover.page_number, null, null, false, null);
 
