@@ -58,6 +58,12 @@ export async function startProgress(db: Database, group: JobType, runId: string,
   );
 }
 
+/**
+ * Writes a run's progress. While it runs, it never shows all of its work done: clients take a
+ * share above 0.999 as finished (spec §7) and stop listening, but a job's last changes (the
+ * split of a file, its sent date) commit with its success. So a running run holds back its last
+ * unit (500 pages read show as 499 of 500 until the file's sheets are written).
+ */
 export async function updateProgress(
   db: Database,
   group: JobType,
@@ -66,10 +72,10 @@ export async function updateProgress(
 ): Promise<void> {
   await db.query(
     `INSERT INTO job_progress (group_name, run_id, status, completed, count, failed, updated_at)
-     VALUES ($1, $2, $3, COALESCE($4, 0), COALESCE($5, 0), COALESCE($6, 0), now())
+     VALUES ($1, $2, $3, ${heldBack('$3', 'COALESCE($4, 0)', 'COALESCE($5, 0)')}, COALESCE($5, 0), COALESCE($6, 0), now())
      ON CONFLICT (group_name, run_id) DO UPDATE SET
        status = EXCLUDED.status,
-       completed = COALESCE($4, job_progress.completed),
+       completed = ${heldBack('EXCLUDED.status', 'COALESCE($4, job_progress.completed)', 'COALESCE($5, job_progress.count)')},
        count = COALESCE($5, job_progress.count),
        failed = COALESCE($6, job_progress.failed),
        updated_at = now()`,
@@ -77,6 +83,11 @@ export async function updateProgress(
   );
   // In a transaction the row may be read before it commits: the hub's next poll still sees it.
   announceProgress({ group_name: group, run_id: runId });
+}
+
+/** `completed`, short of `count` while `status` is running (see updateProgress). */
+function heldBack(status: string, completed: string, count: string): string {
+  return `CASE WHEN ${status} = 'running' THEN LEAST(${completed}, GREATEST(${count} - 1, 0)) ELSE ${completed} END`;
 }
 
 /** Runs whose progress this process has just written (by their watchedId). */

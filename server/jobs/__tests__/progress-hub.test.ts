@@ -1,10 +1,11 @@
 // A listener on the process that runs the job hears of each progress write when it happens; it
-// does not wait for the hub's next poll (listeners elsewhere still poll).
+// does not wait for the hub's next poll (listeners elsewhere still poll). And what it hears never
+// says a job is done before the job's last changes are committed.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Database } from '../../db/database';
 import { createTestDb } from '../../../tests/helpers/test-db';
 import { JOB } from '../job-types';
-import { ProgressHub, announceProgress, startProgress, updateProgress, type ProgressMessage } from '../progress';
+import { ProgressHub, announceProgress, readProgress, startProgress, updateProgress, type ProgressMessage } from '../progress';
 
 describe('ProgressHub', () => {
   let db: Database;
@@ -47,5 +48,21 @@ describe('ProgressHub', () => {
     } finally {
       hub.close();
     }
+  });
+
+  it('shows a running job short of its last unit, and all of it once it succeeded', async () => {
+    const runId = '00000000-0000-4000-8000-000000000002';
+    const group = JOB.processServiceCenterUpload;
+    await startProgress(db, group, runId, 500);
+    await updateProgress(db, group, runId, { status: 'running', completed: 250 });
+    expect(await readProgress(db, key(runId))).toMatchObject({ status: 'running', completed: 250, count: 500 });
+    // Every page read, the sheets not written yet: clients take more than 0.999 as done.
+    await updateProgress(db, group, runId, { status: 'running', completed: 500, count: 500 });
+    expect(await readProgress(db, key(runId))).toMatchObject({ status: 'running', completed: 499, count: 500 });
+    await updateProgress(db, group, runId, { status: 'success', completed: 500, count: 500 });
+    expect(await readProgress(db, key(runId))).toMatchObject({ status: 'success', completed: 500, count: 500 });
+    // A run of one unit shows none done until it succeeded; and a first write may be running.
+    await updateProgress(db, group, '00000000-0000-4000-8000-000000000003', { status: 'running', completed: 1, count: 1 });
+    expect(await readProgress(db, key('00000000-0000-4000-8000-000000000003'))).toMatchObject({ status: 'running', completed: 0, count: 1 });
   });
 });
