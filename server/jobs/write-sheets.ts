@@ -144,7 +144,7 @@ export async function writeSheets(db: Database, fileId: string, leaseToken: stri
         duplicateOf,
       ],
     );
-    await tx.query('UPDATE students SET last_active_at = now() WHERE id = ANY($1::uuid[])', [known.filter((id) => congregationOf.has(id))]);
+    await tx.query('UPDATE students SET last_active_at = now() WHERE id = ANY($1::uuid[])', [known]);
     split.sheets.forEach((sheet, index) => {
       for (const page of sheet.pages) {
         const stored = byNumber.get(page.page_number);

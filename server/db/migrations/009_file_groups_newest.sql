@@ -8,23 +8,16 @@ UPDATE file_groups fg SET file_created_at = f.created_at FROM files f WHERE f.id
 ALTER TABLE file_groups ALTER COLUMN file_created_at SET NOT NULL;
 CREATE INDEX file_groups_newest_idx ON file_groups (congregation_id, file_created_at DESC, file_id DESC);
 
-CREATE OR REPLACE FUNCTION file_groups_follow_sheet() RETURNS trigger LANGUAGE plpgsql AS $$
+-- A new row (file_groups_follow_sheet of migration 007 adds them) takes its file's created_at.
+CREATE FUNCTION file_groups_take_created_at() RETURNS trigger LANGUAGE plpgsql AS $$
 BEGIN
-  IF TG_OP IN ('UPDATE', 'DELETE') AND OLD.assigned_group IS NOT NULL THEN
-    -- One sheet fewer, and the row goes with the last one. The update locks the row, so two
-    -- sheets leaving at once count down one after the other. Rows already gone with their file
-    -- or congregation (cascading deletes) are simply not found.
-    UPDATE file_groups SET sheets = sheets - 1 WHERE file_id = OLD.file_id AND congregation_id = OLD.assigned_group;
-    DELETE FROM file_groups WHERE file_id = OLD.file_id AND congregation_id = OLD.assigned_group AND sheets = 0;
-  END IF;
-  IF TG_OP IN ('INSERT', 'UPDATE') AND NEW.assigned_group IS NOT NULL THEN
-    INSERT INTO file_groups (file_id, congregation_id, sheets, file_created_at)
-    VALUES (NEW.file_id, NEW.assigned_group, 1, (SELECT f.created_at FROM files f WHERE f.id = NEW.file_id))
-    ON CONFLICT (congregation_id, file_id) DO UPDATE SET sheets = file_groups.sheets + 1;
-  END IF;
-  RETURN NULL;
+  NEW.file_created_at := (SELECT f.created_at FROM files f WHERE f.id = NEW.file_id);
+  RETURN NEW;
 END
 $$;
+
+CREATE TRIGGER file_groups_created_at BEFORE INSERT ON file_groups
+  FOR EACH ROW EXECUTE FUNCTION file_groups_take_created_at();
 
 -- Kept in step should a file's created_at ever change (nothing in the portal changes it today).
 CREATE FUNCTION file_groups_follow_file() RETURNS trigger LANGUAGE plpgsql AS $$
