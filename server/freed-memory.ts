@@ -7,7 +7,11 @@
 // for 16.5 MB in use, and one malloc_trim(0) took the resident size from 280 to 196 MB.
 // malloc_trim(0) hands every whole free page of every arena back; memory in use is not touched.
 //
-// malloc_trim is called through koffi (a C function interface shipped with prebuilt binaries, so
+// A buffer V8 has not collected yet is another matter: its memory is only freed when V8 collects
+// the buffer, which for native buffers (sharp's) takes a full collection. releaseContents gives
+// back the pages of a buffer whose contents are no longer needed at once (see page-worker).
+//
+// malloc_trim and madvise are called through koffi (a C function interface shipped with prebuilt binaries, so
 // nothing is compiled at install). Where there is no glibc (macOS, musl), this does nothing.
 import { createRequire } from 'node:module';
 
@@ -18,9 +22,17 @@ import { createRequire } from 'node:module';
 export const RETURN_FREED_MEMORY_EVERY_MS = 1000;
 
 type MallocTrim = (pad: number) => number;
+type Madvise = (address: bigint, length: number, advice: number) => number;
+
+interface Libc {
+  mallocTrim: MallocTrim;
+  madvise: Madvise;
+  /** The address of a typed array's first byte. */
+  addressOf: (array: Uint8Array) => bigint;
+}
 
 /** undefined: not looked up yet; null: not available here. */
-let mallocTrim: MallocTrim | null | undefined;
+let libc: Libc | null | undefined;
 let timer: NodeJS.Timeout | undefined;
 
 /** This process runs on glibc (Linux), whose malloc_trim this module calls. */
@@ -30,22 +42,59 @@ export function onGlibc(): boolean {
   return !!report.header?.glibcVersionRuntime;
 }
 
-function findMallocTrim(): MallocTrim | null {
+function findLibc(): Libc | null {
   if (!onGlibc()) return null;
   try {
     const koffi = createRequire(import.meta.url)('koffi') as typeof import('koffi');
-    return koffi.load('libc.so.6').func('int malloc_trim(size_t pad)') as MallocTrim;
+    const library = koffi.load('libc.so.6');
+    return {
+      mallocTrim: library.func('int malloc_trim(size_t pad)') as MallocTrim,
+      madvise: library.func('int madvise(uintptr_t addr, size_t length, int advice)') as Madvise,
+      addressOf: (array) => koffi.address(array),
+    };
   } catch {
     return null;
   }
 }
 
+function glibcFunctions(): Libc | null {
+  if (libc === undefined) libc = findLibc();
+  return libc;
+}
+
 /** Gives the system back the whole pages malloc holds free. False where that is not possible. */
 export function returnFreedMemory(): boolean {
-  if (mallocTrim === undefined) mallocTrim = findMallocTrim();
-  if (mallocTrim === null) return false;
-  mallocTrim(0);
+  const functions = glibcFunctions();
+  if (functions === null) return false;
+  functions.mallocTrim(0);
   return true;
+}
+
+/** Linux's memory page, the unit madvise works in. */
+const MEMORY_PAGE = 4096n;
+/** madvise: the pages' contents are not needed; they read as zeros if touched again. */
+const MADV_DONTNEED = 4;
+/** Buffers smaller than this are not worth a call (and share their pages with others). */
+const RELEASE_AT_LEAST_BYTES = 64 * 1024;
+
+/**
+ * Gives the system back the memory pages that lie wholly inside `array`, whose contents the
+ * caller no longer needs: the buffer stays allocated (V8 frees it when it collects the buffer),
+ * but no longer counts in the process's resident memory. Only the array's own bytes are touched
+ * (a page shared with a neighbouring allocation is kept), so this is safe for any buffer,
+ * malloc's or V8's, as long as nothing reads its contents afterwards: they then read as zeros.
+ * Never for WebAssembly memory. Returns the bytes given back (0 where that is not possible).
+ */
+export function releaseContents(array: Uint8Array): number {
+  if (array.byteLength < RELEASE_AT_LEAST_BYTES) return 0;
+  const functions = glibcFunctions();
+  if (functions === null) return 0;
+  const start = functions.addressOf(array);
+  const from = ((start + MEMORY_PAGE - 1n) / MEMORY_PAGE) * MEMORY_PAGE;
+  const to = ((start + BigInt(array.byteLength)) / MEMORY_PAGE) * MEMORY_PAGE;
+  if (to <= from) return 0;
+  const length = Number(to - from);
+  return functions.madvise(from, length, MADV_DONTNEED) === 0 ? length : 0;
 }
 
 /**

@@ -1,7 +1,7 @@
 import { createRequire } from 'node:module';
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { onGlibc, returnFreedMemory } from '../freed-memory';
+import { onGlibc, releaseContents, returnFreedMemory } from '../freed-memory';
 
 const glibc = onGlibc();
 
@@ -40,6 +40,35 @@ describe.runIf(glibc)('returnFreedMemory', () => {
 
     // 100 MB were freed; at least most of it leaves the process.
     expect(held - after).toBeGreaterThan(60);
+  });
+});
+
+describe.runIf(glibc)('releaseContents', () => {
+  it("gives back the pages of a buffer's contents at once, and touches nothing outside it", () => {
+    const buffer = new Uint8Array(64 * 1024 * 1024).fill(7);
+    // A view that starts and ends inside memory pages: those two pages are shared with the
+    // bytes around it, so they are kept.
+    const view = buffer.subarray(1000, buffer.length - 1000);
+    const before = residentMb();
+
+    const released = releaseContents(view);
+    const after = residentMb();
+
+    expect(released).toBeGreaterThan(view.length - 2 * 4096);
+    expect(released).toBeLessThanOrEqual(view.length);
+    expect(before - after).toBeGreaterThan(50);
+    expect(buffer[999]).toBe(7);
+    expect(buffer[buffer.length - 1000]).toBe(7);
+    expect(view[view.length / 2]).toBe(0);
+    // Still usable: what is written again is kept.
+    view[view.length / 2] = 9;
+    expect(view[view.length / 2]).toBe(9);
+  });
+
+  it('leaves small buffers alone', () => {
+    const small = new Uint8Array(16 * 1024).fill(7);
+    expect(releaseContents(small)).toBe(0);
+    expect(small[8192]).toBe(7);
   });
 });
 

@@ -6,7 +6,7 @@ import { parentPort, workerData } from 'node:worker_threads';
 import { analysePage, describe, unreadablePage, type AnalyseOptions } from './analyse-page';
 import { collectWhenBuffersGrow } from '../full-collection';
 import { postMoved } from './post-moved';
-import { scanPageOf, type LoadedPage } from './scan-page';
+import { scanPageOf, type LoadedPage, type ScanPage } from './scan-page';
 
 export interface PageWorkerData {
   colour: boolean;
@@ -44,17 +44,20 @@ port.on('message', (request: PageWorkerRequest) => {
   const { pageNumber, loaded } = request;
   inProgress++;
   void (async () => {
+    let scan: ScanPage | undefined;
     try {
       // As a promise, so a page that fails here is kept as unreadable by analysePage.
-      const reading = Promise.resolve().then(() => scanPageOf(loaded, { colour: data.colour }));
+      const reading = Promise.resolve().then(() => (scan = scanPageOf(loaded, { colour: data.colour })));
       const { finish } = await analysePage(pageNumber, reading, data.options);
       const page = await finish;
       postMoved(port, page, [page.image?.jpeg]);
-      collectDeadRasters();
     } catch (error) {
       // analysePage keeps page errors in the page; this is only a last resort.
       port.postMessage({ ...unreadablePage(pageNumber), error: describe(error) });
     } finally {
+      // The page is answered: its rasters are dead.
+      scan?.release();
+      collectDeadRasters();
       inProgress--;
       closeWhenIdle();
     }

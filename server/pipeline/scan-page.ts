@@ -4,6 +4,7 @@
 // WebAssembly memory each): the thread that has the PDF open reads each page with mupdf and
 // hands the worker what it read (LoadedPage).
 import sharp, { type Sharp } from 'sharp';
+import { releaseContents } from '../freed-memory';
 import { cornerCropSide } from './find-codes';
 import type { GreyRaster } from './raster';
 
@@ -37,6 +38,12 @@ export interface ScanPage {
   raster(): Promise<PageRaster>;
   /** Set when the page is exactly an upright scan JPEG. */
   jpeg?: UprightJpeg;
+  /**
+   * For when the page is done: gives back the memory of every raster it decoded, at once rather
+   * than when the thread next collects its garbage (releaseContents; a raster still decoding is
+   * given back as it arrives). Nothing may read the page's rasters afterwards.
+   */
+  release(): void;
 }
 
 /**
@@ -81,11 +88,10 @@ async function decodeTurnedJpeg(
   dpi: number,
 ): Promise<PageRaster> {
   const decoded = await decodeJpeg(jpeg, dpi, {});
-  return {
-    ...placeOnPage(decoded.data, decoded.width, decoded.height, 1, turn),
-    dpi,
-    source: 'embedded_image',
-  };
+  const upright = placeOnPage(decoded.data, decoded.width, decoded.height, 1, turn);
+  // The decode as it lay on the page is dead once turned.
+  if (upright.data !== decoded.data) releaseContents(decoded.data);
+  return { ...upright, dpi, source: 'embedded_image' };
 }
 
 /**
@@ -94,20 +100,52 @@ async function decodeTurnedJpeg(
  * decodes while this one is searched.
  */
 export function scanPageOf(loaded: LoadedPage, options: ReadPageOptions = {}): ScanPage {
+  const rasters = new DecodedRasters();
   if (!('jpeg' in loaded)) {
-    const decoded = decodeLoaded(loaded, options);
-    decoded.catch(() => undefined);
-    return { raster: () => decoded };
+    const decoded = rasters.track(decodeLoaded(loaded, options));
+    return { raster: () => decoded, release: () => rasters.release() };
   }
   const { jpeg, dpi, width, height } = loaded;
   const topRows = Math.min(height, cornerCropSide(width, height));
-  const top = decodeJpegTop(jpeg, width, topRows);
-  top.catch(() => undefined);
+  const top = rasters.track(decodeJpegTop(jpeg, width, topRows));
   let whole: Promise<PageRaster> | undefined;
   return {
-    raster: () => (whole ??= decodeJpeg(jpeg, dpi, options)),
+    raster: () => (whole ??= rasters.track(decodeJpeg(jpeg, dpi, options))),
     jpeg: { bytes: jpeg, width, height, dpi, top, topRows },
+    release: () => rasters.release(),
   };
+}
+
+/**
+ * The pixel arrays of one page's rasters (never its JPEG bytes, which may be kept as the page
+ * image), for ScanPage.release. A page's rasters are 1-9 MB each; sharp's only leave memory when
+ * V8 next runs a full collection, and a page worker runs one only every few pages.
+ */
+class DecodedRasters {
+  private readonly arrays: Uint8Array[] = [];
+  private released = false;
+
+  /** `decoding`, whose raster is kept for release; a failure is left to whoever awaits it. */
+  track<T extends GreyRaster & { rgb?: Uint8Array }>(decoding: Promise<T>): Promise<T> {
+    decoding.then(
+      (raster) => {
+        this.keep(raster.data);
+        if (raster.rgb) this.keep(raster.rgb);
+      },
+      () => undefined,
+    );
+    return decoding;
+  }
+
+  release(): void {
+    this.released = true;
+    for (const array of this.arrays.splice(0)) releaseContents(array);
+  }
+
+  private keep(array: Uint8Array): void {
+    if (this.released) releaseContents(array);
+    else this.arrays.push(array);
+  }
 }
 
 /** The pixel and JPEG arrays of a loaded page (what is worth moving to a page worker). */

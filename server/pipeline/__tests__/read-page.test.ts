@@ -15,6 +15,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { ScanPdfBuilder, type ScanImageEncoding } from '../../../tests/fixtures/scan-pdf';
 import { thresholdAt } from '../../../tests/fixtures/scan-effects';
 import { makeAnswerSheetMaster } from '../../pdf/answer-sheet-master';
+import { onGlibc } from '../../freed-memory';
 import { cornerCropSide } from '../find-codes';
 import { cropGrey, shrinkGrey, type GreyRaster } from '../raster';
 import { openScanPdf, openScanPdfBytes, UnreadablePdfError } from '../read-page';
@@ -126,6 +127,31 @@ describe('embedded scan images', () => {
       const turned = openScanPdf(await scanPdf('bilevel_flate', thresholdAt(raster, 128)));
       expect((await turned.loadPage(1)).jpeg).toBeUndefined();
       turned.close();
+    } finally {
+      pdf.close();
+    }
+  });
+
+  it.runIf(onGlibc())('gives back the rasters of a page once done, never its JPEG bytes', async () => {
+    const raster = testRaster();
+    const pdf = openScanPdf(await scanPdf('jpeg_grey', raster));
+    try {
+      const page = await pdf.loadPage(1);
+      const top = await page.jpeg!.top;
+      const whole = await page.raster();
+      const jpegBefore = Buffer.from(page.jpeg!.bytes);
+      const middle = (array: Uint8Array) => array[Math.floor(array.length / 2)];
+      expect(middle(whole.data)).toBeGreaterThan(0);
+      page.release();
+      // Released pages read as zeros: the memory went back to the system.
+      expect(middle(whole.data)).toBe(0);
+      expect(middle(top.data)).toBe(0);
+      expect(Buffer.from(page.jpeg!.bytes).equals(jpegBefore)).toBe(true);
+
+      // A raster asked for after the release is given back as it arrives.
+      const late = await pdf.loadPage(1);
+      late.release();
+      expect(middle((await late.raster()).data)).toBe(0);
     } finally {
       pdf.close();
     }
