@@ -9,6 +9,7 @@ import {
   type ReadResult,
   type ReaderOptions,
 } from 'zxing-wasm/reader';
+import { releaseContents } from '../freed-memory';
 import type { GreyRaster } from './raster';
 
 let ready: Promise<unknown> | null = null;
@@ -49,7 +50,14 @@ export async function readQrCodes(
 ): Promise<ReadResult[]> {
   await ensureReader();
   if (raster.width < 21 || raster.height < 21) return [];
-  return readBarcodes(greyToPgm(raster), { ...QR_READER_OPTIONS, ...options });
+  const pgm = greyToPgm(raster);
+  try {
+    return await readBarcodes(pgm, { ...QR_READER_OPTIONS, ...options });
+  } finally {
+    // zxing reads from its own copy: this one (up to a page of pixels) is dead now, though V8
+    // frees it only at a later collection, in a page worker every few pages (releaseContents).
+    releaseContents(pgm);
+  }
 }
 
 /**
