@@ -141,6 +141,11 @@ export class JobQueue {
     return this.working;
   }
 
+  /** Jobs this process sends may run in it (it works, or starts working with its first job). */
+  get runsJobsHere(): boolean {
+    return this.working || (!!this.options.autoWork && !this.stopped);
+  }
+
   /** Starts pg-boss (creating its schema on first use) and, unless work is false, the workers. */
   async start(startOptions: StartOptions = {}): Promise<void> {
     const boss = await this.ensureBoss();

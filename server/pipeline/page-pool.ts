@@ -12,7 +12,7 @@ import { Worker } from 'node:worker_threads';
 import { NODE_BUNDLE_OPTIONS } from '../node-bundle';
 import { PROJECT_ROOT } from '../project-root';
 import { describe, unreadablePage, type AnalyseOptions, type ProcessedPage } from './analyse-page';
-import type { PageWorkerData, PageWorkerRequest } from './page-worker';
+import type { PageWorkerRequest, PageWorkerSettings } from './page-worker';
 import { postMoved } from './post-moved';
 import { arraysOf, type LoadedPage } from './scan-page';
 
@@ -43,7 +43,7 @@ export class PagePool {
    */
   constructor(
     private readonly size: number,
-    private readonly data: PageWorkerData,
+    private readonly settings: PageWorkerSettings,
     private readonly script: PageWorkerScript,
     private readonly readPage: (pageNumber: number) => LoadedPage,
   ) {}
@@ -108,13 +108,8 @@ export class PagePool {
   }
 
   private spawn(): PoolWorker {
-    const { url, tsx } = this.script;
-    const worker = new Worker(BOOTSTRAP, {
-      eval: true,
-      workerData: { ...this.data, workerUrl: url, tsxLoader: tsx ? TSX_LOADER : null },
-      // A worker under tsx registers its own TypeScript loader; inherited flags would register a second.
-      execArgv: [],
-    });
+    const worker = takeWarmWorker(this.script) ?? startWorker(this.script);
+    worker.postMessage({ type: 'file', ...this.settings } satisfies PageWorkerRequest);
     const entry: PoolWorker = { worker, waiting: new Map() };
     const failAll = (reason: string) => {
       for (const [pageNumber, resolve] of entry.waiting)
@@ -138,6 +133,75 @@ export class PagePool {
 }
 
 export type { AnalyseOptions };
+
+function startWorker({ url, tsx }: PageWorkerScript): Worker {
+  return new Worker(BOOTSTRAP, {
+    eval: true,
+    workerData: { workerUrl: url, tsxLoader: tsx ? TSX_LOADER : null },
+    // A worker under tsx registers its own TypeScript loader; inherited flags would register a second.
+    execArgv: [],
+  });
+}
+
+/** How long a warm worker waits for a file before it stops. */
+export const WARM_WORKER_IDLE_MS = 120_000;
+
+interface WarmWorker {
+  worker: Worker;
+  url: string;
+  expiry: NodeJS.Timeout;
+}
+
+/** Workers started ahead of their file (warmPageWorkers), for the next pool to take. */
+const warmWorkers: WarmWorker[] = [];
+
+/**
+ * Starts page workers ahead of a file, up to `count` waiting, so that the file's first pages do
+ * not wait for them: a worker takes ~0.3 s to start (sharp loaded, zxing compiled, its code run
+ * cold). Called as an upload this process will read starts arriving. A worker no pool has taken
+ * stops after `idleMs` (the upload failed, or the file was too small for workers); waiting, it
+ * keeps no process alive.
+ */
+export async function warmPageWorkers(count: number, idleMs = WARM_WORKER_IDLE_MS): Promise<void> {
+  const script = await pageWorkerScript();
+  while (warmWorkers.length < count) {
+    const worker = startWorker(script);
+    worker.unref();
+    const entry: WarmWorker = {
+      worker,
+      url: script.url,
+      expiry: setTimeout(() => {
+        forget(entry);
+        worker.postMessage({ type: 'close' } satisfies PageWorkerRequest);
+      }, idleMs),
+    };
+    entry.expiry.unref();
+    // Listened to so a worker that fails while waiting is dropped rather than thrown.
+    worker.on('error', () => forget(entry));
+    worker.on('exit', () => forget(entry));
+    warmWorkers.push(entry);
+  }
+}
+
+/** Workers started ahead and not taken yet. */
+export function warmPageWorkerCount(): number {
+  return warmWorkers.length;
+}
+
+function forget(entry: WarmWorker): void {
+  const index = warmWorkers.indexOf(entry);
+  if (index >= 0) warmWorkers.splice(index, 1);
+  clearTimeout(entry.expiry);
+}
+
+function takeWarmWorker(script: PageWorkerScript): Worker | null {
+  const entry = warmWorkers.find((candidate) => candidate.url === script.url);
+  if (!entry) return null;
+  forget(entry);
+  entry.worker.removeAllListeners();
+  entry.worker.ref();
+  return entry.worker;
+}
 
 /** What the page workers run, found (and compiled) once per process. */
 export interface PageWorkerScript {

@@ -2,23 +2,27 @@
 // result back. Pages come as mupdf read them on the thread that has the PDF open (LoadedPage), so
 // a worker needs no mupdf of its own. Two pages may be in progress at once, so one's JPEG decodes
 // (sharp, on libuv's threads) while the other's codes are searched here.
-import { parentPort, workerData } from 'node:worker_threads';
+import { parentPort } from 'node:worker_threads';
 import { analysePage, describe, unreadablePage, type AnalyseOptions } from './analyse-page';
 import { collectWhenBuffersGrow } from '../full-collection';
 import { postMoved } from './post-moved';
 import { scanPageOf, type LoadedPage, type ScanPage } from './scan-page';
 
-export interface PageWorkerData {
+/** How a file's pages are analysed: sent as a worker is given to a file's pool. */
+export interface PageWorkerSettings {
   colour: boolean;
   options: AnalyseOptions;
 }
 
 export type PageWorkerRequest =
-  { type: 'page'; pageNumber: number; loaded: LoadedPage } | { type: 'close' };
+  | ({ type: 'file' } & PageWorkerSettings)
+  | { type: 'page'; pageNumber: number; loaded: LoadedPage }
+  | { type: 'close' };
 
 const port = parentPort;
 if (!port) throw new Error('page-worker runs in a worker thread');
-const data = workerData as PageWorkerData;
+/** A worker may start before its file is known (page-pool's warm workers): settings come by message. */
+let settings: PageWorkerSettings = { colour: false, options: {} };
 /**
  * Page rasters a worker may leave dead before it collects them (a 200-dpi A4 page is 3.9 MB of
  * grey, a 300-dpi one 8.7 MB). Measured on the 142 MB test scan: peak RSS of the embedded server
@@ -41,14 +45,19 @@ port.on('message', (request: PageWorkerRequest) => {
     closeWhenIdle();
     return;
   }
+  if (request.type === 'file') {
+    settings = { colour: request.colour, options: request.options };
+    return;
+  }
   const { pageNumber, loaded } = request;
+  const { colour, options } = settings;
   inProgress++;
   void (async () => {
     let scan: ScanPage | undefined;
     try {
       // As a promise, so a page that fails here is kept as unreadable by analysePage.
-      const reading = Promise.resolve().then(() => (scan = scanPageOf(loaded, { colour: data.colour })));
-      const { finish } = await analysePage(pageNumber, reading, data.options);
+      const reading = Promise.resolve().then(() => (scan = scanPageOf(loaded, { colour })));
+      const { finish } = await analysePage(pageNumber, reading, options);
       const page = await finish;
       postMoved(port, page, [page.image?.jpeg]);
     } catch (error) {

@@ -87,7 +87,7 @@ export async function processPages(
     await options.onProgress?.({ completed, count, failed });
 
     const colour = !!options.colour;
-    const workers = Math.max(0, Math.floor(options.workers ?? defaultWorkers()));
+    const workers = pageWorkerCount(options.workers);
     if (workers > 0 && count - start + 1 >= MIN_PAGES_FOR_WORKERS) {
       const pool = new PagePool(
         workers,
@@ -172,6 +172,7 @@ export async function processPages(
   }
 }
 
-function defaultWorkers(): number {
-  return Math.min(2, Math.max(1, availableParallelism()));
+/** The page workers a file is read with: `configured` (PIPELINE_THREADS), else one per core up to two. */
+export function pageWorkerCount(configured?: number): number {
+  return Math.max(0, Math.floor(configured ?? Math.min(2, Math.max(1, availableParallelism()))));
 }

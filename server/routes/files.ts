@@ -16,6 +16,8 @@ import { IMAGE_CACHE_CONTROL, JOB, MAX_UPLOAD_BYTES } from '../jobs/job-types';
 import { localCopy } from '../jobs/local-copy';
 import { checkPdf, PdfCheckError } from '../jobs/pdf-check';
 import { processUploadJob } from '../jobs/process-upload';
+import { warmPageWorkers } from '../pipeline/page-pool';
+import { pageWorkerCount } from '../pipeline/process-pages';
 import { startProgress } from '../jobs/progress';
 import { discardIfUnreferenced, fileTooLarge, receiveUpload, UploadTooLargeError } from '../jobs/store-upload';
 import { conflictError, validationError } from './shared/errors';
@@ -54,6 +56,12 @@ export function createFilesRoutes(options: FilesRoutesOptions = {}) {
 
     app.post<Route<'uploadFile'>>('/api/file', async (request, reply): Promise<ReplyOf<'uploadFile', 201>> => {
       const user = requireAdmin(request);
+      // This process will read the file's pages: its page workers start while the file arrives.
+      if (app.jobs.runsJobsHere) {
+        warmPageWorkers(pageWorkerCount(app.config.pipelineThreads)).catch((error: unknown) => {
+          request.log.warn({ err: error }, 'could not start page workers ahead of the upload');
+        });
+      }
       let received;
       try {
         received = await receiveUpload(request, app.blobStore, { maxBytes: maxUploadBytes });

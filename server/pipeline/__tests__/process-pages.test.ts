@@ -11,7 +11,7 @@ import {
 } from '../../../tests/fixtures/make-scans';
 import { ScanPdfBuilder } from '../../../tests/fixtures/scan-pdf';
 import { findCodes } from '../find-codes';
-import { PagePool, pageWorkerScript } from '../page-pool';
+import { PagePool, pageWorkerScript, warmPageWorkerCount, warmPageWorkers } from '../page-pool';
 import {
   MIN_PAGES_FOR_WORKERS,
   processPages,
@@ -189,6 +189,37 @@ describe('a standard scan (60 pages: tilted, turned, noisy, faded, colour, black
       pdf.close();
     }
   }, 120_000);
+
+  it('takes workers started ahead of the file, which analyse its pages the same', async () => {
+    await warmPageWorkers(2);
+    expect(warmPageWorkerCount()).toBe(2);
+    // Settings come with the file, not with the worker: these pages have no image.
+    const pdf = openScanPdf(scan.path);
+    const pool = new PagePool(
+      2,
+      { colour: false, options: { expectedPrefixes: [...SERVICE_CENTER_PREFIXES], pageImage: false } },
+      await pageWorkerScript(),
+      (pageNumber) => pdf.readLoadedPage(pageNumber),
+    );
+    try {
+      const asked = [1, 2, 3, 4, 5, 6];
+      const answered = await Promise.all(asked.map((n) => pool.analyse(n)));
+      expect(warmPageWorkerCount()).toBe(0);
+      expect(answered.map((page) => page.image)).toEqual(asked.map(() => null));
+      expect(answered.map(withoutImage)).toEqual(pages.slice(0, 6).map(withoutImage));
+    } finally {
+      await pool.close();
+      pdf.close();
+    }
+  }, 120_000);
+
+  it('stops workers started ahead that no file took', async () => {
+    await warmPageWorkers(1, 100);
+    expect(warmPageWorkerCount()).toBe(1);
+    const until = Date.now() + 10_000;
+    while (warmPageWorkerCount() > 0 && Date.now() < until) await new Promise((resolve) => setTimeout(resolve, 50));
+    expect(warmPageWorkerCount()).toBe(0);
+  });
 
   it('runs its worker threads as bundled JavaScript, without the TypeScript loader or mupdf', async () => {
     const script = await pageWorkerScript();
