@@ -1,7 +1,7 @@
 import { createRequire } from 'node:module';
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { onGlibc, releaseContents, returnFreedMemory } from '../freed-memory';
+import { deadBufferThreshold, onGlibc, releaseContents, returnFreedMemory } from '../freed-memory';
 
 const glibc = onGlibc();
 
@@ -69,6 +69,19 @@ describe.runIf(glibc)('releaseContents', () => {
     const small = new Uint8Array(16 * 1024).fill(7);
     expect(releaseContents(small)).toBe(0);
     expect(small[8192]).toBe(7);
+  });
+});
+
+describe('deadBufferThreshold', () => {
+  it("is glibc's mmap threshold when the environment sets one, else nothing is given back early", () => {
+    expect(deadBufferThreshold({ MALLOC_MMAP_THRESHOLD_: '131072' })).toBe(131072);
+    expect(deadBufferThreshold({})).toBeNull();
+    expect(deadBufferThreshold({ MALLOC_MMAP_THRESHOLD_: 'lots' })).toBeNull();
+  });
+
+  it('is set for the server and worker processes as npm runs them', () => {
+    const scripts = (JSON.parse(readFileSync('package.json', 'utf8')) as { scripts: Record<string, string> }).scripts;
+    for (const name of ['serve', 'worker']) expect(scripts[name]).toMatch(/MALLOC_MMAP_THRESHOLD_=131072 /);
   });
 });
 

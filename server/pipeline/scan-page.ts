@@ -4,7 +4,7 @@
 // WebAssembly memory each): the thread that has the PDF open reads each page with mupdf and
 // hands the worker what it read (LoadedPage).
 import sharp, { type Sharp } from 'sharp';
-import { releaseContents } from '../freed-memory';
+import { releaseDeadBuffer } from '../freed-memory';
 import { cornerCropSide } from './find-codes';
 import type { GreyRaster } from './raster';
 
@@ -40,8 +40,9 @@ export interface ScanPage {
   jpeg?: UprightJpeg;
   /**
    * For when the page is done: gives back the memory of every raster it decoded, at once rather
-   * than when the thread next collects its garbage (releaseContents; a raster still decoding is
-   * given back as it arrives). Nothing may read the page's rasters afterwards.
+   * than when the thread next collects its garbage (where that pays off: releaseDeadBuffer; a
+   * raster still decoding is given back as it arrives). Nothing may read the page's rasters
+   * afterwards.
    */
   release(): void;
 }
@@ -90,7 +91,7 @@ async function decodeTurnedJpeg(
   const decoded = await decodeJpeg(jpeg, dpi, {});
   const upright = placeOnPage(decoded.data, decoded.width, decoded.height, 1, turn);
   // The decode as it lay on the page is dead once turned.
-  if (upright.data !== decoded.data) releaseContents(decoded.data);
+  if (upright.data !== decoded.data) releaseDeadBuffer(decoded.data);
   return { ...upright, dpi, source: 'embedded_image' };
 }
 
@@ -139,11 +140,11 @@ class DecodedRasters {
 
   release(): void {
     this.released = true;
-    for (const array of this.arrays.splice(0)) releaseContents(array);
+    for (const array of this.arrays.splice(0)) releaseDeadBuffer(array);
   }
 
   private keep(array: Uint8Array): void {
-    if (this.released) releaseContents(array);
+    if (this.released) releaseDeadBuffer(array);
     else this.arrays.push(array);
   }
 }

@@ -9,7 +9,7 @@ import {
   type ReadResult,
   type ReaderOptions,
 } from 'zxing-wasm/reader';
-import { releaseContents } from '../freed-memory';
+import { releaseDeadBuffer } from '../freed-memory';
 import type { GreyRaster } from './raster';
 
 let ready: Promise<unknown> | null = null;
@@ -55,8 +55,8 @@ export async function readQrCodes(
     return await readBarcodes(pgm, { ...QR_READER_OPTIONS, ...options });
   } finally {
     // zxing reads from its own copy: this one (up to a page of pixels) is dead now, though V8
-    // frees it only at a later collection, in a page worker every few pages (releaseContents).
-    releaseContents(pgm);
+    // frees it only at a later collection, in a page worker every few pages (releaseDeadBuffer).
+    releaseDeadBuffer(pgm);
   }
 }
 
