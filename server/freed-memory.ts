@@ -11,8 +11,9 @@
 // the buffer, which for native buffers (sharp's) takes a full collection. releaseContents gives
 // back the pages of a buffer whose contents are no longer needed at once (see page-worker).
 //
-// malloc_trim and madvise are called through koffi (a C function interface shipped with prebuilt binaries, so
-// nothing is compiled at install). Where there is no glibc (macOS, musl), this does nothing.
+// malloc_trim and madvise are called through koffi (a C function interface shipped with prebuilt
+// binaries, so nothing is compiled at install). Where there is no glibc (macOS, musl), this does
+// nothing.
 import { createRequire } from 'node:module';
 
 /**

@@ -198,7 +198,9 @@ function takeWarmWorker(script: PageWorkerScript): Worker | null {
   const entry = warmWorkers.find((candidate) => candidate.url === script.url);
   if (!entry) return null;
   forget(entry);
-  entry.worker.removeAllListeners();
+  // Only the listeners warmPageWorkers added: the pool listens for itself from here.
+  entry.worker.removeAllListeners('error');
+  entry.worker.removeAllListeners('exit');
   entry.worker.ref();
   return entry.worker;
 }
