@@ -14,6 +14,7 @@ import { PROJECT_ROOT } from '../project-root';
 import { describe, unreadablePage, type AnalyseOptions, type ProcessedPage } from './analyse-page';
 import type { PageWorkerRequest, PageWorkerSettings } from './page-worker';
 import { postMoved } from './post-moved';
+import { compiledZxing } from './zxing-reader';
 import { arraysOf, type LoadedPage } from './scan-page';
 
 interface PoolWorker {
@@ -134,10 +135,10 @@ export class PagePool {
 
 export type { AnalyseOptions };
 
-function startWorker({ url, tsx }: PageWorkerScript): Worker {
+function startWorker({ url, tsx, zxing }: PageWorkerScript): Worker {
   return new Worker(BOOTSTRAP, {
     eval: true,
-    workerData: { workerUrl: url, tsxLoader: tsx ? TSX_LOADER : null },
+    workerData: { workerUrl: url, tsxLoader: tsx ? TSX_LOADER : null, zxing },
     // A worker under tsx registers its own TypeScript loader; inherited flags would register a second.
     execArgv: [],
   });
@@ -214,16 +215,20 @@ export interface PageWorkerScript {
    */
   url: string;
   tsx: boolean;
+  zxing: WebAssembly.Module;
 }
 
 let script: Promise<PageWorkerScript> | null = null;
 
 export function pageWorkerScript(): Promise<PageWorkerScript> {
-  script ??= findPageWorkerModule();
+  script ??= Promise.all([findPageWorkerModule(), compiledZxing()]).then(([found, zxing]) => ({
+    ...found,
+    zxing,
+  }));
   return script;
 }
 
-async function findPageWorkerModule(): Promise<PageWorkerScript> {
+async function findPageWorkerModule(): Promise<Omit<PageWorkerScript, 'zxing'>> {
   const source = fileURLToPath(WORKER_URL);
   if (!source.endsWith('.ts')) return { url: WORKER_URL, tsx: false };
   try {

@@ -2,11 +2,14 @@
 // result back. Pages come as mupdf read them on the thread that has the PDF open (LoadedPage), so
 // a worker needs no mupdf of its own. Two pages may be in progress at once, so one's JPEG decodes
 // (sharp, on libuv's threads) while the other's codes are searched here.
-import { parentPort } from 'node:worker_threads';
+import { parentPort, workerData } from 'node:worker_threads';
 import { analysePage, describe, unreadablePage, type AnalyseOptions } from './analyse-page';
 import { collectWhenBuffersGrow } from '../full-collection';
 import { postMoved } from './post-moved';
 import { scanPageOf, type LoadedPage, type ScanPage } from './scan-page';
+import { useCompiledZxing } from './zxing-reader';
+
+useCompiledZxing((workerData as { zxing: WebAssembly.Module }).zxing);
 
 /** How a file's pages are analysed: sent as a worker is given to a file's pool. */
 export interface PageWorkerSettings {

@@ -13,22 +13,60 @@ import { releaseDeadBuffer } from '../freed-memory';
 import type { GreyRaster } from './raster';
 
 let ready: Promise<unknown> | null = null;
+let compiling: Promise<WebAssembly.Module> | null = null;
+
+function wasmBytes(): ArrayBuffer {
+  const require = createRequire(import.meta.url);
+  const bytes = readFileSync(require.resolve('zxing-wasm/reader/zxing_reader.wasm'));
+  return bytes.buffer.slice(bytes.byteOffset, bytes.byteOffset + bytes.byteLength) as ArrayBuffer;
+}
+
+/**
+ * zxing's WebAssembly, compiled once per process (off this thread): page workers are started
+ * with it (useCompiledZxing) instead of compiling their own. Threads that instantiate one module
+ * share its machine code, so each worker of each file no longer compiles 1 MB of WebAssembly or
+ * keeps its own copy of the code.
+ */
+export function compiledZxing(): Promise<WebAssembly.Module> {
+  compiling ??= WebAssembly.compile(wasmBytes()).catch((error: unknown) => {
+    compiling = null;
+    throw error;
+  });
+  return compiling;
+}
+
+/** In a page worker: zxing is instantiated from the module its pool compiled. */
+export function useCompiledZxing(module: WebAssembly.Module): void {
+  compiling ??= Promise.resolve(module);
+}
 
 function ensureReader(): Promise<unknown> {
-  if (!ready) {
-    const require = createRequire(import.meta.url);
-    const bytes = readFileSync(require.resolve('zxing-wasm/reader/zxing_reader.wasm'));
-    const wasmBinary = bytes.buffer.slice(
-      bytes.byteOffset,
-      bytes.byteOffset + bytes.byteLength,
-    ) as ArrayBuffer;
-    ready = prepareZXingModule({ overrides: { wasmBinary }, fireImmediately: true }).catch(
-      (error: unknown) => {
-        ready = null;
-        throw error;
-      },
-    );
-  }
+  ready ??= compiledZxing()
+    .then(
+      (module) =>
+        new Promise((resolve, reject) => {
+          prepareZXingModule({
+            overrides: {
+              // Emscripten's hook for an instance made elsewhere: here, from the shared module.
+              instantiateWasm(
+                imports: WebAssembly.Imports,
+                receive: (instance: WebAssembly.Instance, module: WebAssembly.Module) => void,
+              ) {
+                WebAssembly.instantiate(module, imports).then(
+                  (instance) => receive(instance, module),
+                  reject,
+                );
+                return {};
+              },
+            },
+            fireImmediately: true,
+          }).then(resolve, reject);
+        }),
+    )
+    .catch((error: unknown) => {
+      ready = null;
+      throw error;
+    });
   return ready;
 }
 

@@ -20,6 +20,7 @@ import {
 } from '../process-pages';
 import { openScanPdf, UnreadablePdfError } from '../read-page';
 import { splitIntoSheets } from '../split';
+import { compiledZxing } from '../zxing-reader';
 
 const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'process-pages-'));
 afterAll(() => fs.rmSync(dir, { recursive: true, force: true }));
@@ -228,6 +229,14 @@ describe('a standard scan (60 pages: tilted, turned, noisy, faded, colour, black
     expect(bundle).toMatch(/from "sharp"/);
     // Pages come read by the calling thread's mupdf: a worker has no instance of its own.
     expect(bundle).not.toMatch(/from "mupdf"|import\("mupdf"\)/);
+  });
+
+  it('starts its workers with zxing compiled once for the process', async () => {
+    const script = await pageWorkerScript();
+    expect(script.zxing).toBeInstanceOf(WebAssembly.Module);
+    expect(script.zxing).toBe(await compiledZxing());
+    // What the workers read codes with (the pages above): the module's exports are zxing's.
+    expect(WebAssembly.Module.exports(script.zxing).length).toBeGreaterThan(10);
   });
 });
 
