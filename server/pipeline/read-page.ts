@@ -6,6 +6,7 @@
 // mupdf object is destroyed as soon as its pixels are copied out of the WASM heap.
 import * as fs from 'node:fs';
 import * as mupdf from 'mupdf';
+import { BlockReader } from './block-reader';
 import {
   decodeLoaded,
   hasColour,
@@ -60,12 +61,12 @@ export function openScanPdf(path: string): ScanPdf {
     }
   };
   const size = fs.fstatSync(fd).size;
+  const blocks = new BlockReader(fd, size);
   let stream: mupdf.Stream | undefined;
   try {
     stream = new mupdf.Stream({
       fileSize: () => size,
-      read: (memory, offset, length, position) =>
-        position >= size ? 0 : fs.readSync(fd, memory, offset, length, position),
+      read: (memory, offset, length, position) => blocks.read(memory, offset, length, position),
       close: closeFd,
     });
     const doc = openPdf(stream);
