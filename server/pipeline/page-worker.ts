@@ -4,7 +4,7 @@
 // (sharp, on libuv's threads) while the other's codes are searched here.
 import { parentPort, workerData } from 'node:worker_threads';
 import { analysePage, describe, unreadablePage, type AnalyseOptions } from './analyse-page';
-import { collectWhenBuffersGrow } from '../full-collection';
+import { collectGarbageSoon, collectWhenBuffersGrow } from '../full-collection';
 import { postMoved } from './post-moved';
 import { scanPageOf, type LoadedPage, type ScanPage } from './scan-page';
 import { useCompiledZxing } from './zxing-reader';
@@ -20,6 +20,8 @@ export interface PageWorkerSettings {
 export type PageWorkerRequest =
   | ({ type: 'file' } & PageWorkerSettings)
   | { type: 'page'; pageNumber: number; loaded: LoadedPage }
+  /** The file is done; the worker waits for another (page-pool's keepForNextFile). */
+  | { type: 'idle' }
   | { type: 'close' };
 
 const port = parentPort;
@@ -46,6 +48,11 @@ port.on('message', (request: PageWorkerRequest) => {
   if (request.type === 'close') {
     closing = true;
     closeWhenIdle();
+    return;
+  }
+  if (request.type === 'idle') {
+    // What the last file left in this heap goes while no file needs the thread.
+    collectGarbageSoon();
     return;
   }
   if (request.type === 'file') {

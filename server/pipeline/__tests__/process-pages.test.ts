@@ -11,7 +11,13 @@ import {
 } from '../../../tests/fixtures/make-scans';
 import { ScanPdfBuilder } from '../../../tests/fixtures/scan-pdf';
 import { findCodes } from '../find-codes';
-import { PagePool, pageWorkerScript, warmPageWorkerCount, warmPageWorkers } from '../page-pool';
+import {
+  PagePool,
+  pageWorkerScript,
+  stopWaitingPageWorkers,
+  warmPageWorkerCount,
+  warmPageWorkers,
+} from '../page-pool';
 import {
   MIN_PAGES_FOR_WORKERS,
   processPages,
@@ -214,7 +220,32 @@ describe('a standard scan (60 pages: tilted, turned, noisy, faded, colour, black
     }
   }, 120_000);
 
+  it("leaves a file's workers waiting for the next file, which takes them with its own settings", async () => {
+    await stopWaitingPageWorkers();
+    const first = await processPages(scan.path, {
+      expectedPrefixes: SERVICE_CENTER_PREFIXES,
+      startAtPage: 51,
+      workers: 2,
+      pageImage: false,
+    });
+    expect(warmPageWorkerCount()).toBe(2);
+    const second = await processPages(scan.path, {
+      expectedPrefixes: SERVICE_CENTER_PREFIXES,
+      startAtPage: 51,
+      workers: 2,
+    });
+    // The same two wait again: none more were started, none stopped.
+    expect(warmPageWorkerCount()).toBe(2);
+    expect(first.pages.map((page) => page.image)).toEqual(first.pages.map(() => null));
+    expect(second.pages.map(withoutImage)).toEqual(first.pages);
+    expect(second.pages.filter((page) => page.image !== null).length).toBeGreaterThan(0);
+    expect(second.pages).toEqual(pages.slice(50));
+    await stopWaitingPageWorkers();
+    expect(warmPageWorkerCount()).toBe(0);
+  }, 120_000);
+
   it('stops workers started ahead that no file took', async () => {
+    await stopWaitingPageWorkers();
     await warmPageWorkers(1, 100);
     expect(warmPageWorkerCount()).toBe(1);
     const until = Date.now() + 10_000;
