@@ -25,7 +25,10 @@ export async function pageThumbnail(db: Database, blobStore: BlobStore, pageId: 
   if (row.thumbnail !== null && (await blobStore.stat(row.thumbnail)) !== null) return row.thumbnail;
   if (row.image_blob_key === null) throw notFound('This page has no image');
   const source = await readBlob(blobStore, row.image_blob_key);
+  // Page images may be shown upright by their EXIF orientation (a turned scan kept as it came):
+  // thumbnails are turned for real, and carry no EXIF.
   const jpeg = await sharp(source)
+    .autoOrient()
     .resize({ width, withoutEnlargement: true })
     .jpeg({ quality: THUMBNAIL_QUALITY, mozjpeg: false })
     .toBuffer();

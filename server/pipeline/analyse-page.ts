@@ -3,9 +3,10 @@
 // (page-image). Used on the calling thread and in the page workers alike.
 import type { Code, CodePrefix } from './codes';
 import { detectBlankPage, type BlankPageResult } from './blank-page';
-import { findCodes, findUprightCodeInTopBand, type FoundCode, type PageReason } from './find-codes';
+import { findCodeInTopBand, findCodes, type FoundCode, type PageReason } from './find-codes';
 import {
   keepsScanJpeg,
+  scanJpegPageImage,
   uprightPageImage,
   type PageImage,
   type PageImageOptions,
@@ -72,8 +73,8 @@ export async function analysePage(
   let page: ProcessedPage;
   try {
     const scan = await loading;
-    // Most pages are upright scan JPEGs whose top-right code reads in the top band: done without
-    // decoding the rest (the page image is then the JPEG as it came).
+    // Most pages are scan JPEGs with a code in a top corner, whichever way the sheet was fed: done
+    // without decoding the rest (the page image is then the JPEG as it came).
     if (scan.jpeg && (options.pageImage === false || keepsScanJpeg(scan.jpeg, options.pageImage))) {
       const done = await readInTopBand(pageNumber, scan.jpeg, options);
       if (done) return { finish: Promise.resolve(done) };
@@ -114,7 +115,7 @@ export async function analysePage(
 }
 
 /**
- * The page when its code reads in the top band of its upright JPEG; null otherwise, also when the
+ * The page when its code reads in the top band of its JPEG; null otherwise, also when the
  * band does not decode (the whole page is then tried, and keeps its own error if any).
  */
 async function readInTopBand(
@@ -124,7 +125,7 @@ async function readInTopBand(
 ): Promise<ProcessedPage | null> {
   const band = await jpeg.top.catch(() => null);
   if (band === null) return null;
-  const found = await findUprightCodeInTopBand(band, jpeg, {
+  const found = await findCodeInTopBand(band, jpeg, {
     ...(options.expectedPrefixes ? { expectedPrefixes: options.expectedPrefixes } : {}),
   });
   if (!found) return null;
@@ -132,13 +133,10 @@ async function readInTopBand(
     ...unreadablePage(pageNumber),
     code: found.code,
     reason: null,
-    orientation: 0,
+    orientation: found.orientation,
     skew: tenthOfDegree(found.skew),
     codes: found.codes,
-    image:
-      options.pageImage === false
-        ? null
-        : { jpeg: jpeg.bytes, width: jpeg.width, height: jpeg.height },
+    image: options.pageImage === false ? null : scanJpegPageImage(jpeg.bytes, jpeg, found.orientation),
     source: 'embedded_image',
     dpi: Math.round(jpeg.dpi),
   };

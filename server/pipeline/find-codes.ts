@@ -175,19 +175,22 @@ export async function findCodes(
 
 /**
  * The first try for a page that is an upright scan JPEG, on its top band alone (see read-page's
- * UprightJpeg): the top-right corner crop, read as findCodes reads it first. Returns the result
- * findCodes would return when that crop holds an expected code standing upright; null otherwise
- * (then the whole page goes through findCodes).
+ * UprightJpeg): its two top corner crops, read as findCodes reads them. Whichever way the sheet
+ * was fed, one of its two codes (top-right and bottom-left on the sheet) lands in a top corner of
+ * the scan: top-right when upright or upside down, top-left when a quarter turn round. Returns
+ * the result findCodes would return when one of them holds an expected code; null otherwise (then
+ * the whole page goes through findCodes).
  */
-export async function findUprightCodeInTopBand(
+export async function findCodeInTopBand(
   band: GreyRaster,
   page: { width: number; height: number },
   options: Pick<FindCodesOptions, 'expectedPrefixes'> = {},
 ): Promise<FindCodesResult | null> {
   const search = new CodeSearch(options.expectedPrefixes ?? CODE_PREFIXES);
-  await search.tryCrops('corners', cornerCrops(band, ['top_right'], page), ONE_SYMBOL);
+  if (!(await search.tryCrops('corners', cornerCrops(band, ['top_right'], page), ONE_SYMBOL)))
+    await search.tryCrops('other_corners', cornerCrops(band, ['top_left'], page), ONE_SYMBOL);
   const result = search.result();
-  return result.code !== null && result.orientation === 0 ? result : null;
+  return result.code !== null ? result : null;
 }
 
 /**

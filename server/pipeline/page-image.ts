@@ -1,7 +1,9 @@
-// The page image kept for people to look at: turned upright, JPEG, size capped. Upright pages
-// that are the scan's own JPEG keep those bytes; others take one sharp pass, run off the main
-// thread while the next page is being read.
+// The page image kept for people to look at: a JPEG shown upright, size capped. Pages that are
+// the scan's own JPEG keep those bytes, a turned one with an EXIF orientation that shows it
+// upright (scanJpegPageImage); others take one sharp pass, run off the main thread while the
+// next page is being read.
 import sharp from 'sharp';
+import { withShownTurn } from './jpeg-header';
 import type { Orientation } from './raster';
 import type { PageRaster } from './scan-page';
 
@@ -36,6 +38,27 @@ export function keepsScanJpeg(
   return Math.max(size.width, size.height) <= (options.maxSide ?? MAX_KEPT_SCAN_SIDE);
 }
 
+/**
+ * A page that is exactly the scan's own JPEG keeps those bytes as its image: no decoding, no
+ * quality loss. A turned page is not turned and encoded again (some 30 ms for a 200-dpi page, and
+ * a second round of JPEG loss): its EXIF orientation shows it upright wherever it is shown
+ * (browsers, libvips for thumbnails, drawScan in PDFs). `width` and `height` are as shown.
+ */
+export function scanJpegPageImage(
+  jpeg: Uint8Array,
+  size: { width: number; height: number },
+  orientation: Orientation | null,
+): PageImage {
+  // Turned clockwise on the scan: shown turned back, clockwise by the rest of a full turn.
+  const turn = ((360 - (orientation ?? 0)) % 360) as Orientation;
+  const sideways = turn === 90 || turn === 270;
+  return {
+    jpeg: withShownTurn(jpeg, turn),
+    width: sideways ? size.height : size.width,
+    height: sideways ? size.width : size.height,
+  };
+}
+
 /** `orientation` is how far the page is turned clockwise on the scan; null leaves it as scanned. */
 export async function uprightPageImage(
   raster: PageRaster,
@@ -43,10 +66,7 @@ export async function uprightPageImage(
   options: PageImageOptions = {},
 ): Promise<PageImage> {
   const maxSide = options.maxSide ?? MAX_KEPT_SCAN_SIDE;
-  // An upright page that is the scan's own JPEG is kept as it came: no decoding, no quality loss.
-  if (!orientation && raster.jpeg && keepsScanJpeg(raster, options)) {
-    return { jpeg: raster.jpeg, width: raster.width, height: raster.height };
-  }
+  if (raster.jpeg && keepsScanJpeg(raster, options)) return scanJpegPageImage(raster.jpeg, raster, orientation);
   const channels = raster.rgb ? 3 : 1;
   const pixels = raster.rgb ?? raster.data;
   let image = sharp(Buffer.from(pixels.buffer, pixels.byteOffset, pixels.byteLength), {

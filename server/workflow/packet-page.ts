@@ -2,8 +2,10 @@
 // own `p` code stamped in the two code corners (over white, so the code the student's sheet was
 // printed with cannot be read there again) and a header line naming student, lesson and
 // congregation. What the helper scans back is matched to the page by that code.
-import { rgb, type PDFPage } from 'pdf-lib';
+import { degrees, rgb, type PDFPage } from 'pdf-lib';
 import type { Code } from '../pipeline/codes';
+import { shownTurn } from '../pipeline/jpeg-header';
+import type { Orientation } from '../pipeline/raster';
 import type { PageContext, PageSize } from '../pdf/pdf-writer';
 import { drawFittedText } from '../pdf/pdf-writer';
 import { CODE_STAMP, PAGE_SIZES, mm } from '../pdf/printed-page';
@@ -91,13 +93,35 @@ export function clearCodeCorners(page: PDFPage): void {
   page.drawRectangle({ x: mm(text.fromMm), y: mm(text.lowMm), width: textWidth, height: textHeight, color: white });
 }
 
-/** A scanned page image over the whole page, kept in proportion and centred. */
+/**
+ * A scanned page image over the whole page, kept in proportion and centred, shown as its EXIF
+ * orientation says (a turned scan is kept as it came, with the turn that shows it upright): PDF
+ * ignores EXIF, so the image is drawn turned.
+ */
 export async function drawScan(page: PDFPage, jpeg: Uint8Array): Promise<void> {
   const image = await page.doc.embedJpg(jpeg);
-  const width = page.getWidth();
-  const height = page.getHeight();
-  const scale = Math.min(width / image.width, height / image.height);
-  const drawnWidth = image.width * scale;
-  const drawnHeight = image.height * scale;
-  page.drawImage(image, { x: (width - drawnWidth) / 2, y: (height - drawnHeight) / 2, width: drawnWidth, height: drawnHeight });
+  const turn = shownTurn(jpeg);
+  const sideways = turn === 90 || turn === 270;
+  // Size as shown.
+  const shownWidth = sideways ? image.height : image.width;
+  const shownHeight = sideways ? image.width : image.height;
+  const scale = Math.min(page.getWidth() / shownWidth, page.getHeight() / shownHeight);
+  const boxWidth = shownWidth * scale;
+  const boxHeight = shownHeight * scale;
+  const left = (page.getWidth() - boxWidth) / 2;
+  const bottom = (page.getHeight() - boxHeight) / 2;
+  // pdf-lib turns the image anticlockwise about its bottom-left corner (x, y): that corner is
+  // placed where the turned image then fills the box.
+  const corner: Record<Orientation, { x: number; y: number }> = {
+    0: { x: left, y: bottom },
+    90: { x: left, y: bottom + boxHeight },
+    180: { x: left + boxWidth, y: bottom + boxHeight },
+    270: { x: left + boxWidth, y: bottom },
+  };
+  page.drawImage(image, {
+    ...corner[turn],
+    width: image.width * scale,
+    height: image.height * scale,
+    rotate: degrees(-turn),
+  });
 }

@@ -179,8 +179,14 @@ describe('processing an uploaded scan (split by codes)', () => {
       const page = await h.db.one<{ id: string }>('SELECT id FROM pages WHERE file_id = $1 AND page_number = $2', [fileId, truth.page_number]);
       const response = await h.app.inject({ method: 'GET', url: `/api/pages/${page.id}/preview`, headers: admin.headers });
       expect(response.statusCode).toBe(200);
+      // As shown: a turned scan kept as it came is shown upright by its EXIF orientation.
       const meta = await sharp(response.rawPayload).metadata();
-      expect(meta.height!).toBeGreaterThan(meta.width!);
+      expect(meta.autoOrient.height).toBeGreaterThan(meta.autoOrient.width);
+      // Thumbnails are turned for real: upright pixels, no orientation to follow.
+      const thumbnail = await h.app.inject({ method: 'GET', url: `/api/pages/${page.id}/thumbnail?size=500`, headers: admin.headers });
+      const thumb = await sharp(thumbnail.rawPayload).metadata();
+      expect([thumb.width, thumb.orientation]).toEqual([500, undefined]);
+      expect(thumb.height).toBeGreaterThan(500);
     }
   });
 

@@ -11,6 +11,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { makeAnswerSheetMaster } from '../../server/pdf/answer-sheet-master';
 import { createPdfWriter } from '../../server/pdf/pdf-writer';
 import { PAGE_SIZES, stampCode } from '../../server/pdf/printed-page';
+import { scanJpegPageImage } from '../../server/pipeline/page-image';
 import { cropGrey } from '../../server/pipeline/raster';
 import { findCodes } from '../../server/pipeline/find-codes';
 import { readQrCodes } from '../../server/pipeline/zxing-reader';
@@ -121,6 +122,35 @@ describe('page codes', () => {
     const [text] = pdfPageTexts(pdf);
     expect(text).toContain('Student 1042  |  Lesson 1: The Word  |  NG 0001  |  page 1 of 2');
     expect(text).toContain('P-PPPP2345');
+  });
+
+  it('prints a scan kept turned (shown upright by its EXIF orientation) as it prints the upright scan', async () => {
+    const code = { prefix: 'p', id: 'PPPP2345' } as const;
+    const packetPage = async (jpeg: Uint8Array) => {
+      const writer = await createPdfWriter();
+      await writer.addPage(PAGE_SIZES.a4, (context) =>
+        drawPacketPage(context, { jpeg, code, studentHumanId: 1042, lessonName: 'Lesson 1', congregationCode: 'NG 0001', pageNumber: 1, pageCount: 1 }, PUBLIC_URL),
+      );
+      return renderPdfPage(await writer.finish(), 0, 100);
+    };
+    const upright = await packetPage(scanJpeg);
+    const size = await sharp(scanJpeg).metadata();
+    for (const orientation of [90, 180, 270] as const) {
+      // The sheet fed turned clockwise by `orientation`: its scan, kept as the pipeline keeps it.
+      const scanned = await sharp(scanJpeg).rotate(orientation).jpeg({ quality: 80 }).toBuffer();
+      const kept = scanJpegPageImage(scanned, { width: orientation === 180 ? size.width : size.height, height: orientation === 180 ? size.height : size.width }, orientation);
+      expect([kept.width, kept.height]).toEqual([size.width, size.height]);
+      const printed = await packetPage(kept.jpeg);
+      expect([printed.width, printed.height]).toEqual([upright.width, upright.height]);
+      let ink = 0;
+      let differing = 0;
+      for (let i = 0; i < upright.data.length; i++) {
+        if (upright.data[i]! < 128) ink++;
+        if (Math.abs(upright.data[i]! - printed.data[i]!) > 96) differing++;
+      }
+      expect(ink).toBeGreaterThan(5000);
+      expect(differing / ink).toBeLessThan(0.02);
+    }
   });
 
   it("prints a next-lesson page with the student's s code in both corners and the student's name", async () => {

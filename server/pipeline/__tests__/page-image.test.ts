@@ -10,8 +10,10 @@ function page(width = 300, height = 420): PageRaster {
   return { width, height, data, dpi: 36, source: 'embedded_image' };
 }
 
+/** The dark corner of the image as shown (its EXIF orientation followed, as browsers do). */
 async function darkCorner(jpeg: Uint8Array): Promise<string> {
   const { data, info } = await sharp(jpeg)
+    .autoOrient()
     .toColourspace('b-w')
     .raw()
     .toBuffer({ resolveWithObject: true });
@@ -48,7 +50,7 @@ describe('uprightPageImage', () => {
     expect(await darkCorner(upsideDown.jpeg)).toBe('bottom_right');
   });
 
-  it('keeps the scan’s own JPEG bytes for an upright page, and re-encodes otherwise', async () => {
+  it('keeps the scan’s own JPEG bytes, a turned page shown upright by its EXIF orientation', async () => {
     const own = new Uint8Array(
       await sharp(Buffer.from(page().data), { raw: { width: 300, height: 420, channels: 1 } })
         .jpeg({ quality: 50 })
@@ -57,7 +59,16 @@ describe('uprightPageImage', () => {
     const raster = { ...page(), jpeg: own };
     expect((await uprightPageImage(raster, 0)).jpeg).toBe(own);
     expect((await uprightPageImage(raster, null)).jpeg).toBe(own);
-    expect((await uprightPageImage(raster, 180)).jpeg).not.toBe(own);
+    // The scan's top-left (dark) as shown, the scan turned back by each quarter.
+    const shownDark = { 90: 'bottom_left', 180: 'bottom_right', 270: 'top_right' } as const;
+    for (const orientation of [90, 180, 270] as const) {
+      const image = await uprightPageImage(raster, orientation);
+      expect([image.width, image.height]).toEqual(orientation === 180 ? [300, 420] : [420, 300]);
+      expect(await darkCorner(image.jpeg)).toBe(shownDark[orientation]);
+      // The scan's bytes, with one EXIF segment more: nothing decoded or encoded again.
+      expect(Buffer.from(image.jpeg).subarray(image.jpeg.length - (own.length - 20))).toEqual(Buffer.from(own).subarray(20));
+      expect(image.jpeg.length).toBe(own.length + 36);
+    }
     const smaller = await uprightPageImage(raster, 0, { maxSide: 210 });
     expect(smaller.jpeg).not.toBe(own);
     expect([smaller.width, smaller.height]).toEqual([150, 210]);

@@ -121,17 +121,19 @@ describe('a standard scan (60 pages: tilted, turned, noisy, faded, colour, black
     expect(fromScan.sheets.filter((s) => s.lesson_id !== null).length).toBe(sheetStarts);
   });
 
-  it('stores upright JPEG page images (a turned page reads upright again)', async () => {
+  it('stores JPEG page images shown upright (a turned page reads upright again as shown)', async () => {
     for (const page of pages) {
       expect(page.image).not.toBeNull();
       const meta = await sharp(page.image!.jpeg).metadata();
       expect(meta.format).toBe('jpeg');
-      expect([meta.width, meta.height]).toEqual([page.image!.width, page.image!.height]);
-      if (page.orientation !== null) expect(meta.height).toBeGreaterThan(meta.width!);
+      // As shown: a turned scan kept as it came is turned by its EXIF orientation.
+      expect([meta.autoOrient.width, meta.autoOrient.height]).toEqual([page.image!.width, page.image!.height]);
+      if (page.orientation !== null) expect(meta.autoOrient.height).toBeGreaterThan(meta.autoOrient.width);
     }
     for (const orientation of [90, 180, 270] as const) {
       const turned = pages.find((p) => p.orientation === orientation && p.code)!;
       const { data, info } = await sharp(turned.image!.jpeg)
+        .autoOrient()
         .toColourspace('b-w')
         .raw()
         .toBuffer({ resolveWithObject: true });
