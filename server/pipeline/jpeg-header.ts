@@ -76,9 +76,10 @@ export function shownTurn(jpeg: Uint8Array): Orientation {
  * The JPEG with an EXIF Orientation that shows it turned clockwise by `turn`, in place of any
  * EXIF it had (a scanner's own orientation tag would otherwise turn it again): a turned scan is
  * kept as its own bytes, with no decoding or re-encoding. Unchanged (the same array) when there
- * is nothing to turn and no EXIF.
+ * is nothing to turn and no EXIF, or when the bytes do not start as a JPEG (nothing to write into).
  */
 export function withShownTurn(jpeg: Uint8Array, turn: Orientation): Uint8Array {
+  if (jpeg[0] !== 0xff || jpeg[1] !== 0xd8) return jpeg;
   const segments = jpegHeaderSegments(jpeg);
   const exif = segments.filter((segment) => isExif(jpeg, segment));
   if (turn === 0 && exif.length === 0) return jpeg;

@@ -59,5 +59,8 @@ describe('withShownTurn / shownTurn', () => {
     // An EXIF segment cut short: no orientation read past its end.
     const cut = withShownTurn(jpeg, 90).slice(0, 40);
     expect(() => shownTurn(cut)).not.toThrow();
+    // Bytes that do not start as a JPEG are left as they are.
+    const foreign = new Uint8Array([1, 2, 3, 4]);
+    expect(withShownTurn(foreign, 90)).toBe(foreign);
   });
 });
