@@ -136,7 +136,8 @@ async function readInTopBand(
     orientation: found.orientation,
     skew: tenthOfDegree(found.skew),
     codes: found.codes,
-    image: options.pageImage === false ? null : scanJpegPageImage(jpeg.bytes, jpeg, found.orientation),
+    image:
+      options.pageImage === false ? null : scanJpegPageImage(jpeg.bytes, jpeg, found.orientation),
     source: 'embedded_image',
     dpi: Math.round(jpeg.dpi),
   };

@@ -174,12 +174,12 @@ export async function findCodes(
 }
 
 /**
- * The first try for a page that is an upright scan JPEG, on its top band alone (see read-page's
- * UprightJpeg): its two top corner crops, read as findCodes reads them. Whichever way the sheet
- * was fed, one of its two codes (top-right and bottom-left on the sheet) lands in a top corner of
- * the scan: top-right when upright or upside down, top-left when a quarter turn round. Returns
- * the result findCodes would return when one of them holds an expected code; null otherwise (then
- * the whole page goes through findCodes).
+ * The first try for a page that is a scan JPEG placed upright on it, on its top band alone (see
+ * scan-page's UprightJpeg): its two top corner crops, read as findCodes reads them. Whichever way
+ * the sheet was fed, one of its two codes (top-right and bottom-left on the sheet) lands in a top
+ * corner of the scan: top-right when upright or upside down, top-left when a quarter turn round.
+ * Returns the result findCodes would return when one of them holds an expected code; null
+ * otherwise (then the whole page goes through findCodes).
  */
 export async function findCodeInTopBand(
   band: GreyRaster,

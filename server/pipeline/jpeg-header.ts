@@ -45,10 +45,21 @@ const ORIENTATION_TAG = 0x0112;
 /** EXIF Orientation values for an image to be turned clockwise by 0, 90, 180, 270 degrees when shown. */
 const ORIENTATION_FOR_TURN: Record<Orientation, number> = { 0: 1, 90: 6, 180: 3, 270: 8 };
 /** Clockwise turn shown for each EXIF Orientation value (mirrored ones as their unmirrored turn). */
-const TURN_FOR_ORIENTATION: Record<number, Orientation> = { 1: 0, 2: 0, 3: 180, 4: 180, 5: 270, 6: 90, 7: 90, 8: 270 };
+const TURN_FOR_ORIENTATION: Record<number, Orientation> = {
+  1: 0,
+  2: 0,
+  3: 180,
+  4: 180,
+  5: 270,
+  6: 90,
+  7: 90,
+  8: 270,
+};
 
 function isExif(jpeg: Uint8Array, segment: JpegSegment): boolean {
-  return segment.marker === APP1 && EXIF_ID.every((byte, i) => jpeg[segment.start + 4 + i] === byte);
+  return (
+    segment.marker === APP1 && EXIF_ID.every((byte, i) => jpeg[segment.start + 4 + i] === byte)
+  );
 }
 
 /**
@@ -60,8 +71,18 @@ export function shownTurn(jpeg: Uint8Array): Orientation {
     if (!isExif(jpeg, segment)) continue;
     const tiff = segment.start + 10;
     const big = jpeg[tiff] === 0x4d; // "MM": big-endian; "II": little-endian
-    const u16 = (at: number) => (at + 2 > segment.end ? -1 : big ? (jpeg[at]! << 8) | jpeg[at + 1]! : jpeg[at]! | (jpeg[at + 1]! << 8));
-    const u32 = (at: number) => (u16(at) < 0 || u16(at + 2) < 0 ? -1 : big ? u16(at) * 65536 + u16(at + 2) : u16(at + 2) * 65536 + u16(at));
+    const u16 = (at: number) =>
+      at + 2 > segment.end
+        ? -1
+        : big
+          ? (jpeg[at]! << 8) | jpeg[at + 1]!
+          : jpeg[at]! | (jpeg[at + 1]! << 8);
+    const u32 = (at: number) =>
+      u16(at) < 0 || u16(at + 2) < 0
+        ? -1
+        : big
+          ? u16(at) * 65536 + u16(at + 2)
+          : u16(at + 2) * 65536 + u16(at);
     const ifd = tiff + u32(tiff + 4);
     const entries = u16(ifd);
     for (let i = 0; i < entries; i++) {
@@ -85,7 +106,35 @@ export function withShownTurn(jpeg: Uint8Array, turn: Orientation): Uint8Array {
   if (turn === 0 && exif.length === 0) return jpeg;
   // Big-endian TIFF header, one IFD with the Orientation tag (SHORT, 1 value), no next IFD.
   const value = ORIENTATION_FOR_TURN[turn];
-  const payload = [...EXIF_ID, 0x4d, 0x4d, 0, 0x2a, 0, 0, 0, 8, 0, 1, 0x01, 0x12, 0, 3, 0, 0, 0, 1, 0, value, 0, 0, 0, 0, 0, 0];
+  const payload = [
+    ...EXIF_ID,
+    0x4d,
+    0x4d,
+    0,
+    0x2a,
+    0,
+    0,
+    0,
+    8,
+    0,
+    1,
+    0x01,
+    0x12,
+    0,
+    3,
+    0,
+    0,
+    0,
+    1,
+    0,
+    value,
+    0,
+    0,
+    0,
+    0,
+    0,
+    0,
+  ];
   const segment = turn === 0 ? [] : [0xff, APP1, 0, payload.length + 2, ...payload];
   // After SOI and a JFIF APP0, which must come first.
   const jfif = segments[0]?.marker === APP0 ? segments[0] : null;

@@ -66,7 +66,8 @@ export async function uprightPageImage(
   options: PageImageOptions = {},
 ): Promise<PageImage> {
   const maxSide = options.maxSide ?? MAX_KEPT_SCAN_SIDE;
-  if (raster.jpeg && keepsScanJpeg(raster, options)) return scanJpegPageImage(raster.jpeg, raster, orientation);
+  if (raster.jpeg && keepsScanJpeg(raster, options))
+    return scanJpegPageImage(raster.jpeg, raster, orientation);
   const channels = raster.rgb ? 3 : 1;
   const pixels = raster.rgb ?? raster.data;
   let image = sharp(Buffer.from(pixels.buffer, pixels.byteOffset, pixels.byteLength), {

@@ -30,7 +30,7 @@ export interface ScanPdf {
   /** `pageNumber` is 1-based. Rejects when the page cannot be read; other pages stay readable. */
   readPage(pageNumber: number, options?: ReadPageOptions): Promise<PageRaster>;
   /**
-   * Like readPage, but a page that is exactly an upright scan JPEG is not decoded whole yet: only
+   * Like readPage, but a page that is exactly a scan JPEG placed upright on it is not decoded whole yet: only
    * its top band is (started now), where most pages' code is read (see UprightJpeg).
    */
   loadPage(pageNumber: number, options?: ReadPageOptions): Promise<ScanPage>;

@@ -36,7 +36,7 @@ export interface ReadPageOptions {
 /** A page as far as mupdf reads it; the whole raster is decoded when first asked for. */
 export interface ScanPage {
   raster(): Promise<PageRaster>;
-  /** Set when the page is exactly an upright scan JPEG. */
+  /** Set when the page is exactly a scan JPEG placed upright on it. */
   jpeg?: UprightJpeg;
   /**
    * For when the page is done: gives back the memory of every raster it decoded, at once rather
@@ -48,9 +48,10 @@ export interface ScanPage {
 }
 
 /**
- * An upright scan JPEG and its top band, decoded alone: the decoder stops after the band's rows,
- * so a band of a third of the page costs a third of a decode (a 200-dpi A4 page: 4 ms of 12).
- * When the top-right code is read there and the page is upright, the rest is never decoded.
+ * A scan JPEG placed upright on its PDF page (whatever way the sheet was fed), and its top band,
+ * decoded alone: the decoder stops after the band's rows, so a band of a third of the page costs a
+ * third of a decode (a 200-dpi A4 page: 4 ms of 12). When a code is read in one of the band's two
+ * corners, the rest is never decoded (findCodeInTopBand).
  */
 export interface UprightJpeg {
   bytes: Uint8Array;
