@@ -13,7 +13,9 @@ const sha256 = (data: Buffer | string) => createHash('sha256').update(data).dige
 /** Every file under a folder, relative paths. */
 async function filesUnder(dir: string): Promise<string[]> {
   const entries = await readdir(dir, { recursive: true, withFileTypes: true }).catch(() => []);
-  return entries.filter((entry) => entry.isFile()).map((entry) => path.relative(dir, path.join(entry.parentPath, entry.name)));
+  return entries
+    .filter((entry) => entry.isFile())
+    .map((entry) => path.relative(dir, path.join(entry.parentPath, entry.name)));
 }
 
 function chunks(count: number, size: number, failAfter?: number): Readable {
@@ -53,7 +55,9 @@ describe('FolderBlobStore', () => {
     expect(await text(store.createReadStream(info.key))).toBe('hello world');
     expect(await text(store.createReadStream(info.key, { start: 6, end: 10 }))).toBe('world');
     expect(await store.stat(info.key)).toEqual({ size: 11 });
-    expect(store.localPath(info.key)).toBe(path.join(root, info.key.slice(0, 2), info.key.slice(2, 4), info.key));
+    expect(store.localPath(info.key)).toBe(
+      path.join(root, info.key.slice(0, 2), info.key.slice(2, 4), info.key),
+    );
   });
 
   it('accepts bytes and async iterables, and stores the same content once', async () => {
@@ -65,7 +69,9 @@ describe('FolderBlobStore', () => {
       })(),
     );
     expect(second).toEqual(first);
-    expect(await filesUnder(root)).toEqual([path.join(first.key.slice(0, 2), first.key.slice(2, 4), first.key)]);
+    expect(await filesUnder(root)).toEqual([
+      path.join(first.key.slice(0, 2), first.key.slice(2, 4), first.key),
+    ]);
   });
 
   it('streams big input without changing it', async () => {
@@ -85,7 +91,9 @@ describe('FolderBlobStore', () => {
     expect(await filesUnder(root)).toEqual([]);
     // Exactly at the limit is fine, and a per-call limit overrides the store's.
     expect((await limited.put(Buffer.alloc(100_000))).size).toBe(100_000);
-    await expect(limited.put(Buffer.alloc(11), { maxBytes: 10 })).rejects.toBeInstanceOf(BlobTooLargeError);
+    await expect(limited.put(Buffer.alloc(11), { maxBytes: 10 })).rejects.toBeInstanceOf(
+      BlobTooLargeError,
+    );
   });
 
   it('keeps nothing when the source fails half-way (client disconnect)', async () => {
@@ -104,7 +112,9 @@ describe('FolderBlobStore', () => {
     await expect(store.put(slow, { signal: controller.signal })).rejects.toThrow(/abort/i);
     expect(await filesUnder(root)).toEqual([]);
     // Bytes in memory too.
-    await expect(store.put(Buffer.alloc(1024), { signal: controller.signal })).rejects.toThrow(/abort/i);
+    await expect(store.put(Buffer.alloc(1024), { signal: controller.signal })).rejects.toThrow(
+      /abort/i,
+    );
     expect(await filesUnder(root)).toEqual([]);
   });
 
@@ -115,6 +125,22 @@ describe('FolderBlobStore', () => {
     source.destroy(new Error('writer aborted'));
     await expect(stored).rejects.toThrow('writer aborted');
     expect(await filesUnder(root)).toEqual([]);
+  });
+
+  it('makes its folders again when they are gone (a data folder emptied under a running server)', async () => {
+    const first = await store.put(Buffer.from('before'));
+    await rm(path.join(root, 'tmp'), { recursive: true, force: true });
+    await rm(path.join(root, first.key.slice(0, 2)), { recursive: true, force: true });
+    const again = await store.put(Buffer.from('before'));
+    const streamed = await store.put(Readable.from([Buffer.from('after')]));
+    expect(again).toEqual(first);
+    expect(await text(store.createReadStream(again.key))).toBe('before');
+    expect(await text(store.createReadStream(streamed.key))).toBe('after');
+    expect((await filesUnder(root)).sort()).toEqual(
+      [first, streamed]
+        .map((info) => path.join(info.key.slice(0, 2), info.key.slice(2, 4), info.key))
+        .sort(),
+    );
   });
 
   it('deletes blobs and answers stat with null for missing ones', async () => {

@@ -133,4 +133,38 @@ describe('blank pages (duplex backs)', () => {
     });
     expect(detectBlankPage(turned, DPI).blank).toBe(false);
   });
+
+  it('counts a mark one level under the ink threshold and not one at it, wherever its pixels lie in memory', () => {
+    // Paper at 240 puts the ink threshold at 240 - 0.22 * 240 = 187.2: a pixel of 187 is ink, 188 is not.
+    const look = 150;
+    const markedPaper = (level: number, byteOffset: number): GreyRaster => {
+      const page = paper(240, look);
+      // The pixels at an offset that is not a multiple of four, as a raster inside a bigger buffer may be.
+      const data = new Uint8Array(page.data.length + byteOffset).subarray(byteOffset);
+      data.set(page.data);
+      const raster = { ...page, data };
+      // 4 mm across, starting at an odd column: its edges fall inside 4-byte words.
+      const side = 4 * (look / 25.4);
+      fillRect(raster, { x: 301, y: 401, width: side, height: side }, level);
+      return raster;
+    };
+    for (const byteOffset of [0, 1, 2, 3]) {
+      expect(detectBlankPage(markedPaper(187, byteOffset), look)).toMatchObject({
+        blank: false,
+        marks: 1,
+      });
+      expect(detectBlankPage(markedPaper(188, byteOffset), look)).toMatchObject({
+        blank: true,
+        marks: 0,
+      });
+    }
+    // Dark paper (a threshold under 128: 150 - 40 = 110) is looked at pixel by pixel, to the same rule.
+    const square = { x: 301, y: 401, width: 30, height: 30 };
+    const dark = paper(150, look);
+    fillRect(dark, square, 109);
+    expect(detectBlankPage(dark, look).blank).toBe(false);
+    const faint = paper(150, look);
+    fillRect(faint, square, 110);
+    expect(detectBlankPage(faint, look).blank).toBe(true);
+  });
 });
