@@ -235,7 +235,8 @@ export class FolderBlobStore implements BlobStore {
   }
 }
 
-function isMissing(error: unknown): boolean {
+/** A file system error for a missing file or folder: how a missing blob shows (ENOENT). */
+export function isMissing(error: unknown): boolean {
   return (error as NodeJS.ErrnoException | null)?.code === 'ENOENT';
 }
 

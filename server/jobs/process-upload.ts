@@ -7,7 +7,7 @@
 // One bad page never fails the file; the file fails only when it cannot be read at all or keeps
 // crashing its workers.
 import { randomUUID } from 'node:crypto';
-import type { BlobStore } from '../blob-store';
+import { isMissing, type BlobStore } from '../blob-store';
 import { sqlState, SQLSTATE, type Database } from '../db/database';
 import { processPages, type ProcessedPage } from '../pipeline/process-pages';
 import { UnreadablePdfError } from '../pipeline/read-page';
@@ -189,7 +189,7 @@ async function failFile(db: Database, fileId: string, token: string, reason: str
 
 function isUnreadablePdf(error: unknown): boolean {
   // Page errors never get here (the pipeline keeps them per page); a missing blob is as bad.
-  return error instanceof UnreadablePdfError || (error as NodeJS.ErrnoException | null)?.code === 'ENOENT';
+  return error instanceof UnreadablePdfError || isMissing(error);
 }
 
 function messageOf(error: unknown): string {

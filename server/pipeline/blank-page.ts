@@ -39,10 +39,10 @@ let seenScratch = new Uint8Array(0);
 
 /**
  * Four pixels at once (the raster as 32-bit words, where its bytes are aligned for that): a word
- * with `~word` has a byte over 255 - n, i.e. a pixel under n, exactly when
- * ((~word + bias) | ~word) has a high bit set in some byte, bias = 0x01010101 * (127 - (255 - n)),
- * for n of 128 or more (the "has a byte greater than" bit trick). Darker paper (n under 128) is
- * looked at pixel by pixel. `inkBelow` may be fractional: a pixel is under it when under its ceiling.
+ * holds a pixel under n exactly when ((~word + bias) | ~word) has a high bit set in some byte,
+ * bias = 0x01010101 * (n - 128): the "has a byte greater than 255 - n" bit trick on the inverted
+ * pixels, which holds for n of 128 or more. Darker paper (n under 128) is looked at pixel by
+ * pixel. `inkBelow` may be fractional: a pixel is under it when under its ceiling.
  */
 function paperWordTest(
   data: Uint8Array,
@@ -52,7 +52,7 @@ function paperWordTest(
   if (n < 128 || n > 255 || data.byteOffset % 4 !== 0) return null;
   return {
     words: new Uint32Array(data.buffer, data.byteOffset, data.length >> 2),
-    bias: 0x01010101 * (127 - (255 - n)),
+    bias: 0x01010101 * (n - 128),
   };
 }
 
