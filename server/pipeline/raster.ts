@@ -113,6 +113,41 @@ export function shrinkGrey(raster: GreyRaster, factor: number): GreyRaster {
   return { width: w, height: h, data: out };
 }
 
+/**
+ * Grey of interleaved RGB pixels: their luma with the weights of Rec. 601, which is how a JPEG's
+ * own Y channel was made from them (the scan's grey, as a grey scan would have it). A grey pixel
+ * (R = G = B) keeps its value.
+ */
+export function lumaOfRgb(rgb: Uint8Array, pixels: number): Uint8Array {
+  const out = new Uint8Array(pixels);
+  let done = 0;
+  if (rgb.byteOffset % 4 === 0) {
+    // Four pixels at a time: their 12 bytes read as three 32-bit words (little-endian, as
+    // typed arrays are on every platform Node.js runs on), their 4 lumas written as one.
+    const groups = pixels >> 2;
+    const words = new Uint32Array(rgb.buffer, rgb.byteOffset, groups * 3);
+    const lumas = new Uint32Array(out.buffer, 0, groups);
+    for (let g = 0, w = 0; g < groups; g++, w += 3) {
+      const a = words[w]!;
+      const b = words[w + 1]!;
+      const c = words[w + 2]!;
+      const y0 = luma(a & 255, (a >>> 8) & 255, (a >>> 16) & 255);
+      const y1 = luma(a >>> 24, b & 255, (b >>> 8) & 255);
+      const y2 = luma((b >>> 16) & 255, b >>> 24, c & 255);
+      const y3 = luma((c >>> 8) & 255, (c >>> 16) & 255, c >>> 24);
+      lumas[g] = (y0 | (y1 << 8) | (y2 << 16) | (y3 << 24)) >>> 0;
+    }
+    done = groups * 4;
+  }
+  for (let i = done, j = 3 * done; i < pixels; i++, j += 3)
+    out[i] = luma(rgb[j]!, rgb[j + 1]!, rgb[j + 2]!);
+  return out;
+}
+
+function luma(r: number, g: number, b: number): number {
+  return (19595 * r + 38470 * g + 7471 * b + 32768) >> 16;
+}
+
 /** RGBA copy, the only raw pixel layout zxing-wasm reads (grey buffers silently find nothing). */
 export function greyToRgba(raster: GreyRaster): {
   width: number;

@@ -1,0 +1,60 @@
+import sharp from 'sharp';
+import { describe, expect, it } from 'vitest';
+import { lumaOfRgb } from '../raster';
+import { decodeLoaded } from '../scan-page';
+
+/** Rec. 601 luma of one pixel, as written in the standard (rounded to nearest). */
+const expectedLuma = (r: number, g: number, b: number) =>
+  Math.round(0.299 * r + 0.587 * g + 0.114 * b);
+
+describe('lumaOfRgb', () => {
+  it('keeps grey pixels as they are and weighs colours as a JPEG Y channel does', () => {
+    const grey = Uint8Array.from({ length: 256 * 3 }, (_, i) => Math.floor(i / 3));
+    expect([...lumaOfRgb(grey, 256)]).toEqual(Array.from({ length: 256 }, (_, v) => v));
+    const primaries = Uint8Array.from([255, 0, 0, 0, 255, 0, 0, 0, 255, 20, 40, 160]);
+    expect([...lumaOfRgb(primaries, 4)]).toEqual([76, 150, 29, expectedLuma(20, 40, 160)]);
+  });
+
+  it('gives every pixel its own luma, whatever the length and the alignment of the pixels', () => {
+    const bytes = Uint8Array.from({ length: 3 * 64 + 8 }, (_, i) => (i * 97 + (i >> 3)) & 255);
+    for (const offset of [0, 1, 2, 3, 4])
+      for (const pixels of [1, 3, 4, 5, 7, 8, 61, 64]) {
+        const rgb = new Uint8Array(bytes.buffer, offset, 3 * pixels);
+        const want = Array.from({ length: pixels }, (_, i) =>
+          expectedLuma(rgb[3 * i]!, rgb[3 * i + 1]!, rgb[3 * i + 2]!),
+        );
+        const got = [...lumaOfRgb(rgb, pixels)];
+        // The standard's weights in 16-bit fixed point: at most one grey level from the exact figure.
+        got.forEach((value, i) => expect(Math.abs(value - want[i]!)).toBeLessThanOrEqual(1));
+        expect(got).toEqual(want.map((_, i) => lumaOfRgb(rgb.slice(3 * i, 3 * i + 3), 1)[0]));
+      }
+  });
+});
+
+describe('a colour scan JPEG', () => {
+  it('decodes to its grey, with the colour kept only when a colour page image is asked for', async () => {
+    // White paper with a blue ink stroke across the middle rows.
+    const width = 64;
+    const height = 48;
+    const rgb = new Uint8Array(width * height * 3).fill(250);
+    for (let y = 20; y < 28; y++)
+      for (let x = 0; x < width; x++) rgb.set([30, 60, 170], (y * width + x) * 3);
+    const jpeg = new Uint8Array(
+      await sharp(rgb, { raw: { width, height, channels: 3 } })
+        .jpeg({ quality: 95 })
+        .toBuffer(),
+    );
+    const loaded = { jpeg, dpi: 200, width, height };
+
+    const grey = await decodeLoaded(loaded, {});
+    expect([grey.width, grey.height, grey.data.length]).toEqual([width, height, width * height]);
+    expect(grey.rgb).toBeUndefined();
+    const at = (x: number, y: number) => grey.data[y * width + x]!;
+    expect(Math.abs(at(10, 5) - 250)).toBeLessThanOrEqual(3);
+    expect(Math.abs(at(10, 24) - expectedLuma(30, 60, 170))).toBeLessThanOrEqual(4);
+
+    const colour = await decodeLoaded(loaded, { colour: true });
+    expect(colour.rgb?.length).toBe(width * height * 3);
+    expect([...colour.data]).toEqual([...grey.data]);
+  });
+});
