@@ -37,6 +37,18 @@ export function jpegHeaderSegments(jpeg: Uint8Array): JpegSegment[] {
   return segments;
 }
 
+/** Start-of-frame markers (every coding process; not DHT C4, JPG C8 or DAC CC). */
+const START_OF_FRAME = new Set([
+  0xc0, 0xc1, 0xc2, 0xc3, 0xc5, 0xc6, 0xc7, 0xc9, 0xca, 0xcb, 0xcd, 0xce, 0xcf,
+]);
+
+/** How many colour components the image has (1 grey, 3 colour, 4 CMYK); null when no frame header is read. */
+export function jpegComponents(jpeg: Uint8Array): number | null {
+  const frame = jpegHeaderSegments(jpeg).find((segment) => START_OF_FRAME.has(segment.marker));
+  // FF Cn, length (2), precision, height (2), width (2), then the number of components.
+  return frame && frame.end > frame.start + 9 ? jpeg[frame.start + 9]! : null;
+}
+
 const APP0 = 0xe0;
 const APP1 = 0xe1;
 const EXIF_ID = [0x45, 0x78, 0x69, 0x66, 0, 0]; // "Exif\0\0"

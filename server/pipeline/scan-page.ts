@@ -6,6 +6,7 @@
 import sharp, { type Sharp } from 'sharp';
 import { releaseDeadBuffer } from '../freed-memory';
 import { cornerCropSide } from './find-codes';
+import { jpegComponents } from './jpeg-header';
 import { lumaOfRgb, type GreyRaster } from './raster';
 
 // libvips keeps recent operations' results (up to 50 MB) in case they are asked for again:
@@ -167,7 +168,7 @@ async function decodeJpeg(
   options: ReadPageOptions,
 ): Promise<PageRaster> {
   const input = Buffer.from(jpeg.buffer, jpeg.byteOffset, jpeg.byteLength);
-  const decoded = await decodedPixels(sharp(input, { failOn: 'none' }));
+  const decoded = await decodedPixels(jpeg, sharp(input, { failOn: 'none' }));
   const raster: PageRaster = {
     ...greyOf(decoded, { keepRgb: true }),
     dpi,
@@ -186,6 +187,7 @@ async function decodeJpeg(
 function decodeJpegTop(jpeg: Uint8Array, width: number, rows: number): Promise<GreyRaster> {
   const input = Buffer.from(jpeg.buffer, jpeg.byteOffset, jpeg.byteLength);
   return greyPixels(
+    jpeg,
     sharp(input, { failOn: 'none', sequentialRead: true }).extract({
       left: 0,
       top: 0,
@@ -203,15 +205,21 @@ interface DecodedPixels {
   data: Uint8Array;
 }
 
-async function decodedPixels(image: Sharp): Promise<DecodedPixels> {
-  const { data, info } = await image.raw().toBuffer({ resolveWithObject: true });
-  // sharp gives CMYK scans as RGB; nothing else is expected of a JPEG.
-  if (info.channels !== 1 && info.channels !== 3)
+/**
+ * A colour JPEG (three components) is decoded to RGB; any other (grey, CMYK) to grey by libvips,
+ * which decodes a grey JPEG as it is (asked for raw pixels alone, sharp gives it as RGB).
+ */
+async function decodedPixels(jpeg: Uint8Array, image: Sharp): Promise<DecodedPixels> {
+  const colour = jpegComponents(jpeg) === 3;
+  const { data, info } = await (colour ? image : image.toColourspace('b-w'))
+    .raw()
+    .toBuffer({ resolveWithObject: true });
+  if (info.channels !== (colour ? 3 : 1))
     throw new Error(`unexpected JPEG decode with ${info.channels} channels`);
   return {
     width: info.width,
     height: info.height,
-    channels: info.channels,
+    channels: colour ? 3 : 1,
     data: new Uint8Array(data.buffer, data.byteOffset, data.byteLength),
   };
 }
@@ -229,9 +237,9 @@ function greyOf(decoded: DecodedPixels, { keepRgb = false } = {}): GreyRaster {
   return { width, height, data: grey };
 }
 
-/** An image's pixels as grey, one byte each. */
-async function greyPixels(image: Sharp): Promise<GreyRaster> {
-  return greyOf(await decodedPixels(image));
+/** A JPEG's pixels as grey, one byte each. */
+async function greyPixels(jpeg: Uint8Array, image: Sharp): Promise<GreyRaster> {
+  return greyOf(await decodedPixels(jpeg, image));
 }
 
 export interface ImageTurn {

@@ -1,5 +1,6 @@
 import sharp from 'sharp';
 import { describe, expect, it } from 'vitest';
+import { jpegComponents } from '../jpeg-header';
 import { lumaOfRgb } from '../raster';
 import { decodeLoaded } from '../scan-page';
 
@@ -56,5 +57,21 @@ describe('a colour scan JPEG', () => {
     const colour = await decodeLoaded(loaded, { colour: true });
     expect(colour.rgb?.length).toBe(width * height * 3);
     expect([...colour.data]).toEqual([...grey.data]);
+  });
+
+  it('is told from a grey or a CMYK one by its header, and each decodes to the grey of its pixels', async () => {
+    const pixels = new Uint8Array(16 * 16 * 3).fill(200);
+    const raw = { raw: { width: 16, height: 16, channels: 3 as const } };
+    const colour = new Uint8Array(await sharp(pixels, raw).jpeg().toBuffer());
+    const grey = new Uint8Array(await sharp(pixels, raw).toColourspace('b-w').jpeg().toBuffer());
+    const cmyk = new Uint8Array(await sharp(pixels, raw).toColourspace('cmyk').jpeg().toBuffer());
+    expect([colour, grey, cmyk].map(jpegComponents)).toEqual([3, 1, 4]);
+    expect(jpegComponents(new Uint8Array([1, 2, 3]))).toBeNull();
+    for (const jpeg of [colour, grey, cmyk]) {
+      const raster = await decodeLoaded({ jpeg, dpi: 200, width: 16, height: 16 }, {});
+      expect(raster.data.length).toBe(16 * 16);
+      // CMYK goes through a colour profile: close to, not exactly, the grey it was made of.
+      expect(Math.abs(raster.data[100]! - 200)).toBeLessThanOrEqual(jpeg === cmyk ? 12 : 2);
+    }
   });
 });
