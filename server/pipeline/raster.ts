@@ -113,6 +113,9 @@ export function shrinkGrey(raster: GreyRaster, factor: number): GreyRaster {
   return { width: w, height: h, data: out };
 }
 
+/** Typed arrays use the platform's byte order: little-endian but on s390x and the like. */
+const LITTLE_ENDIAN = new Uint8Array(new Uint32Array([1]).buffer)[0] === 1;
+
 /**
  * Grey of interleaved RGB pixels: their luma with the weights of Rec. 601, which is how a JPEG's
  * own Y channel was made from them (the scan's grey, as a grey scan would have it). A grey pixel
@@ -121,9 +124,9 @@ export function shrinkGrey(raster: GreyRaster, factor: number): GreyRaster {
 export function lumaOfRgb(rgb: Uint8Array, pixels: number): Uint8Array {
   const out = new Uint8Array(pixels);
   let done = 0;
-  if (rgb.byteOffset % 4 === 0) {
-    // Four pixels at a time: their 12 bytes read as three 32-bit words (little-endian, as
-    // typed arrays are on every platform Node.js runs on), their 4 lumas written as one.
+  if (LITTLE_ENDIAN && rgb.byteOffset % 4 === 0) {
+    // Four pixels at a time: their 12 bytes read as three 32-bit words, their 4 lumas written
+    // as one.
     const groups = pixels >> 2;
     const words = new Uint32Array(rgb.buffer, rgb.byteOffset, groups * 3);
     const lumas = new Uint32Array(out.buffer, 0, groups);
