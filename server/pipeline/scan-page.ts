@@ -168,7 +168,12 @@ async function decodeJpeg(
   options: ReadPageOptions,
 ): Promise<PageRaster> {
   const input = Buffer.from(jpeg.buffer, jpeg.byteOffset, jpeg.byteLength);
-  const decoded = await decodedPixels(jpeg, sharp(input, { failOn: 'none' }));
+  // Decoded as RGB only when a colour page image is asked for: a whole page of RGB held for a
+  // moment beside everything else raised the embedded server's peak memory by 5-25 MB
+  // (bench/pipeline-rss.ts, 500 pages), where its target leaves little room.
+  const decoded = await decodedPixels(jpeg, sharp(input, { failOn: 'none' }), {
+    rgb: !!options.colour,
+  });
   const raster: PageRaster = {
     ...greyOf(decoded, { keepRgb: true }),
     dpi,
@@ -206,11 +211,16 @@ interface DecodedPixels {
 }
 
 /**
- * A colour JPEG (three components) is decoded to RGB; any other (grey, CMYK) to grey by libvips,
- * which decodes a grey JPEG as it is (asked for raw pixels alone, sharp gives it as RGB).
+ * A colour JPEG (three components) is decoded to RGB when `rgb` is asked for; anything else to
+ * grey by libvips, which decodes a grey JPEG as it is (asked for raw pixels alone, sharp gives
+ * it as RGB).
  */
-async function decodedPixels(jpeg: Uint8Array, image: Sharp): Promise<DecodedPixels> {
-  const colour = jpegComponents(jpeg) === 3;
+async function decodedPixels(
+  jpeg: Uint8Array,
+  image: Sharp,
+  options: { rgb: boolean },
+): Promise<DecodedPixels> {
+  const colour = options.rgb && jpegComponents(jpeg) === 3;
   const { data, info } = await (colour ? image : image.toColourspace('b-w'))
     .raw()
     .toBuffer({ resolveWithObject: true });
@@ -227,7 +237,8 @@ async function decodedPixels(jpeg: Uint8Array, image: Sharp): Promise<DecodedPix
 /**
  * Grey pixels of a decode. A colour scan's luma is taken here (lumaOfRgb) rather than by libvips,
  * whose grey goes through linear light in floating point: on a 300-dpi A4 colour page that cost
- * 30 ms, more than the RGB decode itself (25 ms). Its RGB is released unless `keepRgb`.
+ * 30 ms, more than the RGB decode itself (25 ms); on its top band, 12.5 ms against 9.8. Its RGB
+ * is released unless `keepRgb`.
  */
 function greyOf(decoded: DecodedPixels, { keepRgb = false } = {}): GreyRaster {
   const { width, height, data } = decoded;
@@ -237,9 +248,9 @@ function greyOf(decoded: DecodedPixels, { keepRgb = false } = {}): GreyRaster {
   return { width, height, data: grey };
 }
 
-/** A JPEG's pixels as grey, one byte each. */
+/** A JPEG's pixels as grey, one byte each; a colour one's through its RGB (a top band is small). */
 async function greyPixels(jpeg: Uint8Array, image: Sharp): Promise<GreyRaster> {
-  return greyOf(await decodedPixels(jpeg, image));
+  return greyOf(await decodedPixels(jpeg, image, { rgb: true }));
 }
 
 export interface ImageTurn {
