@@ -175,7 +175,7 @@ async function decodeJpeg(
     rgb: !!options.colour,
   });
   const raster: PageRaster = {
-    ...greyOf(decoded, { keepRgb: true }),
+    ...greyOf(decoded),
     dpi,
     source: 'embedded_image',
     jpeg,
@@ -211,17 +211,19 @@ interface DecodedPixels {
 }
 
 /**
- * A colour JPEG (three components) is decoded to RGB when `rgb` is asked for; anything else to
- * grey by libvips, which decodes a grey JPEG as it is (asked for raw pixels alone, sharp gives
- * it as RGB).
+ * When `rgb` is asked for, a JPEG that is not grey (colour, CMYK, a header not read) is decoded
+ * to sRGB; a grey one, or any when RGB is not asked for, to grey by libvips, which decodes a grey
+ * JPEG as it is (asked for raw pixels alone, sharp gives it as RGB).
  */
 async function decodedPixels(
   jpeg: Uint8Array,
   image: Sharp,
   options: { rgb: boolean },
 ): Promise<DecodedPixels> {
-  const colour = options.rgb && jpegComponents(jpeg) === 3;
-  const { data, info } = await (colour ? image : image.toColourspace('b-w'))
+  const colour = options.rgb && jpegComponents(jpeg) !== 1;
+  const { data, info } = await (
+    colour ? image.removeAlpha().toColourspace('srgb') : image.toColourspace('b-w')
+  )
     .raw()
     .toBuffer({ resolveWithObject: true });
   if (info.channels !== (colour ? 3 : 1))
@@ -237,20 +239,18 @@ async function decodedPixels(
 /**
  * Grey pixels of a decode. A colour scan's luma is taken here (lumaOfRgb) rather than by libvips,
  * whose grey goes through linear light in floating point: on a 300-dpi A4 colour page that cost
- * 30 ms, more than the RGB decode itself (25 ms); on its top band, 12.5 ms against 9.8. Its RGB
- * is released unless `keepRgb`.
+ * 30 ms, more than the RGB decode itself (25 ms); on its top band, 12.5 ms against 9.8.
  */
-function greyOf(decoded: DecodedPixels, { keepRgb = false } = {}): GreyRaster {
-  const { width, height, data } = decoded;
-  if (decoded.channels === 1) return { width, height, data };
-  const grey = lumaOfRgb(data, width * height);
-  if (!keepRgb) releaseDeadBuffer(data);
-  return { width, height, data: grey };
+function greyOf({ width, height, channels, data }: DecodedPixels): GreyRaster {
+  return { width, height, data: channels === 1 ? data : lumaOfRgb(data, width * height) };
 }
 
 /** A JPEG's pixels as grey, one byte each; a colour one's through its RGB (a top band is small). */
 async function greyPixels(jpeg: Uint8Array, image: Sharp): Promise<GreyRaster> {
-  return greyOf(await decodedPixels(jpeg, image, { rgb: true }));
+  const decoded = await decodedPixels(jpeg, image, { rgb: true });
+  const grey = greyOf(decoded);
+  if (decoded.channels === 3) releaseDeadBuffer(decoded.data);
+  return grey;
 }
 
 export interface ImageTurn {

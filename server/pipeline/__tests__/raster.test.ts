@@ -79,4 +79,21 @@ describe('a colour scan JPEG', () => {
       expect(Math.abs(raster.data[100]! - 200)).toBeLessThanOrEqual(jpeg === cmyk ? 12 : 2);
     }
   });
+
+  it('keeps the colour of a CMYK scan when a colour page image is asked for', async () => {
+    const pixels = new Uint8Array(16 * 16 * 3).fill(240);
+    for (let i = 0; i < 16 * 8; i++) pixels.set([30, 60, 170], i * 3);
+    const cmyk = new Uint8Array(
+      await sharp(pixels, { raw: { width: 16, height: 16, channels: 3 } })
+        .toColourspace('cmyk')
+        .jpeg()
+        .toBuffer(),
+    );
+    const raster = await decodeLoaded(
+      { jpeg: cmyk, dpi: 200, width: 16, height: 16 },
+      { colour: true },
+    );
+    expect(raster.rgb?.length).toBe(16 * 16 * 3);
+    expect(raster.data.length).toBe(16 * 16);
+  });
 });
