@@ -5,7 +5,8 @@
 // The HTTP clients are wrk (bench/wrk-load.ts), keep-alive, as browsers are. Clients share the
 // machine's two cores with the server here, where real ones do not: a Node.js client cost 0.4 ms
 // of CPU per request (as much as the app), wrk 0.03 ms.
-//   npm run bench -- lists            (DATABASE_URL defaults to postgres://postgres@127.0.0.1:5432/test)
+//   npm run bench -- lists            (DATABASE_URL defaults to postgres://postgres@127.0.0.1:5432/test;
+//                                      BENCH_SECONDS, BENCH_ROUNDS: length and number of measured runs)
 import { mkdirSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { Session } from 'node:inspector';
 import { tmpdir } from 'node:os';
@@ -24,10 +25,12 @@ import { cpuSecondsOf } from './serve-processes';
 import { wrkLoad } from './wrk-load';
 
 const CLIENTS = 20;
-/** How long each scenario runs, through the API and directly. */
-const SECONDS_PER_SCENARIO = 3;
-/** Unmeasured load before each measured run, the same as the run's. */
+/** How long each scenario runs, through the API and directly (BENCH_SECONDS: longer, steadier runs). */
+const SECONDS_PER_SCENARIO = Number(process.env.BENCH_SECONDS ?? 3);
+/** Unmeasured load before a scenario's measured runs, the same as the runs'. */
 const WARM_UP_SECONDS = 3;
+/** Measured runs of each scenario, through the API and directly in turn (BENCH_ROUNDS). */
+const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
 const POOL_SIZE = 10;
 const adminUrl = process.env.DATABASE_URL || 'postgres://postgres@127.0.0.1:5432/test';
 const benchDbName = 'portal_bench_lists';
@@ -160,6 +163,12 @@ async function profiled<T>(name: string, work: () => Promise<T>): Promise<T> {
   }
 }
 
+function median(values: number[]): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  const middle = Math.floor(sorted.length / 2);
+  return sorted.length % 2 === 1 ? sorted[middle]! : (sorted[middle - 1]! + sorted[middle]!) / 2;
+}
+
 function percentile(sorted: number[], p: number): number {
   return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))]!;
 }
@@ -239,7 +248,7 @@ async function main() {
       });
     }
   };
-  const rows: { scenario: string; api_p50: number; api_p95: number; sql_p50: number; sql_p95: number; ratio_p95: number; requests: { api: number; sql: number }; statements: number; api_cpu_ms: { client: number; app: number; database: number }; sql_cpu_ms: { client: number; database: number } }[] = [];
+  const rows: { scenario: string; api_p50: number; api_p95: number; sql_p50: number; sql_p95: number; ratio_p95: number; round_ratios_p95: number[]; requests: { api: number; sql: number }; statements: number; api_cpu_ms: { client: number; app: number; database: number }; sql_cpu_ms: { client: number; database: number } }[] = [];
   const only = process.env.BENCH_ONLY;
   for (const scenario of scenarios.filter((s) => !only || s.name.startsWith(only))) {
     // Warm up first, so the statements recorded below are the steady state (totals cached).
@@ -266,46 +275,57 @@ async function main() {
     await load(WARM_UP_SECONDS, (i) => runStatements(statementsFor[i % paths.length]!));
     // The clients run in a process of their own, as real clients do (not on the server's event loop).
     // While they run, this process does nothing but serve them: its CPU is the app's.
-    const apiRun = await cpuDuring(() =>
-      profiled(scenario.name, () =>
-        wrkLoad({
-          base,
-          cookie: scenario.cookie,
-          paths,
-          clients: CLIENTS,
-          seconds: SECONDS_PER_SCENARIO,
-        }),
-      ),
-    );
-    const api = apiRun.result;
-    const sqlRun = await cpuDuring(() => load(SECONDS_PER_SCENARIO, (i) => runStatements(statementsFor[i % paths.length]!)));
-    const sql = sqlRun.result;
-    const perRequest = (ms: number, requests: number) => Math.round((100 * ms) / requests) / 100;
+    // ROUNDS measured runs of each, in turn (API, direct, API, direct...), and the medians of
+    // their percentiles: this machine's speed drifts within seconds (its neighbours), and one
+    // 3 s run of each gave ratios 0.2 apart from one bench run to the next.
+    const apiRounds: { p50: number; p95: number; requests: number; clientMs: number; appMs: number; databaseMs: number }[] = [];
+    const sqlRounds: { p50: number; p95: number; requests: number; clientMs: number; databaseMs: number }[] = [];
+    for (let round = 0; round < ROUNDS; round++) {
+      const apiRun = await cpuDuring(() =>
+        profiled(`${scenario.name}${round === 0 ? '' : ` ${round + 1}`}`, () =>
+          wrkLoad({ base, cookie: scenario.cookie, paths, clients: CLIENTS, seconds: SECONDS_PER_SCENARIO }),
+        ),
+      );
+      const { result: api } = apiRun;
+      apiRounds.push({ p50: api.p50, p95: api.p95, requests: api.requests, clientMs: api.cpuMs, appMs: apiRun.appMs, databaseMs: apiRun.databaseMs });
+      const sqlRun = await cpuDuring(() => load(SECONDS_PER_SCENARIO, (i) => runStatements(statementsFor[i % paths.length]!)));
+      const { result: sql } = sqlRun;
+      sqlRounds.push({ p50: percentile(sql, 50), p95: percentile(sql, 95), requests: sql.length, clientMs: sqlRun.appMs, databaseMs: sqlRun.databaseMs });
+    }
+    const sum = <T>(items: T[], of: (item: T) => number) => items.reduce((total, item) => total + of(item), 0);
+    // CPU ms per request over all rounds.
+    const perRequest = <T extends { requests: number }>(items: T[], of: (item: T) => number) =>
+      Math.round((100 * sum(items, of)) / sum(items, (item) => item.requests)) / 100;
     const row = {
       scenario: scenario.name,
-      api_p50: api.p50,
-      api_p95: api.p95,
-      sql_p50: percentile(sql, 50),
-      sql_p95: percentile(sql, 95),
-      ratio_p95: api.p95 / percentile(sql, 95),
-      requests: { api: api.requests, sql: sql.length },
+      api_p50: median(apiRounds.map((r) => r.p50)),
+      api_p95: median(apiRounds.map((r) => r.p95)),
+      sql_p50: median(sqlRounds.map((r) => r.p50)),
+      sql_p95: median(sqlRounds.map((r) => r.p95)),
+      ratio_p95: median(apiRounds.map((r) => r.p95)) / median(sqlRounds.map((r) => r.p95)),
+      round_ratios_p95: apiRounds.map((r, i) => Math.round((100 * r.p95) / sqlRounds[i]!.p95) / 100),
+      requests: { api: sum(apiRounds, (r) => r.requests), sql: sum(sqlRounds, (r) => r.requests) },
       statements: statementsFor[0]!.length,
       // CPU ms per request: through the API (client process, app, PostgreSQL) and direct.
       api_cpu_ms: {
-        client: perRequest(api.cpuMs, api.requests),
-        app: perRequest(apiRun.appMs, api.requests),
-        database: perRequest(apiRun.databaseMs, api.requests),
+        client: perRequest(apiRounds, (r) => r.clientMs),
+        app: perRequest(apiRounds, (r) => r.appMs),
+        database: perRequest(apiRounds, (r) => r.databaseMs),
       },
-      sql_cpu_ms: { client: perRequest(sqlRun.appMs, sql.length), database: perRequest(sqlRun.databaseMs, sql.length) },
+      sql_cpu_ms: { client: perRequest(sqlRounds, (r) => r.clientMs), database: perRequest(sqlRounds, (r) => r.databaseMs) },
     };
     rows.push(row);
     console.log(
       `${row.scenario.padEnd(42)} api p50 ${row.api_p50.toFixed(1).padStart(6)} ms  p95 ${row.api_p95.toFixed(1).padStart(6)} ms | sql p50 ${row.sql_p50.toFixed(1).padStart(6)} ms  p95 ${row.sql_p95.toFixed(1).padStart(6)} ms | ratio ${row.ratio_p95.toFixed(2)}` +
+        ` (rounds ${row.round_ratios_p95.join(' ')})` +
         ` | cpu/request api ${row.api_cpu_ms.client}+${row.api_cpu_ms.app}+${row.api_cpu_ms.database} ms, sql ${row.sql_cpu_ms.client}+${row.sql_cpu_ms.database} ms`,
     );
   }
   mkdirSync(join(import.meta.dirname, 'results'), { recursive: true });
-  writeFileSync(join(import.meta.dirname, 'results/lists.json'), JSON.stringify({ seeded, clients: CLIENTS, pool: POOL_SIZE, rows }, null, 2));
+  writeFileSync(
+    join(import.meta.dirname, 'results/lists.json'),
+    JSON.stringify({ seeded, clients: CLIENTS, pool: POOL_SIZE, seconds_per_run: SECONDS_PER_SCENARIO, rounds: ROUNDS, rows }, null, 2),
+  );
   await app.close();
   await directPool.end();
   await raw.close();

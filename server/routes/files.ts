@@ -39,6 +39,10 @@ const SORT: Record<'created_at' | 'name' | 'uploaded_at', SortColumn> = {
 /** The same order over a viewer's rows of file_groups joined with their files. */
 const VIEWER_SORT: typeof SORT = { ...SORT, created_at: { ...SORT.created_at, sql: 'vg.file_created_at' } };
 
+/** A page's files by id: whole (an admin's view), or as the congregation in $1 sees them. */
+const FILES_BY_IDS = `${fileSelect(null)} WHERE f.id = ANY($1::uuid[])`;
+const VIEWERS_FILES_BY_IDS = `${fileSelect('$1')} WHERE f.id = ANY($2::uuid[])`;
+
 const DUPLICATE_MESSAGE = 'This file has already been uploaded.';
 
 function duplicateFile(): HttpError {
@@ -186,7 +190,7 @@ export function createFilesRoutes(options: FilesRoutesOptions = {}) {
       const rows = await rowsOfPage<FileRow>(
         db,
         { sql: `SELECT f.id FROM ${from} ${where} ${order} LIMIT ${p(page.limit)} OFFSET ${p(page.skip)}`, params: params.params },
-        (ids) => `${fileSelect(viewerId === null ? null : '$1')} WHERE f.id = ANY(${ids})`,
+        viewerId === null ? FILES_BY_IDS : VIEWERS_FILES_BY_IDS,
         viewerId === null ? [] : [viewerId],
       );
       return paged(rows.map(fileOf), Number(total), page);

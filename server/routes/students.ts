@@ -12,7 +12,7 @@ import { STUDY_HELPER_NOT_FOUND, studentNotFound, validationError } from './shar
 import { orderClause, pageOf, paged, sortDirection, type Page, type SortColumn } from './shared/paging';
 import { rowsOfPage, type Statement } from './shared/page-rows';
 import { listCongregation } from './shared/scope';
-import { NEWEST_ANSWER_SHEETS_FIRST, studentOf, studentSelect, studentVisible, type StudentRow } from './shared/student';
+import { NEWEST_ANSWER_SHEETS_FIRST, studentOf, STUDENT_SELECT, studentVisible, type StudentRow } from './shared/student';
 import { Where, humanIdRanges, prefixPattern } from './shared/where';
 
 const SORT: Record<'human_id' | 'created_at', SortColumn> = {
@@ -21,6 +21,9 @@ const SORT: Record<'human_id' | 'created_at', SortColumn> = {
 };
 
 type StudentPatch = Route<'updateStudent'>['Body'];
+
+const STUDENTS_BY_IDS = `${STUDENT_SELECT} WHERE s.id = ANY($1::uuid[])`;
+const VISIBLE_STUDENT_BY_ID = `${STUDENT_SELECT} WHERE s.id = $1 AND ${studentVisible('$2')}`;
 
 /**
  * One page of students matching `where` (conditions on `s`), with the total count. `ids`, when
@@ -31,7 +34,7 @@ async function pageOfStudents(db: Database, where: Where, order: string, page: P
   const rows = await rowsOfPage<StudentRow>(
     db,
     ids ?? { sql: `SELECT s.id FROM students s ${where.sql} ${order} LIMIT ${where.param(page.limit)} OFFSET ${where.param(page.skip)}`, params: where.params },
-    (placeholder) => `${studentSelect()} WHERE s.id = ANY(${placeholder})`,
+    STUDENTS_BY_IDS,
   );
   return paged(rows.map(studentOf), total, page);
 }
@@ -59,7 +62,7 @@ function humanIdPrefixPage(prefix: string, others: Where, direction: 'ASC' | 'DE
 }
 
 export async function findStudent(db: Database, id: string, scope: string | null): Promise<Schemas['Student']> {
-  const row = await db.maybeOne<StudentRow>(`${studentSelect()} WHERE s.id = $1 AND ${studentVisible('$2')}`, [id, scope]);
+  const row = await db.maybeOne<StudentRow>(VISIBLE_STUDENT_BY_ID, [id, scope]);
   if (row === null) throw studentNotFound();
   return studentOf(row);
 }

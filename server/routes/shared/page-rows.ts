@@ -15,19 +15,21 @@ export interface Statement {
 }
 
 /**
- * The rows of `ids` (a statement selecting `id`), in its order. `rowsSql` is given the
- * placeholder of the ids array (a uuid[] parameter after `rowsParams`) and selects rows with an
- * `id`. A row deleted between the two statements is left out rather than sent half-read.
+ * The rows of `ids` (a statement selecting `id`), in its order. `rowsSql` selects rows with an
+ * `id` where `id = ANY($N::uuid[])`, N being one more than the number of `rowsParams`: the ids
+ * come last. It is a constant of its caller's, not built per call: the database layer finds a
+ * statement's prepared name by its text. A row deleted between the two statements is left out
+ * rather than sent half-read.
  */
 export async function rowsOfPage<R extends { id: string }>(
   db: Database,
   ids: Statement,
-  rowsSql: (idsPlaceholder: string) => string,
+  rowsSql: string,
   rowsParams: readonly unknown[] = [],
 ): Promise<R[]> {
   const pageIds = (await db.query<{ id: string }>(ids.sql, ids.params)).map((row) => row.id);
   if (pageIds.length === 0) return [];
-  const rows = await db.query<R>(rowsSql(`$${rowsParams.length + 1}::uuid[]`), [...rowsParams, pageIds]);
+  const rows = await db.query<R>(rowsSql, [...rowsParams, pageIds]);
   const byId = new Map(rows.map((row) => [row.id, row]));
   return pageIds.flatMap((id) => byId.get(id) ?? []);
 }

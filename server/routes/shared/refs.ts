@@ -4,7 +4,7 @@ import type { Schemas } from '../../contract/types';
 
 /** The database gives timestamptz as Date; ISO 8601 in UTC on the wire. */
 export function iso(value: Date | string): string {
-  return new Date(value).toISOString();
+  return (value instanceof Date ? value : new Date(value)).toISOString();
 }
 
 export function isoOrNull(value: Date | string | null): string | null {

@@ -7,14 +7,15 @@ import { congregationRefOrNull, countryOrNull, iso, isoOrNull, lessonOrNull, nam
 /** "Newest first" for a student's answer sheets `a` (also what "latest answer sheet" means). */
 export const NEWEST_ANSWER_SHEETS_FIRST = 'a.created_at DESC, a.id DESC';
 
+// Names by lookupSql, not joins (see there why).
+const name = (table: string, column: string, key: string, value: string) => lookupSql(table, column, value, key);
+
 /**
  * Select list for students, aliased `s`. Callers append WHERE on `s` (by id: lists choose their
- * page's ids first, see rowsOfPage).
+ * page's ids first, see rowsOfPage). Written once: a statement's text is looked up by value for
+ * its prepared name (server/db/postgres.ts), and a text built anew each call is hashed anew.
  */
-export function studentSelect(): string {
-  // Names by lookupSql, not joins (see there why).
-  const name = (table: string, column: string, key: string, value: string) => lookupSql(table, column, value, key);
-  return `
+export const STUDENT_SELECT = `
   SELECT s.id, s.human_id, s.attributes, s.created_at, s.last_active_at,
          s.country_iso, ${name('countries', 'display_name', 'iso_code', 's.country_iso')} AS country_name,
          s.congregation_id, ${name('congregations', 'wbs_code', 'id', 's.congregation_id')} AS congregation_wbs_code,
@@ -41,7 +42,6 @@ export function studentSelect(): string {
   ) la ON true
   LEFT JOIN files f ON f.id = la.file_id
   LEFT JOIN lessons l ON l.id = la.lesson_id`;
-}
 
 export interface StudentRow {
   id: string;
