@@ -26,37 +26,68 @@ const STUDENTS_BY_IDS = `${STUDENT_SELECT} WHERE s.id = ANY($1::uuid[])`;
 const VISIBLE_STUDENT_BY_ID = `${STUDENT_SELECT} WHERE s.id = $1 AND ${studentVisible('$2')}`;
 
 /**
- * One page of students matching `where` (conditions on `s`), with the total count. `ids`, when
- * given, selects the page's ids instead of `where` with `order` (see humanIdPrefixPage).
+ * One page of students matching `where` (conditions on `s`), with the total count. `byPrefix`,
+ * when given, selects the page's ids and counts them instead of `where` (see humanIdPrefixPage).
  */
-async function pageOfStudents(db: Database, where: Where, order: string, page: Page, ids?: Statement): Promise<ReplyOf<'listStudents'>> {
-  const total = await cachedTotal(db, `SELECT count(*) AS total FROM students s ${where.sql}`, where.params);
+async function pageOfStudents(
+  db: Database,
+  where: Where,
+  order: string,
+  page: Page,
+  byPrefix?: { ids?: Statement; count: Statement },
+): Promise<ReplyOf<'listStudents'>> {
+  const count = byPrefix?.count ?? { sql: `SELECT count(*) AS total FROM students s ${where.sql}`, params: where.params };
+  const total = await cachedTotal(db, count.sql, count.params);
   const rows = await rowsOfPage<StudentRow>(
     db,
-    ids ?? { sql: `SELECT s.id FROM students s ${where.sql} ${order} LIMIT ${where.param(page.limit)} OFFSET ${where.param(page.skip)}`, params: where.params },
+    byPrefix?.ids ?? { sql: `SELECT s.id FROM students s ${where.sql} ${order} LIMIT ${where.param(page.limit)} OFFSET ${where.param(page.skip)}`, params: where.params },
     STUDENTS_BY_IDS,
   );
   return paged(rows.map(studentOf), total, page);
 }
 
 /**
- * The ids of a page of students whose ID starts with `prefix`, in ID order, read from the ranges
- * of IDs that start with it (humanIdRanges), each in the order of the index on human_id, as far
- * as the page reaches. Matching the digits as text instead read the index from its start up to
- * the page's last match: "45" found its 20th student at 4508 of 100 000, and "4521" at 45 219.
- * `others` holds the list's other conditions.
+ * The students whose ID starts with `prefix`, among those `others` (the list's other conditions)
+ * select, as ranges of IDs (humanIdRanges) read in the index on human_id: `from` joins each
+ * range with its students, under `conditions`.
  */
-function humanIdPrefixPage(prefix: string, others: Where, direction: 'ASC' | 'DESC', page: Page): Statement {
+function inHumanIdRanges(prefix: string, others: Where): { from: string; conditions: string } {
   const ranges = humanIdRanges(prefix);
   const lo = others.param(ranges.map((range) => range.lo));
   const hi = others.param(ranges.map((range) => range.hi));
   const inRange = `s.human_id BETWEEN id_range.lo AND id_range.hi`;
-  const conditions = others.sql === '' ? `WHERE ${inRange}` : `${others.sql} AND ${inRange}`;
+  return {
+    from: `unnest(${lo}::bigint[], ${hi}::bigint[]) AS id_range (lo, hi)`,
+    conditions: others.sql === '' ? `WHERE ${inRange}` : `${others.sql} AND ${inRange}`,
+  };
+}
+
+/**
+ * The ids of a page of students whose ID starts with `prefix`, in ID order, each range of IDs
+ * read in the order of the index on human_id, as far as the page reaches. Matching the digits as
+ * text instead read the index from its start up to the page's last match: "45" found its 20th
+ * student at 4508 of 100 000, and "4521" at 45 219.
+ */
+function humanIdPrefixPage(prefix: string, others: Where, direction: 'ASC' | 'DESC', page: Page): Statement {
+  const { from, conditions } = inHumanIdRanges(prefix, others);
   const order = (table: string) => `ORDER BY ${table}.human_id ${direction}, ${table}.id ${direction}`;
   return {
-    sql: `SELECT r.id FROM unnest(${lo}::bigint[], ${hi}::bigint[]) AS id_range (lo, hi)
+    sql: `SELECT r.id FROM ${from}
           CROSS JOIN LATERAL (SELECT s.id, s.human_id FROM students s ${conditions} ${order('s')} LIMIT ${others.param(page.skip + page.limit)}) r
           ${order('r')} LIMIT ${others.param(page.limit)} OFFSET ${others.param(page.skip)}`,
+    params: others.params,
+  };
+}
+
+/**
+ * How many students have an ID starting with `prefix`, counted in its ranges of IDs. Counted as
+ * text, every match was read from the table (the text index cannot answer alone): 2.2 ms for the
+ * 1100 students of "45" in 100 000, while the ranges are counted from the index on human_id.
+ */
+export function humanIdPrefixCount(prefix: string, others: Where): Statement {
+  const { from, conditions } = inHumanIdRanges(prefix, others);
+  return {
+    sql: `SELECT count(*) AS total FROM ${from} CROSS JOIN LATERAL (SELECT FROM students s ${conditions}) matching`,
     params: others.params,
   };
 }
@@ -133,11 +164,13 @@ export async function studentRoutes(app: FastifyInstance) {
     const order = orderClause(SORT, orderBy, query.order_direction, 's.id');
     const page = pageOf(query);
     const prefix = query.human_id_prefix;
-    const ids =
-      prefix && orderBy === 'human_id'
-        ? humanIdPrefixPage(prefix, conditions(false), sortDirection(SORT, orderBy, query.order_direction), page)
-        : undefined;
-    return pageOfStudents(db, conditions(true), order, page, ids);
+    const byPrefix = prefix
+      ? {
+          ids: orderBy === 'human_id' ? humanIdPrefixPage(prefix, conditions(false), sortDirection(SORT, orderBy, query.order_direction), page) : undefined,
+          count: humanIdPrefixCount(prefix, conditions(false)),
+        }
+      : undefined;
+    return pageOfStudents(db, conditions(true), order, page, byPrefix);
   });
 
   app.get<Route<'getStudent'>>('/api/students/:id', async (request): Promise<ReplyOf<'getStudent'>> => {

@@ -19,6 +19,8 @@ import {
   insertStudyHelper,
   useRouteTests,
 } from './support';
+import { humanIdPrefixCount } from '../../server/routes/students';
+import { Where } from '../../server/routes/shared/where';
 
 const t = useRouteTests();
 const MISSING = '00000000-0000-4000-8000-000000000000';
@@ -117,6 +119,21 @@ describe('GET /api/students', () => {
     expect(await humanIds('country=GH', me)).toMatchObject({ total: 2, ids: [1001, 10001] });
     expect(await humanIds(`congregation=${a}`, me)).toMatchObject({ total: 3 });
     expect(await getJson(t.app, me, `/api/students?congregation=${b}`)).toEqual({ status: 403, body: { detail: 'Forbidden' } });
+  });
+
+  it('counts an ID prefix from the index on human_id alone', async () => {
+    await population();
+    // The count of a prefix reads its ranges of IDs in the index, never the table (the text
+    // index could not answer alone: every match was read from the table).
+    const count = humanIdPrefixCount('10', new Where());
+    const plan = await t.db.transaction(async (tx) => {
+      await tx.query('SET LOCAL enable_seqscan = off');
+      await tx.query('SET LOCAL enable_bitmapscan = off');
+      const rows = await tx.query<{ 'QUERY PLAN': string }>(`EXPLAIN ${count.sql}`, count.params);
+      return rows.map((row) => row['QUERY PLAN']).join('\n');
+    });
+    expect(plan).toMatch(/Index Only Scan using students_human_id_(key|page_idx)/);
+    expect(await t.db.one(count.sql, count.params)).toEqual({ total: 4 });
   });
 
   it('uses the human id text index for the prefix search', async () => {
