@@ -4,14 +4,15 @@
 // page. Checked on both databases, with sequential scans priced out so that an index is used
 // even on these tests' empty tables.
 import { describe, expect, it } from 'vitest';
+import { NEWEST_ANSWER_SHEETS_FIRST } from '../../server/routes/shared/student';
 import { useRouteTests } from './support';
 
 const t = useRouteTests();
 
-async function planOf(sql: string): Promise<string> {
+async function planOf(sql: string, params: unknown[]): Promise<string> {
   return t.db.transaction(async (tx) => {
     await tx.query('SET LOCAL enable_seqscan = off');
-    const rows = await tx.query<{ 'QUERY PLAN': string }>(`EXPLAIN ${sql}`, [10, 20]);
+    const rows = await tx.query<{ 'QUERY PLAN': string }>(`EXPLAIN ${sql}`, params);
     return rows.map((row) => row['QUERY PLAN']).join('\n');
   });
 }
@@ -29,10 +30,22 @@ describe('newest-first list pages', () => {
       it(`${table} by ${column} ${direction}, id ${direction}: one index range, no sort`, async () => {
         const plan = await planOf(
           `SELECT id FROM ${table} ORDER BY ${column} ${direction}, id ${direction} LIMIT $1 OFFSET $2`,
+          [10, 20],
         );
         expect(plan).toContain(index);
         expect(plan).not.toMatch(/Sort/);
       });
     }
   }
+});
+
+describe("a student's answer sheets, newest first", () => {
+  it('are one index range, the latest one read first (every students list row shows it)', async () => {
+    const plan = await planOf(
+      `SELECT a.id FROM answer_sheets a WHERE a.student_id = $1 ORDER BY ${NEWEST_ANSWER_SHEETS_FIRST} LIMIT 1`,
+      ['00000000-0000-4000-8000-000000000000'],
+    );
+    expect(plan).toContain('answer_sheets_student_idx');
+    expect(plan).not.toMatch(/Sort/);
+  });
 });

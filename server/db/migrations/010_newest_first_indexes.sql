@@ -11,3 +11,7 @@ DROP INDEX files_uploaded_at_idx;
 CREATE INDEX files_uploaded_at_idx ON files (uploaded_at DESC, id DESC);
 DROP INDEX feedback_uploads_created_at_idx;
 CREATE INDEX feedback_uploads_created_at_idx ON feedback_uploads (created_at DESC, id DESC);
+-- A student's latest answer sheet (each students list row shows it) and its answer sheets, newest
+-- first: the same for a student's sheets.
+DROP INDEX answer_sheets_student_idx;
+CREATE INDEX answer_sheets_student_idx ON answer_sheets (student_id, created_at DESC, id DESC);
