@@ -18,7 +18,7 @@ import { loadConfig } from '../server/config';
 import { createSession } from '../server/auth/session-store';
 import type { Database } from '../server/db/database';
 import { migrate } from '../server/db/migrate';
-import { openPostgres, statement } from '../server/db/postgres';
+import { openPostgres, statement, typeParsers } from '../server/db/postgres';
 import { loadReferenceData } from '../server/seed/countries';
 import { apiPlugins } from '../server/routes/index';
 import { cpuSecondsOf } from './serve-processes';
@@ -238,7 +238,8 @@ async function main() {
     { name: 'files, coordinator', cookie: coordCookie, path: (i) => `/api/files?skip=${(i % 10) * 10}` },
   ];
 
-  const directPool = new pg.Pool({ connectionString: url, max: POOL_SIZE });
+  // The driver as the server configures it: its values are the server's (bigint as number...).
+  const directPool = new pg.Pool({ connectionString: url, max: POOL_SIZE, types: typeParsers });
   /** The statements a handler ran (its session lookup is cached, as in the server), run directly. */
   const runStatements = async (statements: Recorded[]) => {
     for (const s of statements) {

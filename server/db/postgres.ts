@@ -17,11 +17,11 @@ const INT8 = 20;
 const INT8_ARRAY = 1016;
 const DATE = 1082;
 
-/** Same JS values as the PGlite implementation (see database.ts). */
 // pg-types is typed for its TypeId enum only; any OID is valid at run time.
 const builtinParser = pg.types.getTypeParser as (oid: number, format: 'text' | 'binary') => (value: string) => unknown;
 
-const typeParsers: pg.CustomTypesConfig = {
+/** Same JS values as the PGlite implementation (see database.ts). */
+export const typeParsers: pg.CustomTypesConfig = {
   getTypeParser: ((oid: number, format?: 'text' | 'binary') => {
     if (oid === INT8) return (value: string) => Number(value);
     if (oid === INT8_ARRAY) {
