@@ -1,10 +1,11 @@
 // Row values to the contract's small shapes: timestamps as ISO strings, and references that
 // are null (never missing) when the row has none.
 import type { Schemas } from '../../contract/types';
+import { isoString } from '../../iso-time';
 
 /** The database gives timestamptz as Date; ISO 8601 in UTC on the wire. */
 export function iso(value: Date | string): string {
-  return (value instanceof Date ? value : new Date(value)).toISOString();
+  return isoString(value);
 }
 
 export function isoOrNull(value: Date | string | null): string | null {
