@@ -15,7 +15,7 @@ const THREE_DIGITS = Array.from({ length: 1000 }, (_, n) => String(n).padStart(3
 const four = (n: number) => TWO_DIGITS[Math.floor(n / 100)]! + TWO_DIGITS[n % 100]!;
 
 /** The same text as `new Date(value).toISOString()`, and the same RangeError for an invalid time. */
-export function isoString(value: Date | string | number): string {
+export function iso(value: Date | string | number): string {
   const date = value instanceof Date ? value : new Date(value);
   const time = date.getTime();
   // Invalid times throw, and years of other than four digits are written ±YYYYYY: toISOString.
@@ -49,4 +49,8 @@ export function isoString(value: Date | string | number): string {
   ms -= seconds * 1000;
   const two = TWO_DIGITS;
   return `${four(year)}-${two[month]}-${two[day]}T${two[hours]}:${two[minutes]}:${two[seconds]}.${THREE_DIGITS[ms]}Z`;
+}
+
+export function isoOrNull(value: Date | string | null): string | null {
+  return value === null ? null : iso(value);
 }

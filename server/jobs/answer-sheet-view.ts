@@ -1,7 +1,7 @@
 // An answer sheet (response) with its review counts, as the file's responses table and the
 // response screens show it.
 import type { Schemas } from '../contract/types';
-import { isoString } from '../iso-time';
+import { iso, isoOrNull } from '../iso-time';
 import { mismatchedPageSql, unrecognizedPageSql } from './file-steps';
 
 /** Select list over `answer_sheets a`; callers append WHERE/ORDER BY. */
@@ -56,7 +56,7 @@ export function sheetOf(row: SheetRow): Schemas['AnswerSheet'] {
   return {
     id: row.id,
     file_id: row.file_id,
-    file: { name: row.file_name, uploaded_at: isoString(row.file_uploaded_at) },
+    file: { name: row.file_name, uploaded_at: iso(row.file_uploaded_at) },
     student:
       row.student_id === null
         ? null
@@ -87,6 +87,6 @@ export function sheetOf(row: SheetRow): Schemas['AnswerSheet'] {
     unrecognized_count: Number(row.unrecognized_count),
     mismatched_count: Number(row.mismatched_count),
     duplicate: row.duplicate_of !== null,
-    first_feedback_at: row.first_feedback_at === null ? null : isoString(row.first_feedback_at),
+    first_feedback_at: isoOrNull(row.first_feedback_at),
   };
 }

@@ -7,7 +7,7 @@ import type { Schemas } from '../contract/types';
 import type { Database } from '../db/database';
 import { lookupSql } from '../db/lookup-sql';
 import { forbidden, notFound } from '../http-error';
-import { isoString } from '../iso-time';
+import { iso, isoOrNull } from '../iso-time';
 import { keptSheetSql, mismatchedPageSql, unrecognizedPageSql } from './file-steps';
 
 export const FILE_NOT_FOUND = 'File not found';
@@ -125,10 +125,10 @@ export function fileOf(row: FileRow): Schemas['File'] {
     service_center_contact_person: named(row.contact_person_id, row.contact_person_name),
     congregations: row.congregations,
     courses: row.courses,
-    scanned_at: row.scanned_at === null ? null : isoString(row.scanned_at),
-    uploaded_at: isoString(row.uploaded_at),
-    created_at: isoString(row.created_at),
-    sent_at: row.sent_at === null ? null : isoString(row.sent_at),
+    scanned_at: isoOrNull(row.scanned_at),
+    uploaded_at: iso(row.uploaded_at),
+    created_at: iso(row.created_at),
+    sent_at: isoOrNull(row.sent_at),
     congregation_file_status: row.congregation_file_status,
   };
 }

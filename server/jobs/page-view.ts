@@ -5,7 +5,7 @@ import { congregationScope } from '../auth/session';
 import type { Schemas } from '../contract/types';
 import type { Database } from '../db/database';
 import { forbidden, notFound } from '../http-error';
-import { isoString } from '../iso-time';
+import { iso } from '../iso-time';
 
 export const PAGE_NOT_FOUND = 'Page not found';
 
@@ -105,7 +105,7 @@ export function pageOf(row: PageRow): Schemas['Page'] {
     feedback_pages: row.feedback.map((item) => ({
       id: item.id,
       has_back: item.has_back,
-      feedback: { created_at: isoString(item.created_at) },
+      feedback: { created_at: iso(item.created_at) },
     })),
   };
 }

@@ -5,17 +5,9 @@
 // even on these tests' empty tables.
 import { describe, expect, it } from 'vitest';
 import { NEWEST_ANSWER_SHEETS_FIRST } from '../../server/routes/shared/student';
-import { useRouteTests } from './support';
+import { planOf, useRouteTests } from './support';
 
 const t = useRouteTests();
-
-async function planOf(sql: string, params: unknown[]): Promise<string> {
-  return t.db.transaction(async (tx) => {
-    await tx.query('SET LOCAL enable_seqscan = off');
-    const rows = await tx.query<{ 'QUERY PLAN': string }>(`EXPLAIN ${sql}`, params);
-    return rows.map((row) => row['QUERY PLAN']).join('\n');
-  });
-}
 
 const NEWEST_FIRST = [
   { table: 'students', column: 'created_at', index: 'students_created_at_idx' },
@@ -29,6 +21,7 @@ describe('newest-first list pages', () => {
     for (const direction of ['DESC', 'ASC']) {
       it(`${table} by ${column} ${direction}, id ${direction}: one index range, no sort`, async () => {
         const plan = await planOf(
+          t.db,
           `SELECT id FROM ${table} ORDER BY ${column} ${direction}, id ${direction} LIMIT $1 OFFSET $2`,
           [10, 20],
         );
@@ -42,6 +35,7 @@ describe('newest-first list pages', () => {
 describe("a student's answer sheets, newest first", () => {
   it('are one index range, the latest one read first (every students list row shows it)', async () => {
     const plan = await planOf(
+      t.db,
       `SELECT a.id FROM answer_sheets a WHERE a.student_id = $1 ORDER BY ${NEWEST_ANSWER_SHEETS_FIRST} LIMIT 1`,
       ['00000000-0000-4000-8000-000000000000'],
     );

@@ -17,6 +17,7 @@ import {
   insertServiceCenter,
   insertStudent,
   insertStudyHelper,
+  planOf,
   useRouteTests,
 } from './support';
 import { humanIdPrefixCount } from '../../server/routes/students';
@@ -126,26 +127,14 @@ describe('GET /api/students', () => {
     // The count of a prefix reads its ranges of IDs in the index, never the table (the text
     // index could not answer alone: every match was read from the table).
     const count = humanIdPrefixCount('10', new Where());
-    const plan = await t.db.transaction(async (tx) => {
-      await tx.query('SET LOCAL enable_seqscan = off');
-      await tx.query('SET LOCAL enable_bitmapscan = off');
-      const rows = await tx.query<{ 'QUERY PLAN': string }>(`EXPLAIN ${count.sql}`, count.params);
-      return rows.map((row) => row['QUERY PLAN']).join('\n');
-    });
+    const plan = await planOf(t.db, count.sql, count.params, ['enable_seqscan', 'enable_bitmapscan']);
     expect(plan).toMatch(/Index Only Scan using students_human_id_(key|page_idx)/);
     expect(await t.db.one(count.sql, count.params)).toEqual({ total: 4 });
   });
 
   it('uses the human id text index for the prefix search', async () => {
     // With sequential scans priced out, a usable index must be picked for the prefix condition.
-    const plan = await t.db.transaction(async (tx) => {
-      await tx.query('SET LOCAL enable_seqscan = off');
-      const rows = await tx.query<{ 'QUERY PLAN': string }>(
-        `EXPLAIN SELECT id FROM students s WHERE (s.human_id::text) LIKE $1`,
-        ['100%'],
-      );
-      return rows.map((row) => row['QUERY PLAN']).join('\n');
-    });
+    const plan = await planOf(t.db, `SELECT id FROM students s WHERE (s.human_id::text) LIKE $1`, ['100%']);
     expect(plan).toContain('students_human_id_text_idx');
   });
 });

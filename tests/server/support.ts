@@ -50,6 +50,19 @@ export function useRouteTests(env: Record<string, string> = {}): RouteTests {
   return handle;
 }
 
+/**
+ * PostgreSQL's plan for a statement, as text, with the given planner methods off (sequential
+ * scans by default: on the tests' small tables they would always win, hiding which index a
+ * statement can use).
+ */
+export async function planOf(db: Database, sql: string, params: readonly unknown[] = [], off = ['enable_seqscan']): Promise<string> {
+  return db.transaction(async (tx) => {
+    for (const setting of off) await tx.query(`SET LOCAL ${setting} = off`);
+    const rows = await tx.query<{ 'QUERY PLAN': string }>(`EXPLAIN ${sql}`, params);
+    return rows.map((row) => row['QUERY PLAN']).join('\n');
+  });
+}
+
 /** Every table except the migrations record and the countries. */
 export async function emptyTables(db: Database): Promise<void> {
   const tables = await db.query<{ name: string }>(

@@ -1,16 +1,9 @@
 // Row values to the contract's small shapes: timestamps as ISO strings, and references that
 // are null (never missing) when the row has none.
 import type { Schemas } from '../../contract/types';
-import { isoString } from '../../iso-time';
 
 /** The database gives timestamptz as Date; ISO 8601 in UTC on the wire. */
-export function iso(value: Date | string): string {
-  return isoString(value);
-}
-
-export function isoOrNull(value: Date | string | null): string | null {
-  return value === null ? null : iso(value);
-}
+export { iso, isoOrNull } from '../../iso-time';
 
 export function countryOrNull(isoCode: string | null, displayName: string | null): Schemas['Country'] | null {
   return isoCode === null ? null : { iso_code: isoCode, display_name: displayName ?? isoCode };
