@@ -134,7 +134,7 @@ export interface paths {
         options?: never;
         head?: never;
         /**
-         * Ignore or unignore a page, or set its template
+         * Ignore or unignore a page, set its template, or mend its place (move it, start a sheet at it, type its code)
          * @description Invalidates the answer-sheet and file caches (stats, steps, sheet counts).
          */
         patch: operations["updatePage"];
@@ -1224,6 +1224,35 @@ export interface components {
          * @enum {string}
          */
         UnrecognizedReason: "no_code_found" | "unreadable" | "unknown_code" | "other_kind";
+        /**
+         * @description Why a page is shown to a person in Review. The first six flag the page (it holds the file in
+         *     Review until a mend or Ignore Page): no_code_found, unreadable (code unreadable), unknown_code,
+         *     out_of_order (its code's page number does not follow the page before: a page 2 with no page 1,
+         *     pages in reverse order), stray_page (a page no sheet expects: a page with no code after a
+         *     complete intro sheet, a page beyond the sheet's length), another_course (a page of another
+         *     course than the sheet it follows). duplicate_sheet (its sheet repeats a sheet of the same
+         *     student and lesson already received) and blank_back (a blank duplex back, ignored) are shown
+         *     but hold nothing.
+         * @enum {string}
+         */
+        ReviewReason: "no_code_found" | "unreadable" | "unknown_code" | "out_of_order" | "stray_page" | "another_course" | "duplicate_sheet" | "blank_back";
+        /**
+         * @description What a person did to a page in Review.
+         * @enum {string}
+         */
+        ReviewMendAction: "moved" | "new_sheet" | "joined" | "code_typed" | "template_set" | "ignored" | "unignored";
+        /**
+         * Format: date-time
+         * @example 2026-11-02T10:15:00Z
+         */
+        Timestamp: string;
+        /** @description The last mend of a page, who made it and when. */
+        ReviewMend: {
+            action: components["schemas"]["ReviewMendAction"];
+            /** @description The e-mail of the person who made it. */
+            by: string;
+            at: components["schemas"]["Timestamp"];
+        };
         Lesson: {
             id: components["schemas"]["Uuid"];
             /** @example Good News 3: The Bible */
@@ -1253,11 +1282,6 @@ export interface components {
             /** @example Springfield North */
             display_name?: string;
         };
-        /**
-         * Format: date-time
-         * @example 2026-11-02T10:15:00Z
-         */
-        Timestamp: string;
         FeedbackPage: {
             id: components["schemas"]["Uuid"];
             has_back: boolean;
@@ -1274,6 +1298,11 @@ export interface components {
             /** @description The page's template belongs to another lesson than its sheet's. */
             mismatched?: boolean;
             unrecognized_reason?: components["schemas"]["UnrecognizedReason"] | null;
+            /** @description Why the page is shown in Review (null when it was placed with certainty). */
+            review_reason?: components["schemas"]["ReviewReason"] | null;
+            /** @description The page waits for a person (a flag reason, not ignored, not mended). */
+            flagged?: boolean;
+            mended?: components["schemas"]["ReviewMend"] | null;
             template: components["schemas"]["PageTemplate"] | null;
             answer_sheet: {
                 id: components["schemas"]["Uuid"];
@@ -1289,6 +1318,9 @@ export interface components {
             feedback_pages: components["schemas"]["FeedbackPage"][];
         };
         /**
+         * @description One change (a mend) at a time. answer_sheet, new_sheet and code mend a page's place or
+         *     identity in Review, before the file is sent (409 FILE_SENT after); each clears the page's flag
+         *     and is recorded.
          * @example {
          *       "ignored": true
          *     }
@@ -1297,6 +1329,15 @@ export interface components {
             ignored?: boolean;
             /** @description Page template id, or null. */
             template?: components["schemas"]["Uuid"] | null;
+            /** @description Move the page to this answer sheet of the same file (its own sheet keeps it where it is). */
+            answer_sheet?: components["schemas"]["Uuid"];
+            /**
+             * @description Start a new answer sheet at this page; it and the pages after it in its sheet move to the new sheet (a new student in an intro file).
+             * @constant
+             */
+            new_sheet?: true;
+            /** @description The short code printed beside the page's QR code (e.g. S-ABCD2345), typed by a person; gives the page its template and, for an S code, its student. */
+            code?: string;
         };
         /** @enum {string} */
         JobType: "send_to_study_helpers" | "process_service_center_upload" | "generate_return_file_requested" | "process_study_helper_upload";
@@ -1442,6 +1483,8 @@ export interface components {
             page_count?: number;
             unrecognized_count?: number;
             mismatched_count?: number;
+            /** @description Pages of the sheet that wait for a person in Review. */
+            flagged_count?: number;
             /** @description A sheet for the same student and lesson was already received. */
             duplicate?: boolean;
             /** @description When the first page's feedback arrived (Time Graded). */
@@ -1471,6 +1514,11 @@ export interface components {
             assigned_group?: components["schemas"]["Uuid"] | null;
             /** @description Lesson id (the response template), or null. */
             lesson?: components["schemas"]["Uuid"] | null;
+            /**
+             * @description Join this sheet to the sheet before it in the file (its pages move there, this sheet goes, and an intro student left with nothing goes too). Before the file is sent only (409 FILE_SENT after).
+             * @constant
+             */
+            join_previous?: true;
         };
         /** @enum {string} */
         BaptismStatus: "pending" | "waiting_on_recruiter" | "waiting_on_service_center" | "missing_info" | "completed";
@@ -1604,10 +1652,34 @@ export interface components {
          *       "unassigned": 3,
          *       "duplicates": 0,
          *       "missing_student": 1,
-         *       "missing_lesson": 0
+         *       "missing_lesson": 0,
+         *       "flagged": 2,
+         *       "reasons": {
+         *         "no_code_found": 1,
+         *         "unreadable": 0,
+         *         "unknown_code": 0,
+         *         "out_of_order": 1,
+         *         "stray_page": 0,
+         *         "another_course": 0,
+         *         "duplicate_sheet": 0,
+         *         "blank_back": 4
+         *       }
          *     }
          */
         FileStats: {
+            /** @description Pages that wait for a person in Review (any flag reason). */
+            flagged: number;
+            /** @description Pages by review reason (ignored pages count only as blank_back). */
+            reasons: {
+                no_code_found: number;
+                unreadable: number;
+                unknown_code: number;
+                out_of_order: number;
+                stray_page: number;
+                another_course: number;
+                duplicate_sheet: number;
+                blank_back: number;
+            };
             pages: number;
             sheets: number;
             /** @description Pages whose code could not be read. */
@@ -1900,6 +1972,23 @@ export interface components {
                 "application/json": components["schemas"]["ErrorSimple"];
             };
         };
+        /** @description The record already exists. */
+        Conflict: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                /**
+                 * @example {
+                 *       "detail": {
+                 *         "error_type": "CONFLICT",
+                 *         "message": "Already exists"
+                 *       }
+                 *     }
+                 */
+                "application/json": components["schemas"]["ErrorWithType"];
+            };
+        };
         /** @description A JPEG image, cacheable. */
         Jpeg: {
             headers: {
@@ -1926,23 +2015,6 @@ export interface components {
             };
             content: {
                 "application/pdf": string;
-            };
-        };
-        /** @description The record already exists. */
-        Conflict: {
-            headers: {
-                [name: string]: unknown;
-            };
-            content: {
-                /**
-                 * @example {
-                 *       "detail": {
-                 *         "error_type": "CONFLICT",
-                 *         "message": "Already exists"
-                 *       }
-                 *     }
-                 */
-                "application/json": components["schemas"]["ErrorWithType"];
             };
         };
     };
@@ -2230,6 +2302,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
         };
     };
     getPagePreview: {
@@ -2607,6 +2680,8 @@ export interface operations {
                 /** @description File id. */
                 file?: components["schemas"]["Uuid"];
                 graded?: boolean;
+                /** @description Only sheets with a page shown in Review for this reason. */
+                reason?: components["schemas"]["ReviewReason"];
                 /** @description Rows to skip (paging). */
                 skip?: components["parameters"]["Skip"];
                 /** @description Rows to return (paging). Default page size 10. */
@@ -2777,6 +2852,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
         };
     };
     listAnswerSheetPages: {

@@ -2,7 +2,7 @@
 // response screens show it.
 import type { Schemas } from '../contract/types';
 import { iso, isoOrNull } from '../iso-time';
-import { mismatchedPageSql, unrecognizedPageSql } from './file-steps';
+import { flaggedPageSql, mismatchedPageSql, unrecognizedPageSql } from './file-steps';
 
 /** Select list over `answer_sheets a`; callers append WHERE/ORDER BY. */
 export const SHEET_SELECT = `
@@ -15,6 +15,7 @@ export const SHEET_SELECT = `
          (SELECT count(*) FROM pages p WHERE p.answer_sheet_id = a.id) AS page_count,
          (SELECT count(*) FROM pages p WHERE p.answer_sheet_id = a.id AND ${unrecognizedPageSql('p')}) AS unrecognized_count,
          (SELECT count(*) FROM pages p WHERE p.answer_sheet_id = a.id AND ${mismatchedPageSql('p', 'a')}) AS mismatched_count,
+         (SELECT count(*) FROM pages p WHERE p.answer_sheet_id = a.id AND ${flaggedPageSql('p')}) AS flagged_count,
          (SELECT min(fb.created_at) FROM feedback fb JOIN pages p ON p.id = fb.page_id WHERE p.answer_sheet_id = a.id) AS first_feedback_at
   FROM answer_sheets a
   JOIN files f ON f.id = a.file_id
@@ -49,6 +50,7 @@ export interface SheetRow {
   page_count: number;
   unrecognized_count: number;
   mismatched_count: number;
+  flagged_count: number;
   first_feedback_at: Date | null;
 }
 
@@ -86,7 +88,16 @@ export function sheetOf(row: SheetRow): Schemas['AnswerSheet'] {
     page_count: Number(row.page_count),
     unrecognized_count: Number(row.unrecognized_count),
     mismatched_count: Number(row.mismatched_count),
+    flagged_count: Number(row.flagged_count),
     duplicate: row.duplicate_of !== null,
     first_feedback_at: isoOrNull(row.first_feedback_at),
   };
+}
+
+/** Ids of the sheets with a page shown in Review for a reason (a text parameter), as the file's Action Items link to them. */
+export function sheetsWithReasonSql(reason: string): string {
+  return `SELECT rp.answer_sheet_id FROM pages rp JOIN answer_sheets ra ON ra.id = rp.answer_sheet_id
+    WHERE CASE ${reason}::text WHEN 'blank_back' THEN rp.blank AND rp.ignored
+                               WHEN 'duplicate_sheet' THEN NOT rp.ignored AND ra.duplicate_of IS NOT NULL
+                               ELSE NOT rp.ignored AND rp.flag = ${reason}::text END`;
 }

@@ -2,8 +2,9 @@
 // so the files list can filter on it and /steps reads the same answer.
 //
 //   robot   processing is not done (pending) or failed
-//   review  warnings nobody has dealt with yet: a page of a sheet whose code could not be read
-//           (unrecognized) and that is neither ignored nor given a template; a page whose template
+//   review  warnings nobody has dealt with yet: a flagged page of a sheet (placed without
+//           certainty: no usable code, out of order, stray, another course) that is not ignored
+//           and whose flag no mend has cleared; a page whose template
 //           belongs to another lesson than its sheet (mismatched) and is not ignored; a kept sheet
 //           without a lesson. Duplicates and sheets without a student are shown as warnings but do
 //           not hold the file here (ignore a duplicate's pages to drop it).
@@ -26,9 +27,17 @@ export function keptSheetSql(sheet: string): string {
   return `EXISTS (SELECT 1 FROM pages kp WHERE kp.answer_sheet_id = ${sheet}.id AND NOT kp.ignored)`;
 }
 
-/** Unrecognized pages still waiting for a decision (ignore, or choose the template). */
+/** Flag reasons of a page without a usable code (the unrecognized pages). */
+export const NO_CODE_FLAGS = ['no_code_found', 'unreadable', 'unknown_code'] as const;
+
+/** Flagged pages still waiting for a person (a mend, or Ignore Page). */
+export function flaggedPageSql(page: string): string {
+  return `(${page}.answer_sheet_id IS NOT NULL AND NOT ${page}.ignored AND ${page}.flag IS NOT NULL)`;
+}
+
+/** Unrecognized pages still waiting for a decision (ignore, choose the template, or another mend). */
 export function unrecognizedPageSql(page: string): string {
-  return `(${page}.answer_sheet_id IS NOT NULL AND NOT ${page}.ignored AND ${page}.unrecognized_reason IS NOT NULL AND ${page}.template_id IS NULL)`;
+  return `(${flaggedPageSql(page)} AND ${page}.flag IN (${NO_CODE_FLAGS.map((flag) => `'${flag}'`).join(', ')}))`;
 }
 
 /** Pages whose template names another lesson than their sheet's; needs the sheet aliased too. */
@@ -39,7 +48,7 @@ export function mismatchedPageSql(page: string, sheet: string): string {
 
 /** True while the file has review warnings (see the header). */
 export function reviewPendingSql(file: string): string {
-  return `(EXISTS (SELECT 1 FROM pages rp WHERE rp.file_id = ${file}.id AND ${unrecognizedPageSql('rp')})
+  return `(EXISTS (SELECT 1 FROM pages rp WHERE rp.file_id = ${file}.id AND ${flaggedPageSql('rp')})
         OR EXISTS (SELECT 1 FROM pages rp JOIN answer_sheets ra ON ra.id = rp.answer_sheet_id
                    WHERE rp.file_id = ${file}.id AND ${mismatchedPageSql('rp', 'ra')})
         OR EXISTS (SELECT 1 FROM answer_sheets ra WHERE ra.file_id = ${file}.id AND ra.lesson_id IS NULL AND ${keptSheetSql('ra')}))`;

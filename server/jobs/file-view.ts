@@ -7,8 +7,9 @@ import type { Schemas } from '../contract/types';
 import type { Database } from '../db/database';
 import { lookupSql } from '../db/lookup-sql';
 import { forbidden, notFound } from '../http-error';
+import type { PageFlag } from '../pipeline/split';
 import { iso, isoOrNull } from '../iso-time';
-import { keptSheetSql, mismatchedPageSql, unrecognizedPageSql } from './file-steps';
+import { flaggedPageSql, keptSheetSql, mismatchedPageSql, unrecognizedPageSql } from './file-steps';
 
 export const FILE_NOT_FOUND = 'File not found';
 
@@ -168,7 +169,7 @@ export async function loadFile(db: Database, fileId: string, scope: string | nul
 }
 
 export async function loadFileStats(db: Database, fileId: string): Promise<Schemas['FileStats']> {
-  const row = await db.one<Record<keyof Schemas['FileStats'], number>>(
+  const row = await db.one<Record<Exclude<keyof Schemas['FileStats'], 'reasons' | 'flagged'>, number> & { flags: Record<string, number> | null; duplicate_sheet: number; blank_back: number }>(
     `SELECT
        (SELECT count(*) FROM pages p WHERE p.file_id = $1) AS pages,
        (SELECT count(*) FROM answer_sheets a WHERE a.file_id = $1 AND ${keptSheetSql('a')}) AS sheets,
@@ -178,10 +179,36 @@ export async function loadFileStats(db: Database, fileId: string): Promise<Schem
        (SELECT count(*) FROM answer_sheets a WHERE a.file_id = $1 AND a.assigned_group IS NULL AND ${keptSheetSql('a')}) AS unassigned,
        (SELECT count(*) FROM answer_sheets a WHERE a.file_id = $1 AND a.duplicate_of IS NOT NULL AND ${keptSheetSql('a')}) AS duplicates,
        (SELECT count(*) FROM answer_sheets a WHERE a.file_id = $1 AND a.student_id IS NULL AND ${keptSheetSql('a')}) AS missing_student,
-       (SELECT count(*) FROM answer_sheets a WHERE a.file_id = $1 AND a.lesson_id IS NULL AND ${keptSheetSql('a')}) AS missing_lesson`,
+       (SELECT count(*) FROM answer_sheets a WHERE a.file_id = $1 AND a.lesson_id IS NULL AND ${keptSheetSql('a')}) AS missing_lesson,
+       (SELECT json_object_agg(flag, n) FROM (SELECT p.flag, count(*) AS n FROM pages p WHERE p.file_id = $1 AND ${flaggedPageSql('p')} GROUP BY p.flag) f) AS flags,
+       (SELECT count(*) FROM pages p JOIN answer_sheets a ON a.id = p.answer_sheet_id
+        WHERE p.file_id = $1 AND NOT p.ignored AND p.flag IS NULL AND a.duplicate_of IS NOT NULL) AS duplicate_sheet,
+       (SELECT count(*) FROM pages p WHERE p.file_id = $1 AND p.blank AND p.ignored) AS blank_back`,
     [fileId],
   );
-  const stats = {} as Schemas['FileStats'];
-  for (const [key, value] of Object.entries(row)) stats[key as keyof Schemas['FileStats']] = Number(value);
-  return stats;
+  const flags = row.flags ?? {};
+  const flagCount = (flag: PageFlag) => Number(flags[flag] ?? 0);
+  const reasons: Schemas['FileStats']['reasons'] = {
+    no_code_found: flagCount('no_code_found'),
+    unreadable: flagCount('unreadable'),
+    unknown_code: flagCount('unknown_code'),
+    out_of_order: flagCount('out_of_order'),
+    stray_page: flagCount('stray_page'),
+    another_course: flagCount('another_course'),
+    duplicate_sheet: Number(row.duplicate_sheet),
+    blank_back: Number(row.blank_back),
+  };
+  return {
+    pages: Number(row.pages),
+    sheets: Number(row.sheets),
+    unrecognized: Number(row.unrecognized),
+    mismatched: Number(row.mismatched),
+    ignored: Number(row.ignored),
+    unassigned: Number(row.unassigned),
+    duplicates: Number(row.duplicates),
+    missing_student: Number(row.missing_student),
+    missing_lesson: Number(row.missing_lesson),
+    flagged: Object.values(flags).reduce((sum, n) => sum + Number(n), 0),
+    reasons,
+  };
 }

@@ -6,12 +6,15 @@ import type { Schemas } from '../contract/types';
 import type { Database } from '../db/database';
 import { forbidden, notFound } from '../http-error';
 import { iso } from '../iso-time';
+import type { PageFlag } from '../pipeline/split';
 
 export const PAGE_NOT_FOUND = 'Page not found';
 
 /** Select list over `pages p`; callers append WHERE/ORDER BY. */
 export const PAGE_SELECT = `
-  SELECT p.id, p.file_id, p.page_number, p.ignored, p.blank, p.unrecognized_reason,
+  SELECT p.id, p.file_id, p.page_number, p.ignored, p.blank, p.unrecognized_reason, p.flag, a.duplicate_of,
+         (SELECT json_build_object('action', m.action, 'by', m.user_email, 'at', m.created_at)
+          FROM review_mends m WHERE m.page_id = p.id ORDER BY m.created_at DESC, m.id LIMIT 1) AS mended,
          p.template_id, pt.name AS template_name, pt.page_number AS template_page_number, pt.code_id AS template_code,
          pt.lesson_id AS template_lesson_id, tl.name AS template_lesson_name, tl.number AS template_lesson_number,
          tl.course_id AS template_course_id,
@@ -37,6 +40,9 @@ export interface PageRow {
   ignored: boolean;
   blank: boolean;
   unrecognized_reason: Schemas['UnrecognizedReason'] | null;
+  flag: PageFlag | null;
+  duplicate_of: string | null;
+  mended: { action: Schemas['ReviewMendAction']; by: string; at: string } | null;
   template_id: string | null;
   template_name: string | null;
   template_page_number: number | null;
@@ -59,6 +65,14 @@ export interface PageRow {
   feedback: { id: string; has_back: boolean; created_at: string }[];
 }
 
+/** What Review shows for the page: its flag, else a blank back, else its sheet's duplicate. */
+function reviewReason(row: PageRow): Schemas['ReviewReason'] | null {
+  if (row.flag !== null) return row.flag;
+  if (row.blank && row.ignored) return 'blank_back';
+  if (row.duplicate_of !== null) return 'duplicate_sheet';
+  return null;
+}
+
 function lesson(id: string | null, name: string | null, number: number | null, courseId: string | null): Schemas['Lesson'] | null {
   if (id === null) return null;
   return { id, name: name ?? '', ...(number === null ? {} : { number }), ...(courseId === null ? {} : { course_id: courseId }) };
@@ -76,6 +90,9 @@ export function pageOf(row: PageRow): Schemas['Page'] {
       row.template_lesson_id !== null && row.sheet_lesson_id !== null && row.template_lesson_id !== row.sheet_lesson_id,
     // A page given its template by hand is recognised now, whatever the scan said.
     unrecognized_reason: row.template_id === null ? row.unrecognized_reason : null,
+    review_reason: reviewReason(row),
+    flagged: row.flag !== null && !row.ignored && row.answer_sheet_id !== null,
+    mended: row.mended === null ? null : { action: row.mended.action, by: row.mended.by, at: iso(new Date(row.mended.at)) },
     template:
       row.template_id === null || templateLesson === null
         ? null

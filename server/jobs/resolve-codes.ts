@@ -18,6 +18,7 @@ interface TemplateRow {
   lesson_id: string;
   page_number: number;
   student_id: string | null;
+  course_id: string;
 }
 
 export async function resolveCodes(db: Database, codes: readonly Code[]): Promise<CodeMeanings> {
@@ -31,11 +32,11 @@ export async function resolveCodes(db: Database, codes: readonly Code[]): Promis
     // Templates carry their t code themselves; printed_codes may also record it.
     sheetRows.push(
       ...(await db.query<TemplateRow>(
-        `SELECT pt.code_id, 't' AS prefix, pt.id AS template_id, pt.lesson_id, pt.page_number, NULL::uuid AS student_id
-         FROM page_templates pt WHERE pt.code_id = ANY($1::text[])
+        `SELECT pt.code_id, 't' AS prefix, pt.id AS template_id, pt.lesson_id, pt.page_number, NULL::uuid AS student_id, l.course_id
+         FROM page_templates pt JOIN lessons l ON l.id = pt.lesson_id WHERE pt.code_id = ANY($1::text[])
          UNION
-         SELECT pc.code_id, 't', pt.id, pt.lesson_id, pt.page_number, NULL::uuid
-         FROM printed_codes pc JOIN page_templates pt ON pt.id = pc.target_id
+         SELECT pc.code_id, 't', pt.id, pt.lesson_id, pt.page_number, NULL::uuid, l.course_id
+         FROM printed_codes pc JOIN page_templates pt ON pt.id = pc.target_id JOIN lessons l ON l.id = pt.lesson_id
          WHERE pc.prefix = 't' AND pc.code_id = ANY($1::text[])`,
         [templateIds],
       )),
@@ -44,8 +45,8 @@ export async function resolveCodes(db: Database, codes: readonly Code[]): Promis
   if (issuedIds.length > 0) {
     sheetRows.push(
       ...(await db.query<TemplateRow>(
-        `SELECT pc.code_id, 's' AS prefix, pt.id AS template_id, pt.lesson_id, pt.page_number, pc.student_id
-         FROM printed_codes pc JOIN page_templates pt ON pt.id = pc.target_id
+        `SELECT pc.code_id, 's' AS prefix, pt.id AS template_id, pt.lesson_id, pt.page_number, pc.student_id, l.course_id
+         FROM printed_codes pc JOIN page_templates pt ON pt.id = pc.target_id JOIN lessons l ON l.id = pt.lesson_id
          WHERE pc.prefix = 's' AND pc.code_id = ANY($1::text[])`,
         [issuedIds],
       )),
@@ -65,7 +66,13 @@ export async function resolveCodes(db: Database, codes: readonly Code[]): Promis
   const templates = new Map<string, string>();
   for (const row of sheetRows) {
     const key = `${row.prefix}/${row.code_id}`;
-    meanings.set(key, { kind: 'sheet_page', student_id: row.student_id, lesson_id: row.lesson_id, lesson_page_number: row.page_number });
+    meanings.set(key, {
+      kind: 'sheet_page',
+      student_id: row.student_id,
+      lesson_id: row.lesson_id,
+      lesson_page_number: row.page_number,
+      course_id: row.course_id,
+    });
     templates.set(key, row.template_id);
   }
   for (const row of coverRows) meanings.set(`c/${row.code_id}`, { kind: 'cover', service_center_id: row.service_center_id });

@@ -70,12 +70,14 @@ export async function writeSheets(db: Database, fileId: string, leaseToken: stri
     const templateIds: (string | null)[] = [];
     const ignored: boolean[] = [];
     const reasons: (string | null)[] = [];
-    const setPage = (pageNumber: number, sheetId: string | null, templateId: string | null, isIgnored: boolean, reason: string | null) => {
+    const flags: (string | null)[] = [];
+    const setPage = (pageNumber: number, sheetId: string | null, templateId: string | null, isIgnored: boolean, reason: string | null, flag: string | null) => {
       pageNumbers.push(pageNumber);
       sheetIds.push(sheetId);
       templateIds.push(templateId);
       ignored.push(isIgnored);
       reasons.push(reason);
+      flags.push(flag);
     };
 
     // The sheets are written with a few statements for the whole file rather than several per
@@ -150,18 +152,18 @@ export async function writeSheets(db: Database, fileId: string, leaseToken: stri
         const stored = byNumber.get(page.page_number);
         const code = stored ? codeOf(stored) : null;
         const templateId = code && !page.unrecognized ? meanings.templateOf(code) : null;
-        setPage(page.page_number, newSheetIds[index]!, templateId, page.ignored, page.unrecognized ? page.reason : null);
+        setPage(page.page_number, newSheetIds[index]!, templateId, page.ignored, page.unrecognized ? page.reason : null, page.flag);
       }
     });
-    for (const page of split.ignored_pages) setPage(page.page_number, null, null, true, null);
-    if (split.cover) setPage(split.cover.page_number, null, null, false, null);
+    for (const page of split.ignored_pages) setPage(page.page_number, null, null, true, null, null);
+    if (split.cover) setPage(split.cover.page_number, null, null, false, null, null);
 
     await tx.query(
       `UPDATE pages p SET answer_sheet_id = v.sheet_id, template_id = v.template_id, ignored = v.ignored,
-              unrecognized_reason = v.reason
-       FROM unnest($2::int[], $3::uuid[], $4::uuid[], $5::boolean[], $6::text[]) AS v(page_number, sheet_id, template_id, ignored, reason)
+              unrecognized_reason = v.reason, flag = v.flag
+       FROM unnest($2::int[], $3::uuid[], $4::uuid[], $5::boolean[], $6::text[], $7::text[]) AS v(page_number, sheet_id, template_id, ignored, reason, flag)
        WHERE p.file_id = $1 AND p.page_number = v.page_number`,
-      [fileId, pageNumbers, sheetIds, templateIds, ignored, reasons],
+      [fileId, pageNumbers, sheetIds, templateIds, ignored, reasons, flags],
     );
 
     const coverPageId = split.cover ? (byNumber.get(split.cover.page_number)?.id ?? null) : null;

@@ -6,10 +6,11 @@ import { congregationScope, requireAdmin } from '../auth/session';
 import type { ReplyOf, Route } from '../contract/types';
 import type { Database } from '../db/database';
 import { forbidden, notFound } from '../http-error';
-import { SHEET_SELECT, sheetOf, type SheetRow } from '../jobs/answer-sheet-view';
+import { SHEET_SELECT, sheetOf, sheetsWithReasonSql, type SheetRow } from '../jobs/answer-sheet-view';
 import { FILE_NOT_FOUND, fileVisibleSql } from '../jobs/file-view';
 import { keptSheetSql } from '../jobs/file-steps';
 import { loadSheetPages, requireSheetAccess } from '../jobs/page-view';
+import { joinPrevious } from '../workflow/review-mends';
 import { validationError } from './shared/errors';
 import { orderClause, pageOf, paged, type SortColumn } from './shared/paging';
 import { Where } from './shared/where';
@@ -51,6 +52,7 @@ export async function answerSheetsRoutes(app: FastifyInstance) {
     where.addIf(query.file, (p) => `a.file_id = ${p}::uuid`);
     where.addIf(scope, (p) => `a.assigned_group = ${p}::uuid`);
     if (query.graded !== undefined) where.add((p) => `a.graded = ${p}`, query.graded);
+    if (query.reason !== undefined) where.add((p) => `a.id IN (${sheetsWithReasonSql(p)})`, query.reason);
     // The sequence order's direction applies within a file; files stay newest first.
     const sort = query.order_by ?? 'sequence';
     const order =
@@ -87,8 +89,12 @@ export async function answerSheetsRoutes(app: FastifyInstance) {
   });
 
   app.patch<Route<'updateAnswerSheet'>>('/api/answer-sheets/:sheet_id', async (request): Promise<ReplyOf<'updateAnswerSheet'>> => {
-    requireAdmin(request);
+    const by = requireAdmin(request);
     const sheetId = request.params.sheet_id;
+    if (request.body.join_previous !== undefined) {
+      if (Object.keys(request.body).length > 1) throw validationError('join_previous: send it alone');
+      return loadSheet(db, await joinPrevious(db, sheetId, by));
+    }
     const { assigned_group: group, lesson } = request.body;
     if (group !== undefined && group !== null) await requireCongregation(db, group);
     if (lesson !== undefined && lesson !== null && (await db.maybeOne('SELECT 1 FROM lessons WHERE id = $1', [lesson])) === null) {

@@ -1,9 +1,11 @@
-// Scanned pages: the pages of an answer sheet, one page, ignoring a page or choosing its template
-// (review), and its upright image in full or as a thumbnail.
+// Scanned pages: the pages of an answer sheet, one page, its mends in Review (ignore, template,
+// move, start a sheet, typed code: server/workflow/review-mends.ts), and its upright image in
+// full or as a thumbnail.
 import type { FastifyInstance } from 'fastify';
 import { requireAdmin } from '../auth/session';
 import type { ReplyOf, Route } from '../contract/types';
 import { notFound } from '../http-error';
+import { movePage, setIgnored, setTemplate, startSheetAt, typeCode } from '../workflow/review-mends';
 import { sendBlob } from '../jobs/blob-response';
 import { IMAGE_CACHE_CONTROL } from '../jobs/job-types';
 import { pageThumbnail } from '../jobs/page-images';
@@ -24,20 +26,18 @@ export async function pagesRoutes(app: FastifyInstance) {
   });
 
   app.patch<Route<'updatePage'>>('/api/pages/:page_id', async (request): Promise<ReplyOf<'updatePage'>> => {
-    requireAdmin(request);
+    const by = requireAdmin(request);
     const pageId = request.params.page_id;
-    const { ignored, template } = request.body;
-    if (template !== undefined && template !== null) {
-      const exists = await db.maybeOne('SELECT 1 FROM page_templates WHERE id = $1', [template]);
+    const body = request.body;
+    if (body.template !== undefined && body.template !== null) {
+      const exists = await db.maybeOne('SELECT 1 FROM page_templates WHERE id = $1', [body.template]);
       if (exists === null) throw validationError('template: no such page template');
     }
-    const changed = await db.execute(
-      `UPDATE pages SET ignored = CASE WHEN $2::boolean IS NULL THEN ignored ELSE $2::boolean END,
-                        template_id = CASE WHEN $3::boolean THEN $4::uuid ELSE template_id END
-       WHERE id = $1`,
-      [pageId, ignored ?? null, template !== undefined, template ?? null],
-    );
-    if (changed === 0) throw notFound(PAGE_NOT_FOUND);
+    if (body.ignored !== undefined) await setIgnored(db, pageId, body.ignored, by);
+    else if (body.template !== undefined) await setTemplate(db, pageId, body.template, by);
+    else if (body.answer_sheet !== undefined) await movePage(db, pageId, body.answer_sheet, by);
+    else if (body.new_sheet !== undefined) await startSheetAt(db, pageId, by);
+    else if (body.code !== undefined) await typeCode(db, pageId, body.code, by);
     return loadPage(db, pageId);
   });
 

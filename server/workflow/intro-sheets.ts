@@ -66,8 +66,8 @@ export async function writeIntroSheets(db: Database, upload: UploadRow): Promise
         const stagedPage = staged.find((p) => p.page_number === page.page_number);
         const code = stagedPage ? codeOf(stagedPage) : null;
         await tx.query(
-          `UPDATE pages SET answer_sheet_id = $3, template_id = $4, ignored = $5, unrecognized_reason = $6 WHERE file_id = $1 AND page_number = $2`,
-          [file.id, page.page_number, inserted.id, code && !page.unrecognized ? meanings.templateOf(code) : null, page.ignored, page.unrecognized ? page.reason : null],
+          `UPDATE pages SET answer_sheet_id = $3, template_id = $4, ignored = $5, unrecognized_reason = $6, flag = $7 WHERE file_id = $1 AND page_number = $2`,
+          [file.id, page.page_number, inserted.id, code && !page.unrecognized ? meanings.templateOf(code) : null, page.ignored, page.unrecognized ? page.reason : null, page.flag],
         );
         outcomes.push(
           page.ignored

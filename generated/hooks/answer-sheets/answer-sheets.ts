@@ -44,6 +44,7 @@ import type {
   BadRequestResponse,
   BulkAssign,
   BulkAssignResult,
+  ConflictResponse,
   ForbiddenResponse,
   ListAnswerSheetsParams,
   NotFoundResponse,
@@ -373,7 +374,7 @@ export const updateAnswerSheet = async (sheetId: Uuid,
 
 
 
-export const getUpdateAnswerSheetMutationOptions = <TError = BadRequestResponse | UnauthorizedResponse | ForbiddenResponse | NotFoundResponse,
+export const getUpdateAnswerSheetMutationOptions = <TError = BadRequestResponse | UnauthorizedResponse | ForbiddenResponse | NotFoundResponse | ConflictResponse,
     TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof updateAnswerSheet>>, TError,{sheetId: Uuid;data: AnswerSheetPatch}, TContext>, request?: SecondParameter<typeof apiFetch>}
 ): UseMutationOptions<Awaited<ReturnType<typeof updateAnswerSheet>>, TError,{sheetId: Uuid;data: AnswerSheetPatch}, TContext> => {
 
@@ -400,12 +401,12 @@ const {mutation: mutationOptions, request: requestOptions} = options ?
 
     export type UpdateAnswerSheetMutationResult = NonNullable<Awaited<ReturnType<typeof updateAnswerSheet>>>
     export type UpdateAnswerSheetMutationBody = AnswerSheetPatch
-    export type UpdateAnswerSheetMutationError = BadRequestResponse | UnauthorizedResponse | ForbiddenResponse | NotFoundResponse
+    export type UpdateAnswerSheetMutationError = BadRequestResponse | UnauthorizedResponse | ForbiddenResponse | NotFoundResponse | ConflictResponse
 
     /**
  * @summary Assign an answer sheet to a congregation or set its lesson (template)
  */
-export const useUpdateAnswerSheet = <TError = BadRequestResponse | UnauthorizedResponse | ForbiddenResponse | NotFoundResponse,
+export const useUpdateAnswerSheet = <TError = BadRequestResponse | UnauthorizedResponse | ForbiddenResponse | NotFoundResponse | ConflictResponse,
     TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof updateAnswerSheet>>, TError,{sheetId: Uuid;data: AnswerSheetPatch}, TContext>, request?: SecondParameter<typeof apiFetch>}
  , queryClient?: QueryClient): UseMutationResult<
         Awaited<ReturnType<typeof updateAnswerSheet>>,

@@ -43,6 +43,11 @@ export interface AnswerSheet {
   unrecognized_count?: number;
   /** @minimum 0 */
   mismatched_count?: number;
+  /**
+   * Pages of the sheet that wait for a person in Review.
+   * @minimum 0
+   */
+  flagged_count?: number;
   /** A sheet for the same student and lesson was already received. */
   duplicate?: boolean;
   /** When the first page's feedback arrived (Time Graded). */

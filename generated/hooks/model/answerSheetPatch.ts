@@ -25,4 +25,6 @@ export interface AnswerSheetPatch {
   assigned_group?: AnswerSheetPatchAssignedGroup;
   /** Lesson id (the response template), or null. */
   lesson?: AnswerSheetPatchLesson;
+  /** Join this sheet to the sheet before it in the file (its pages move there, this sheet goes, and an intro student left with nothing goes too). Before the file is sent only (409 FILE_SENT after). */
+  join_previous?: true;
 }

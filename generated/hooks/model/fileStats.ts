@@ -17,8 +17,16 @@ congregation's data), `admin` (scanning_admin only).
 
  * OpenAPI spec version: 1.0.0
  */
+import type { FileStatsReasons } from './fileStatsReasons';
 
 export interface FileStats {
+  /**
+   * Pages that wait for a person in Review (any flag reason).
+   * @minimum 0
+   */
+  flagged: number;
+  /** Pages by review reason (ignored pages count only as blank_back). */
+  reasons: FileStatsReasons;
   /** @minimum 0 */
   pages: number;
   /** @minimum 0 */

@@ -18,6 +18,7 @@ congregation's data), `admin` (scanning_admin only).
  * OpenAPI spec version: 1.0.0
  */
 import type { Uuid } from './uuid';
+import type { ReviewReason } from './reviewReason';
 import type { SkipParameter } from './skipParameter';
 import type { LimitParameter } from './limitParameter';
 import type { ListAnswerSheetsOrderBy } from './listAnswerSheetsOrderBy';
@@ -29,6 +30,10 @@ export type ListAnswerSheetsParams = {
  */
 file?: Uuid;
 graded?: boolean;
+/**
+ * Only sheets with a page shown in Review for this reason.
+ */
+reason?: ReviewReason;
 /**
  * Rows to skip (paging).
  * @minimum 0

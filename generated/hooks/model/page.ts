@@ -19,6 +19,8 @@ congregation's data), `admin` (scanning_admin only).
  */
 import type { Uuid } from './uuid';
 import type { PageUnrecognizedReason } from './pageUnrecognizedReason';
+import type { PageReviewReason } from './pageReviewReason';
+import type { PageMended } from './pageMended';
 import type { PageTemplateProperty } from './pageTemplateProperty';
 import type { PageAnswerSheet } from './pageAnswerSheet';
 import type { FeedbackPage } from './feedbackPage';
@@ -33,6 +35,11 @@ export interface Page {
   /** The page's template belongs to another lesson than its sheet's. */
   mismatched?: boolean;
   unrecognized_reason?: PageUnrecognizedReason;
+  /** Why the page is shown in Review (null when it was placed with certainty). */
+  review_reason?: PageReviewReason;
+  /** The page waits for a person (a flag reason, not ignored, not mended). */
+  flagged?: boolean;
+  mended?: PageMended;
   template: PageTemplateProperty;
   answer_sheet: PageAnswerSheet;
   feedback_pages: FeedbackPage[];

@@ -18,9 +18,26 @@ congregation's data), `admin` (scanning_admin only).
  * OpenAPI spec version: 1.0.0
  */
 import type { PagePatchTemplate } from './pagePatchTemplate';
+import type { Uuid } from './uuid';
 
+/**
+ * One change (a mend) at a time. answer_sheet, new_sheet and code mend a page's place or
+identity in Review, before the file is sent (409 FILE_SENT after); each clears the page's flag
+and is recorded.
+
+ */
 export interface PagePatch {
   ignored?: boolean;
   /** Page template id, or null. */
   template?: PagePatchTemplate;
+  /** Move the page to this answer sheet of the same file (its own sheet keeps it where it is). */
+  answer_sheet?: Uuid;
+  /** Start a new answer sheet at this page; it and the pages after it in its sheet move to the new sheet (a new student in an intro file). */
+  new_sheet?: true;
+  /**
+   * The short code printed beside the page's QR code (e.g. S-ABCD2345), typed by a person; gives the page its template and, for an S code, its student.
+   * @minLength 1
+   * @maxLength 200
+   */
+  code?: string;
 }

@@ -38,6 +38,7 @@ import type {
 
 import type {
   BadRequestResponse,
+  ConflictResponse,
   ForbiddenResponse,
   GetPageGradedPreviewParams,
   GetPageThumbnailParams,
@@ -264,7 +265,7 @@ export function useGetPage<TData = Awaited<ReturnType<typeof getPage>>, TError =
 
 /**
  * Invalidates the answer-sheet and file caches (stats, steps, sheet counts).
- * @summary Ignore or unignore a page, or set its template
+ * @summary Ignore or unignore a page, set its template, or mend its place (move it, start a sheet at it, type its code)
  */
 export const getUpdatePageUrl = (pageId: string,) => {
 
@@ -290,7 +291,7 @@ export const updatePage = async (pageId: string,
 
 
 
-export const getUpdatePageMutationOptions = <TError = BadRequestResponse | UnauthorizedResponse | ForbiddenResponse | NotFoundResponse,
+export const getUpdatePageMutationOptions = <TError = BadRequestResponse | UnauthorizedResponse | ForbiddenResponse | NotFoundResponse | ConflictResponse,
     TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof updatePage>>, TError,{pageId: string;data: PagePatch}, TContext>, request?: SecondParameter<typeof apiFetch>}
 ): UseMutationOptions<Awaited<ReturnType<typeof updatePage>>, TError,{pageId: string;data: PagePatch}, TContext> => {
 
@@ -317,12 +318,12 @@ const {mutation: mutationOptions, request: requestOptions} = options ?
 
     export type UpdatePageMutationResult = NonNullable<Awaited<ReturnType<typeof updatePage>>>
     export type UpdatePageMutationBody = PagePatch
-    export type UpdatePageMutationError = BadRequestResponse | UnauthorizedResponse | ForbiddenResponse | NotFoundResponse
+    export type UpdatePageMutationError = BadRequestResponse | UnauthorizedResponse | ForbiddenResponse | NotFoundResponse | ConflictResponse
 
     /**
- * @summary Ignore or unignore a page, or set its template
+ * @summary Ignore or unignore a page, set its template, or mend its place (move it, start a sheet at it, type its code)
  */
-export const useUpdatePage = <TError = BadRequestResponse | UnauthorizedResponse | ForbiddenResponse | NotFoundResponse,
+export const useUpdatePage = <TError = BadRequestResponse | UnauthorizedResponse | ForbiddenResponse | NotFoundResponse | ConflictResponse,
     TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof updatePage>>, TError,{pageId: string;data: PagePatch}, TContext>, request?: SecondParameter<typeof apiFetch>}
  , queryClient?: QueryClient): UseMutationResult<
         Awaited<ReturnType<typeof updatePage>>,

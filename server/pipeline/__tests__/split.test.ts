@@ -9,7 +9,8 @@ import {
   type SplitResult,
 } from '../split';
 
-// A tiny world: lessons L1 (2 pages) and L2 (2 pages), students A and B, one service center.
+// A tiny world: lessons L1 (2 pages) and L2 (2 pages) of course K1, M1 of course K2, students A
+// and B, one service center.
 const meanings = new Map<string, ResolvedCode>();
 const code = (prefix: Code['prefix'], id: string, meaning?: ResolvedCode): Code => {
   if (meaning) meanings.set(`${prefix}/${id}`, meaning);
@@ -22,6 +23,7 @@ const issued = (student: string | null, lesson: string, page: number) =>
     student_id: student,
     lesson_id: lesson,
     lesson_page_number: page,
+    course_id: lesson.startsWith('M') ? 'K2' : 'K1',
   });
 const COVER = code('c', 'COVERAAA', { kind: 'cover', service_center_id: 'sc-1' });
 const COVER2 = code('c', 'COVERBBB', { kind: 'cover', service_center_id: 'sc-2' });
@@ -237,26 +239,29 @@ describe('split by codes (page length 0)', () => {
 describe('fixed-length intro sheets (page length 1 and 2)', () => {
   it('makes every non-blank page a new student with page length 1', () => {
     const result = splitIntoSheets(pages('C', '?', '_', '!', '?'), resolve, 1);
-    expect(describeSplit(result)).toEqual(['new/-: 2 3i', 'new/-: 4', 'new/-: 5', 'cover 1 sc-1']);
-    expect(
-      result.sheets.every(
-        (s) => s.new_student && s.student_id === null && s.unrecognized_pages === 0,
-      ),
-    ).toBe(true);
+    // Every page without a code keeps its reason; with no code in the whole file, none is flagged.
+    expect(describeSplit(result)).toEqual([
+      'new/-: 2u(no_code_found) 3i',
+      'new/-: 4u(unreadable)',
+      'new/-: 5u(no_code_found)',
+      'cover 1 sc-1',
+    ]);
+    expect(result.sheets.every((s) => s.new_student && s.student_id === null)).toBe(true);
+    expect(result.sheets.flatMap((s) => s.pages).every((p) => p.flag === null)).toBe(true);
   });
 
   it('groups two non-blank pages per sheet with page length 2, blank pages not counting', () => {
     expect(split(2, ['?', '_', '?', '_', '?', '?', '?'])).toEqual([
-      'new/-: 1 2i 3 4i',
-      'new/-: 5 6',
-      'new/-: 7',
+      'new/-: 1u(no_code_found) 2i 3u(no_code_found) 4i',
+      'new/-: 5u(no_code_found) 6u(no_code_found)',
+      'new/-: 7u(no_code_found)',
     ]);
   });
 
   it('takes only a cover code as the cover, never a code-less first page', () => {
-    expect(split(1, ['?', '?'])).toEqual(['new/-: 1', 'new/-: 2']);
+    expect(split(1, ['?', '?'])).toEqual(['new/-: 1u(no_code_found)', 'new/-: 2u(no_code_found)']);
     expect(split(2, ['_', 'C', '_', '?', '?'])).toEqual([
-      'new/-: 4 5',
+      'new/-: 4u(no_code_found) 5u(no_code_found)',
       'cover 2 sc-1',
       'ignored 1 blank',
       'ignored 3 blank',
@@ -264,13 +269,85 @@ describe('fixed-length intro sheets (page length 1 and 2)', () => {
   });
 
   it('starts a fresh sheet after a cover in the middle', () => {
-    expect(split(2, ['?', 'C', '?', '?'])).toEqual(['new/-: 1', 'new/-: 3 4', 'cover 2 sc-1']);
+    expect(split(2, ['?', 'C', '?', '?'])).toEqual([
+      'new/-: 1u(no_code_found)',
+      'new/-: 3u(no_code_found) 4u(no_code_found)',
+      'cover 2 sc-1',
+    ]);
   });
 
   it('takes the lesson from a sheet-page code when the intro sheet carries one', () => {
     const result = splitIntoSheets(pages('T.L1.1', 'T.L1.2', '?', 'x'), resolve, 2);
-    expect(describeSplit(result)).toEqual(['new/L1: 1 2', 'new/-: 3 4']);
+    expect(describeSplit(result)).toEqual(['new/L1: 1 2', 'new/-: 3u(no_code_found) 4u(unknown_code)']);
     expect(result.sheets[0]!.pages.map((p) => p.lesson_page_number)).toEqual([1, 2]);
+  });
+});
+
+/** Sheets with their pages' flags: `new/L1: 1 2!no_code_found`. */
+function describeFlags(result: SplitResult): string[] {
+  return result.sheets.map((sheet) => {
+    const who = `${sheet.new_student ? 'new' : (sheet.student_id ?? '-')}/${sheet.lesson_id ?? '-'}`;
+    return `${who}: ${sheet.pages.map((p) => `${p.page_number}${p.flag ? `!${p.flag}` : ''}`).join(' ')}`;
+  });
+}
+const flags = (length: AnswerSheetPageLength, tokens: string[]) =>
+  describeFlags(splitIntoSheets(pages(...tokens), resolve, length));
+
+describe('the paper wins over the count: a page that does not fit is flagged, never joined silently', () => {
+  it('keeps a stray page between two intro students to itself, so the students after it are not shifted', () => {
+    expect(flags(2, ['T.L1.1', 'T.L1.2', '?', 'T.L1.1', 'T.L1.2', 'T.L1.1', 'T.L1.2'])).toEqual([
+      'new/L1: 1 2',
+      'new/-: 3!stray_page',
+      'new/L1: 4 5',
+      'new/L1: 6 7',
+    ]);
+  });
+
+  it('flags a page 2 that comes before its page 1', () => {
+    expect(flags(2, ['T.L1.1', 'T.L1.2', 'T.L1.2', 'T.L1.1', 'T.L1.1', 'T.L1.2'])).toEqual([
+      'new/L1: 1 2',
+      'new/L1: 3!out_of_order',
+      'new/L1: 4',
+      'new/L1: 5 6',
+    ]);
+    expect(flags(2, ['T.L1.2', 'T.L1.1'])).toEqual(['new/L1: 1!out_of_order', 'new/L1: 2']);
+  });
+
+  it('flags a page whose codes are covered, where a code was expected', () => {
+    // Page 2 covered: it stays with its page 1, flagged.
+    expect(flags(2, ['T.L1.1', '?', 'T.L1.1', 'T.L1.2'])).toEqual(['new/L1: 1 2!no_code_found', 'new/L1: 3 4']);
+    // Page 1 covered: the page 2 after it continues its sheet.
+    expect(flags(2, ['T.L1.1', 'T.L1.2', '!', 'T.L1.2'])).toEqual(['new/L1: 1 2', 'new/L1: 3!unreadable 4']);
+    expect(flags(1, ['T.L1.1', '?', 'T.L1.1'])).toEqual(['new/L1: 1', 'new/-: 2!no_code_found', 'new/L1: 3']);
+  });
+
+  it('flags a page beyond the sheet length and a page of another course', () => {
+    expect(flags(2, ['T.L1.1', 'T.L1.2', 'T.L1.3', 'T.L1.1'])).toEqual(['new/L1: 1 2', 'new/L1: 3!stray_page', 'new/L1: 4']);
+    expect(flags(2, ['T.L1.1', 'T.L1.2', 'T.M1.1', 'T.M1.2', 'T.L1.1'])).toEqual([
+      'new/L1: 1 2',
+      'new/M1: 3!another_course 4',
+      'new/L1: 5',
+    ]);
+    expect(flags(2, ['T.L1.1', 'T.M1.2'])).toEqual(['new/L1: 1', 'new/M1: 2!another_course']);
+  });
+
+  it('places an issued page by its student in an intro file, never in a new student', () => {
+    expect(flags(2, ['T.L1.1', 'T.L1.2', 'A.L2.1', 'A.L2.2', 'T.L1.1'])).toEqual(['new/L1: 1 2', 'A/L2: 3 4', 'new/L1: 5']);
+  });
+
+  it('by codes, flags a sheet that starts after page 1 and a page number that skips', () => {
+    expect(flags(0, ['T.L1.2', 'T.L1.1', 'T.L1.3'])).toEqual(['-/L1: 1!out_of_order', '-/L1: 2 3!out_of_order']);
+    expect(flags(0, ['A.L1.1', 'B.L1.2'])).toEqual(['A/L1: 1', 'B/L1: 2!out_of_order']);
+    expect(flags(0, ['A.L1.1', '?', 'B.L1.1'])).toEqual(['A/L1: 1 2!no_code_found', 'B/L1: 3']);
+  });
+
+  it("by codes, keeps one student's pages in reverse order together, flagged", () => {
+    expect(flags(0, ['A.L1.2', 'A.L1.1', 'B.L1.1'])).toEqual(['A/L1: 1!out_of_order 2!out_of_order', 'B/L1: 3']);
+  });
+
+  it('does not flag a clean file', () => {
+    expect(flags(2, ['C', 'T.L1.1', 'T.L1.2', '_', 'T.L1.1', '_', 'T.L1.2'])).toEqual(['new/L1: 2 3 4', 'new/L1: 5 6 7']);
+    expect(flags(0, ['C', 'A.L1.1', 'A.L1.2', 'B.L2.1', 'B.L2.2'])).toEqual(['A/L1: 2 3', 'B/L2: 4 5']);
   });
 });
 
@@ -320,6 +397,28 @@ describe('every page ends up exactly once', () => {
           // Sheet pages stay in file order.
           const numbers = sheet.pages.map((p) => p.page_number);
           expect(numbers).toEqual([...numbers].sort((a, b) => a - b));
+          // No page joins a sheet silently unless its code says it belongs there: a page 1 only
+          // starts a sheet, pages of two students never share one, and in a file with codes
+          // every page without one waits for a person.
+          const kept = sheet.pages.filter((p) => !p.ignored);
+          kept.slice(1).forEach((p) => {
+            if (p.lesson_page_number === 1 || (p.lesson_page_number === null && mode === 0)) expect(p.flag).not.toBeNull();
+          });
+          for (const p of kept) if (p.reason !== null) expect(p.unrecognized).toBe(true);
+        }
+        const codesInFile = file.some((p) => !p.blank && p.code !== null && resolve(p.code)?.kind === 'sheet_page');
+        for (const p of result.sheets.flatMap((s) => s.pages)) {
+          if (!p.ignored && p.lesson_page_number === null && codesInFile) expect(p.flag).not.toBeNull();
+        }
+        for (const sheet of result.sheets) {
+          const students = new Set(
+            sheet.pages.flatMap((p) => {
+              const input = file.find((f) => f.page_number === p.page_number)!;
+              const meaning = input.code ? resolve(input.code) : null;
+              return meaning?.kind === 'sheet_page' && meaning.student_id !== null ? [meaning.student_id] : [];
+            }),
+          );
+          expect(students.size).toBeLessThanOrEqual(1);
         }
       }
     }
