@@ -1318,9 +1318,10 @@ export interface components {
             feedback_pages: components["schemas"]["FeedbackPage"][];
         };
         /**
-         * @description One change (a mend) at a time. answer_sheet, new_sheet and code mend a page's place or
-         *     identity in Review, before the file is sent (409 FILE_SENT after); each clears the page's flag
-         *     and is recorded.
+         * @description ignored and template may come together; answer_sheet, new_sheet and code each come alone (400
+         *     otherwise). Every change mends the page in Review, before the file is sent (409 FILE_SENT
+         *     after), and is recorded; answer_sheet, new_sheet and code clear the page's flag, and a template
+         *     clears a no-code flag.
          * @example {
          *       "ignored": true
          *     }
@@ -1467,6 +1468,8 @@ export interface components {
             file: {
                 name: string;
                 uploaded_at: components["schemas"]["Timestamp"];
+                /** @description When the file was sent to study helpers; from then on its sheets can no longer be mended or moved. */
+                sent_at?: components["schemas"]["Timestamp"] | null;
             };
             student: {
                 id: components["schemas"]["Uuid"];

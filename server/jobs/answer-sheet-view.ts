@@ -6,7 +6,7 @@ import { flaggedPageSql, mismatchedPageSql, unrecognizedPageSql } from './file-s
 
 /** Select list over `answer_sheets a`; callers append WHERE/ORDER BY. */
 export const SHEET_SELECT = `
-  SELECT a.id, a.file_id, f.name AS file_name, f.uploaded_at AS file_uploaded_at, a.sequence,
+  SELECT a.id, a.file_id, f.name AS file_name, f.uploaded_at AS file_uploaded_at, f.sent_at AS file_sent_at, a.sequence,
          a.student_id, st.human_id AS student_human_id, st.attributes ->> 'name' AS student_name,
          st.study_helper_id, sh.name AS study_helper_name,
          a.lesson_id, l.name AS lesson_name, l.number AS lesson_number, l.course_id, c.name AS course_name,
@@ -30,6 +30,7 @@ export interface SheetRow {
   file_id: string;
   file_name: string;
   file_uploaded_at: Date;
+  file_sent_at: Date | null;
   sequence: number;
   student_id: string | null;
   student_human_id: number | null;
@@ -58,7 +59,7 @@ export function sheetOf(row: SheetRow): Schemas['AnswerSheet'] {
   return {
     id: row.id,
     file_id: row.file_id,
-    file: { name: row.file_name, uploaded_at: iso(row.file_uploaded_at) },
+    file: { name: row.file_name, uploaded_at: iso(row.file_uploaded_at), sent_at: isoOrNull(row.file_sent_at) },
     student:
       row.student_id === null
         ? null

@@ -9,7 +9,7 @@ import { movePage, setIgnored, setTemplate, startSheetAt, typeCode } from '../wo
 import { sendBlob } from '../jobs/blob-response';
 import { IMAGE_CACHE_CONTROL } from '../jobs/job-types';
 import { pageThumbnail } from '../jobs/page-images';
-import { loadPage, loadSheetPages, PAGE_NOT_FOUND, requirePageAccess, requireSheetAccess } from '../jobs/page-view';
+import { loadPage, loadSheetPages, requirePageAccess, requireSheetAccess } from '../jobs/page-view';
 import { validationError } from './shared/errors';
 
 export async function pagesRoutes(app: FastifyInstance) {
@@ -33,9 +33,11 @@ export async function pagesRoutes(app: FastifyInstance) {
       const exists = await db.maybeOne('SELECT 1 FROM page_templates WHERE id = $1', [body.template]);
       if (exists === null) throw validationError('template: no such page template');
     }
+    const mends = ['answer_sheet', 'new_sheet', 'code'].filter((key) => key in body);
+    if (mends.length > 0 && Object.keys(body).length > 1) throw validationError(`${mends[0]}: send it alone`);
     if (body.ignored !== undefined) await setIgnored(db, pageId, body.ignored, by);
-    else if (body.template !== undefined) await setTemplate(db, pageId, body.template, by);
-    else if (body.answer_sheet !== undefined) await movePage(db, pageId, body.answer_sheet, by);
+    if (body.template !== undefined) await setTemplate(db, pageId, body.template, by);
+    if (body.answer_sheet !== undefined) await movePage(db, pageId, body.answer_sheet, by);
     else if (body.new_sheet !== undefined) await startSheetAt(db, pageId, by);
     else if (body.code !== undefined) await typeCode(db, pageId, body.code, by);
     return loadPage(db, pageId);

@@ -28,8 +28,8 @@ async function patch(who: SignedIn, url: string, payload: object) {
 async function addPage(db: Database, fileId: string, pageNumber: number, sheetId: string | null, options: { templateId?: string; reason?: string; image?: string } = {}) {
   return (
     await db.one<{ id: string }>(
-      `INSERT INTO pages (file_id, page_number, answer_sheet_id, template_id, unrecognized_reason, image_blob_key)
-       VALUES ($1, $2, $3, $4, $5, $6) RETURNING id`,
+      `INSERT INTO pages (file_id, page_number, answer_sheet_id, template_id, unrecognized_reason, flag, image_blob_key)
+       VALUES ($1, $2, $3, $4, $5, $5, $6) RETURNING id`,
       [fileId, pageNumber, sheetId, options.templateId ?? null, options.reason ?? null, options.image ?? null],
     )
   ).id;

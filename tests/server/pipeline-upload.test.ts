@@ -195,7 +195,20 @@ describe('processing an uploaded scan (split by codes)', () => {
     const kept = expected.sheets.filter((sheet) => sheet.pages.some((page) => !page.ignored));
     const stats = await h.app.inject({ method: 'GET', url: `/api/file/${fileId}/stats`, headers: admin.headers });
     const sheets = await h.db.query<SheetRow>('SELECT * FROM answer_sheets WHERE file_id = $1 ORDER BY sequence', [fileId]);
+    const flaggedPages = kept.flatMap((sheet) => sheet.pages).filter((page) => page.flag !== null && !page.ignored);
+    const flagCount = (flag: string) => flaggedPages.filter((page) => page.flag === flag).length;
     expect(stats.json()).toEqual({
+      flagged: flaggedPages.length,
+      reasons: {
+        no_code_found: flagCount('no_code_found'),
+        unreadable: flagCount('unreadable'),
+        unknown_code: flagCount('unknown_code'),
+        out_of_order: flagCount('out_of_order'),
+        stray_page: flagCount('stray_page'),
+        another_course: flagCount('another_course'),
+        duplicate_sheet: kept.flatMap((sheet, index) => (sheets[index]?.duplicate_of ? sheet.pages : [])).filter((page) => !page.ignored && page.flag === null).length,
+        blank_back: expected.sheets.flatMap((sheet) => sheet.pages).filter((page) => page.ignored).length + expected.ignored_pages.filter((page) => page.reason === 'blank').length,
+      },
       pages: 30,
       sheets: kept.length,
       unrecognized: kept.flatMap((sheet) => sheet.pages).filter((page) => page.unrecognized && !page.ignored).length,
@@ -268,7 +281,7 @@ describe('processing an uploaded scan (split by codes)', () => {
 });
 
 describe('processing intro files (fixed-length sheets)', () => {
-  it('makes one new student per sheet of answer_sheet_page_length pages, blank pages not counted', async () => {
+  it('makes one new student per sheet of answer_sheet_page_length pages, blank pages not counted; an issued page keeps its student', async () => {
     const intro = await makeScan({ pages: 14, seed: 11 });
     const congregation = await insertCongregation(h.db, 'NG 0003');
     const world = await seedScanWorld(h.db, intro, { courses: ['The Gospel of John'], congregationOf: () => congregation });
@@ -285,10 +298,19 @@ describe('processing intro files (fixed-length sheets)', () => {
       [fileId],
     );
     expect(sheets.length).toBe(expected.sheets.length);
-    expect(sheets.map((sheet) => sheet.human_id)).toEqual(sheets.map((_, index) => Number(before.max) + index + 1));
+    const isNew = (index: number) => expected.sheets[index]!.new_student;
+    const created = sheets.filter((_, index) => isNew(index));
+    expect(created.length).toBeGreaterThan(0);
+    expect(sheets.length - created.length).toBeGreaterThan(0);
+    expect(created.map((sheet) => sheet.human_id)).toEqual(created.map((_, index) => Number(before.max) + index + 1));
     for (const [index, sheet] of sheets.entries()) {
-      // New students belong to no congregation yet: the Assign step gives them one.
-      expect(sheet).toMatchObject({ assigned_group: null, lesson_id: expected.sheets[index]!.lesson_id, service_center_id: world.serviceCenterId, country_iso: 'NG' });
+      if (isNew(index)) {
+        // New students belong to no congregation yet: the Assign step gives them one.
+        expect(sheet).toMatchObject({ assigned_group: null, lesson_id: expected.sheets[index]!.lesson_id, service_center_id: world.serviceCenterId, country_iso: 'NG' });
+      } else {
+        // A page printed for a known student (an S code) stays that student's, in their congregation.
+        expect(sheet).toMatchObject({ student_id: expected.sheets[index]!.student_id, assigned_group: congregation, lesson_id: expected.sheets[index]!.lesson_id });
+      }
       const pages = await h.db.query<{ page_number: number; ignored: boolean }>(
         'SELECT page_number, ignored FROM pages WHERE answer_sheet_id = $1 ORDER BY page_number',
         [sheet.id],

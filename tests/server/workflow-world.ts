@@ -58,7 +58,7 @@ export async function reviewAndAssign(
   const pages = await db.query<{ id: string }>(
     `SELECT p.id FROM pages p LEFT JOIN answer_sheets a ON a.id = p.answer_sheet_id
      WHERE p.file_id = $1 AND p.answer_sheet_id IS NOT NULL AND NOT p.ignored
-       AND (p.unrecognized_reason IS NOT NULL OR a.lesson_id IS NULL)`,
+       AND (p.unrecognized_reason IS NOT NULL OR p.flag IS NOT NULL OR a.lesson_id IS NULL)`,
     [fileId],
   );
   for (const page of pages) expect((await api(app, admin, 'PATCH', `/api/pages/${page.id}`, { ignored: true })).status).toBe(200);

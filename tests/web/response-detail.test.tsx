@@ -230,3 +230,76 @@ describe('baptism request', () => {
     expect(((await screen.findByRole('button', { name: 'Baptism Request Submitted' })) as HTMLButtonElement).disabled).toBe(true);
   });
 });
+
+describe('Review mends on a response', () => {
+  const flagged = pageRecord({ id: 'p4', page_number: 4, template: null, review_reason: 'stray_page', flagged: true, unrecognized_reason: 'no_code_found' });
+  const blankBack = pageRecord({ id: 'p5', page_number: 5, template: null, ignored: true, blank: true, review_reason: 'blank_back', flagged: false });
+  const first = pageRecord({ id: 'p3', page_number: 3 });
+  const other = responseRecord({ id: 'a5000000-0000-4000-8000-000000000002', student: { id: 's2', human_id: 100235, name: 'Kwame Boateng', study_helper: null } });
+
+  function sheetsOfFile(response: AnswerSheet) {
+    server.use(http.get('*/api/answer-sheets', () => HttpResponse.json({ items: [response, other], total: 2, skip: 0, limit: 100 })));
+  }
+
+  it('says why a page waits and what to do; a blank back is told apart, not flagged', async () => {
+    const response = responseRecord();
+    api(response, [first, flagged, blankBack]);
+    sheetsOfFile(response);
+    renderApp(`/responses/${response.id}`, { as: 'admin' });
+    await screen.findByRole('article', { name: 'Page 4' });
+    expect(pageItem(4).getByText('Stray page')).toBeTruthy();
+    expect(pageItem(4).getByText(/No answer sheet expects this page/)).toBeTruthy();
+    expect(pageItem(5).getAllByText('Blank back').length).toBeGreaterThan(0);
+    expect(pageItem(5).queryByText('Unrecognized')).toBeNull();
+    expect(pageItem(5).queryByText(/No answer sheet expects/)).toBeNull();
+    // The first page of a response cannot start a new one; the others can.
+    expect(pageItem(3).queryByRole('button', { name: 'Start New Response Here' })).toBeNull();
+    expect(pageItem(4).getByRole('button', { name: 'Start New Response Here' })).toBeTruthy();
+  });
+
+  it('keeps a page here, moves it, starts a response at it and takes a typed code, each as one PATCH', async () => {
+    const response = responseRecord();
+    const { sent } = api(response, [first, flagged]);
+    sheetsOfFile(response);
+    renderApp(`/responses/${response.id}`, { as: 'admin' });
+    await screen.findByRole('article', { name: 'Page 4' });
+    fireEvent.click(pageItem(4).getByRole('button', { name: 'Keep Page Here' }));
+    await waitFor(() => expect(sent).toContainEqual({ method: 'PATCH', path: '/api/pages/p4', body: { answer_sheet: 'a5000000-0000-4000-8000-000000000001' } }));
+    await chooseOption(pageItem(4).getByLabelText('Move to response'), 'Response 2: Student 100235 (Kwame Boateng), Lesson 1: The Bible');
+    fireEvent.click(pageItem(4).getByRole('button', { name: 'Move Page' }));
+    await waitFor(() => expect(sent).toContainEqual({ method: 'PATCH', path: '/api/pages/p4', body: { answer_sheet: other.id } }));
+    fireEvent.click(pageItem(4).getByRole('button', { name: 'Start New Response Here' }));
+    await waitFor(() => expect(sent).toContainEqual({ method: 'PATCH', path: '/api/pages/p4', body: { new_sheet: true } }));
+    fireEvent.change(pageItem(4).getByLabelText('Code beside the QR code'), { target: { value: ' S-ABCD2345 ' } });
+    fireEvent.click(pageItem(4).getByRole('button', { name: 'Use Code' }));
+    await waitFor(() => expect(sent).toContainEqual({ method: 'PATCH', path: '/api/pages/p4', body: { code: 'S-ABCD2345' } }));
+  });
+
+  it('joins the response to the one before it and opens that one', async () => {
+    const response = responseRecord();
+    const { sent } = api(response, [first]);
+    server.use(
+      http.patch(`*/api/answer-sheets/${response.id}`, async ({ request }) => {
+        sent.push({ method: 'PATCH', path: new URL(request.url).pathname, body: await request.json() });
+        return HttpResponse.json(other);
+      }),
+      http.get(`*/api/answer-sheets/${other.id}`, () => HttpResponse.json(other)),
+      http.get(`*/api/answer-sheets/${other.id}/pages`, () => HttpResponse.json([first])),
+    );
+    renderApp(`/responses/${response.id}`, { as: 'admin' });
+    fireEvent.click(await screen.findByRole('button', { name: 'Join to Previous Response' }));
+    await waitFor(() => expect(sent).toContainEqual({ method: 'PATCH', path: `/api/answer-sheets/${response.id}`, body: { join_previous: true } }));
+    await waitFor(() => expect(screen.getByText(/Kwame Boateng/)).toBeTruthy());
+  });
+
+  it('offers no change once the file is sent, and says why', async () => {
+    const response = responseRecord({ file: { name: 'Accra batch March', uploaded_at: '2024-03-02T10:00:00Z', sent_at: '2024-03-05T10:00:00Z' } });
+    api(response, [first, flagged]);
+    renderApp(`/responses/${response.id}`, { as: 'admin' });
+    await screen.findByRole('article', { name: 'Page 4' });
+    expect(screen.getByText('This file was sent to study helpers: its pages can no longer be changed or moved.')).toBeTruthy();
+    expect(screen.queryByRole('button', { name: 'Ignore Page' })).toBeNull();
+    expect(screen.queryByRole('button', { name: 'Join to Previous Response' })).toBeNull();
+    expect(screen.queryByRole('group', { name: 'Mend page 4' })).toBeNull();
+  });
+});

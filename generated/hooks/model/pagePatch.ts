@@ -21,9 +21,10 @@ import type { PagePatchTemplate } from './pagePatchTemplate';
 import type { Uuid } from './uuid';
 
 /**
- * One change (a mend) at a time. answer_sheet, new_sheet and code mend a page's place or
-identity in Review, before the file is sent (409 FILE_SENT after); each clears the page's flag
-and is recorded.
+ * ignored and template may come together; answer_sheet, new_sheet and code each come alone (400
+otherwise). Every change mends the page in Review, before the file is sent (409 FILE_SENT
+after), and is recorded; answer_sheet, new_sheet and code clear the page's flag, and a template
+clears a no-code flag.
 
  */
 export interface PagePatch {

@@ -1,46 +1,109 @@
 // The warnings of a file (GET /api/file/{id}/stats), each a link to the file's responses
-// (spec §2 "Action Items", §4 "Review: warnings link to the responses").
+// (spec §2 "Action Items", §4 "Review: warnings link to the responses"). Pages flagged in Review
+// are counted by reason and link to the responses that have them; blank backs are told, not warned.
 import { Link } from 'react-router-dom';
-import type { FileStats } from '../../../generated/hooks/model';
+import type { FileStats, ReviewReason } from '../../../generated/hooks/model';
 import { paths } from '../../config/paths';
+import { REVIEW_REASON_LABEL, REVIEW_REASONS } from '../pages/review-reasons';
 
 export interface ActionItem {
-  key: keyof FileStats;
+  key: string;
   text: string;
+  /** Links to the responses with pages of this reason; otherwise to all responses. */
+  reason?: ReviewReason;
+  severity: 'warning' | 'info';
 }
 
 const plural = (count: number, one: string, many: string) => `${count} ${count === 1 ? one : many}`;
 
-const WARNINGS: readonly { key: keyof FileStats; one: string; many: string }[] = [
-  { key: 'unrecognized', one: 'unrecognized page', many: 'unrecognized pages' },
+type CountKey = 'mismatched' | 'missing_lesson' | 'missing_student' | 'unassigned';
+
+const SHEET_WARNINGS: readonly { key: CountKey; one: string; many: string }[] = [
   { key: 'mismatched', one: 'mismatched page', many: 'mismatched pages' },
   { key: 'missing_lesson', one: 'response without a lesson', many: 'responses without a lesson' },
-  { key: 'missing_student', one: 'response without a student', many: 'responses without a student' },
-  { key: 'duplicates', one: 'duplicate response', many: 'duplicate responses' },
-  { key: 'unassigned', one: 'response without a congregation', many: 'responses without a congregation' },
-  { key: 'ignored', one: 'ignored page', many: 'ignored pages' },
+  {
+    key: 'missing_student',
+    one: 'response without a student',
+    many: 'responses without a student',
+  },
+  {
+    key: 'unassigned',
+    one: 'response without a congregation',
+    many: 'responses without a congregation',
+  },
 ];
 
 /** One item per warning with a count above zero, in the order a reviewer deals with them. */
 export function actionItems(stats: FileStats): ActionItem[] {
-  return WARNINGS.filter((warning) => stats[warning.key] > 0).map((warning) => ({
-    key: warning.key,
-    text: plural(stats[warning.key], warning.one, warning.many),
-  }));
+  const items: ActionItem[] = [];
+  for (const reason of REVIEW_REASONS) {
+    const count = stats.reasons[reason];
+    if (count === 0) continue;
+    const text =
+      reason === 'duplicate_sheet'
+        ? plural(stats.duplicates, 'duplicate response', 'duplicate responses')
+        : reason === 'blank_back'
+          ? plural(count, 'blank back', 'blank backs')
+          : `${plural(count, 'page', 'pages')}: ${REVIEW_REASON_LABEL[reason]}`;
+    items.push({
+      key: reason,
+      text,
+      reason,
+      severity: reason === 'blank_back' ? 'info' : 'warning',
+    });
+  }
+  // A mismatched page may also be flagged; the sheet counts are their own.
+  for (const warning of SHEET_WARNINGS) {
+    if (stats[warning.key] > 0)
+      items.push({
+        key: warning.key,
+        text: plural(stats[warning.key], warning.one, warning.many),
+        severity: 'warning',
+      });
+  }
+  const ignored = stats.ignored - stats.reasons.blank_back;
+  if (ignored > 0)
+    items.push({
+      key: 'ignored',
+      text: plural(ignored, 'ignored page', 'ignored pages'),
+      severity: 'info',
+    });
+  return items;
 }
 
 export const NO_ACTION_ITEMS = 'No action items';
 
-export function ActionItemLinks({ fileId, stats, label }: { fileId: string; stats: FileStats | undefined; label: string }) {
+export function ActionItemLinks({
+  fileId,
+  stats,
+  label,
+}: {
+  fileId: string;
+  stats: FileStats | undefined;
+  label: string;
+}) {
   if (!stats) return null;
   const items = actionItems(stats);
   if (items.length === 0) return <p className="action-items-none">{NO_ACTION_ITEMS}</p>;
   return (
     <ul className="action-items" aria-label={label}>
       {items.map((item) => (
-        <li key={item.key}>
-          <span className="pi pi-exclamation-triangle" aria-hidden="true" />
-          <Link to={paths.fileResponses(fileId)}>{item.text}</Link>
+        <li key={item.key} className={`action-item-${item.severity}`}>
+          <span
+            className={
+              item.severity === 'warning' ? 'pi pi-exclamation-triangle' : 'pi pi-info-circle'
+            }
+            aria-hidden="true"
+          />
+          <Link
+            to={
+              item.reason
+                ? `${paths.fileResponses(fileId)}?reason=${item.reason}`
+                : paths.fileResponses(fileId)
+            }
+          >
+            {item.text}
+          </Link>
         </li>
       ))}
     </ul>

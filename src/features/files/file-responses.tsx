@@ -3,18 +3,28 @@
 // failed. Please try again."; while the file is processing, the upload job's progress stream
 // reloads the list when it completes.
 import { useCallback } from 'react';
-import { Link, useParams } from 'react-router-dom';
+import { Link, useParams, useSearchParams } from 'react-router-dom';
 import { useQueryClient } from '@tanstack/react-query';
 import { Message } from 'primereact/message';
 import { useListAnswerSheets } from '../../../generated/hooks/answer-sheets/answer-sheets';
 import { useGetFile } from '../../../generated/hooks/files/files';
-import type { AnswerSheet, ListAnswerSheetsParams, ProgressMessage } from '../../../generated/hooks/model';
+import type {
+  AnswerSheet,
+  ListAnswerSheetsParams,
+  ProgressMessage,
+  ReviewReason,
+} from '../../../generated/hooks/model';
 import { ListTable, type ListColumn } from '../../components/list/list-table';
 import { Pagination } from '../../components/list/pagination';
 import { useListState } from '../../components/list/use-list-state';
-import { isProgressFinished, progressStreamUrl, useProgressStream } from '../../components/progress/progress-stream';
+import {
+  isProgressFinished,
+  progressStreamUrl,
+  useProgressStream,
+} from '../../components/progress/progress-stream';
 import { PageHeader } from '../../components/ui/page-header';
 import { paths, routes } from '../../config/paths';
+import { REVIEW_REASON_LABEL } from '../pages/review-reasons';
 import { invalidateAnswerSheetsAndFiles } from './file-cache';
 import { BackToFiles } from './back-to-files';
 import { FileTabs } from './file-tabs';
@@ -27,20 +37,49 @@ const columns: ListColumn<AnswerSheet>[] = [
   {
     id: 'student',
     header: 'Student',
-    cell: (sheet) =>
-      sheet.student ? <Link to={paths.response(sheet.id)}>{sheet.student.name || 'Unnamed student'}</Link> : <Link to={paths.response(sheet.id)}>No student</Link>,
+    cell: (sheet) => (
+      <>
+        <Link to={paths.response(sheet.id)}>
+          {sheet.student ? sheet.student.name || 'Unnamed student' : 'No student'}
+        </Link>
+        {(sheet.flagged_count ?? 0) > 0 && (
+          <span className="response-flagged">
+            <span className="pi pi-exclamation-triangle" aria-hidden="true" />
+            {` ${sheet.flagged_count} ${sheet.flagged_count === 1 ? 'page' : 'pages'} to review`}
+          </span>
+        )}
+      </>
+    ),
   },
   { id: 'id', header: 'ID', cell: (sheet) => sheet.student?.human_id ?? '—' },
-  { id: 'course', header: 'Course', sortKey: 'course', cell: (sheet) => sheet.lesson?.name ?? sheet.course?.name ?? '—' },
-  { id: 'congregation', header: 'Congregation', cell: (sheet) => sheet.congregation?.wbs_code ?? '—' },
+  {
+    id: 'course',
+    header: 'Course',
+    sortKey: 'course',
+    cell: (sheet) => sheet.lesson?.name ?? sheet.course?.name ?? '—',
+  },
+  {
+    id: 'congregation',
+    header: 'Congregation',
+    cell: (sheet) => sheet.congregation?.wbs_code ?? '—',
+  },
   {
     id: 'graded',
     header: 'Graded',
-    cell: (sheet) => (sheet.graded ? <span className="pi pi-check response-graded" role="img" aria-label="Graded" /> : null),
+    cell: (sheet) =>
+      sheet.graded ? (
+        <span className="pi pi-check response-graded" role="img" aria-label="Graded" />
+      ) : null,
   },
 ];
 
-function isOrderBy(value: string | undefined): value is NonNullable<ListAnswerSheetsParams['order_by']> {
+function isReviewReason(value: string | null): value is ReviewReason {
+  return value !== null && value in REVIEW_REASON_LABEL;
+}
+
+function isOrderBy(
+  value: string | undefined,
+): value is NonNullable<ListAnswerSheetsParams['order_by']> {
   return value === 'course' || value === 'student' || value === 'sequence' || value === 'graded_at';
 }
 
@@ -49,8 +88,12 @@ export default function FileResponses() {
   const queryClient = useQueryClient();
   const file = useGetFile(fileId);
   const list = useListState();
+  const [search] = useSearchParams();
+  const reasonParam = search.get('reason');
+  const reason = isReviewReason(reasonParam) ? reasonParam : undefined;
   const params: ListAnswerSheetsParams = {
     file: fileId,
+    ...(reason && { reason }),
     skip: list.skip,
     limit: list.limit,
     ...(isOrderBy(list.order_by) && { order_by: list.order_by }),
@@ -66,7 +109,10 @@ export default function FileResponses() {
     },
     [queryClient],
   );
-  useProgressStream(pending ? progressStreamUrl('process_service_center_upload', fileId) : null, onProgress);
+  useProgressStream(
+    pending ? progressStreamUrl('process_service_center_upload', fileId) : null,
+    onProgress,
+  );
 
   return (
     <>
@@ -77,7 +123,18 @@ export default function FileResponses() {
         <Message severity="error" text={PROCESSING_FAILED_MESSAGE} />
       ) : (
         <>
-          {pending && <Message severity="info" text="The file is still being processed; the list fills in when it is done." />}
+          {pending && (
+            <Message
+              severity="info"
+              text="The file is still being processed; the list fills in when it is done."
+            />
+          )}
+          {reason && (
+            <p className="responses-filter">
+              {`Responses with a page marked “${REVIEW_REASON_LABEL[reason]}”. `}
+              <Link to={paths.fileResponses(fileId)}>Show all responses</Link>
+            </p>
+          )}
           <ListTable
             label="Responses"
             columns={columns}
@@ -92,7 +149,12 @@ export default function FileResponses() {
             orderDirection={list.order_direction}
             onSort={(key) => list.setSort(key)}
           />
-          <Pagination skip={list.skip} limit={list.limit} total={sheets.data?.total ?? 0} onPageChange={list.setPage} />
+          <Pagination
+            skip={list.skip}
+            limit={list.limit}
+            total={sheets.data?.total ?? 0}
+            onPageChange={list.setPage}
+          />
         </>
       )}
     </>

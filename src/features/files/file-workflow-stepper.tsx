@@ -182,7 +182,7 @@ function CurrentStepPanel({
     );
   }
   if (snapshot.matches('review')) {
-    const hasWarnings = stats !== undefined && actionItems(stats).length > 0;
+    const hasWarnings = stats !== undefined && actionItems(stats).some((item) => item.severity === 'warning');
     return (
       <div className="step-panel-body">
         <p>{stats && !hasWarnings ? REVIEW_DONE_TEXT : REVIEW_TEXT}</p>

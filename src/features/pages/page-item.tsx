@@ -2,6 +2,7 @@
 // "Unrecognized"), its congregation, a page-template picker flagged "Mismatched" when the page's
 // template belongs to another lesson than the response's, "Ignore Page" / "Unignore Page" and an
 // expandable full preview. Without a response lesson it asks to "Set Response Template First".
+// A page Review must look at says why, what to do, and offers the mends (page-mends.tsx).
 import { useId, useState } from 'react';
 import { useQueryClient } from '@tanstack/react-query';
 import { Button } from 'primereact/button';
@@ -11,7 +12,9 @@ import { useListCoursePages } from '../../../generated/hooks/reference/reference
 import type { AnswerSheet, Page, PagePatch, PageTemplate } from '../../../generated/hooks/model';
 import { StatusTag } from '../../components/status-tag/status-tag';
 import { invalidateAnswerSheetsAndFiles } from '../files/file-cache';
+import { PageMends } from './page-mends';
 import { PAGE_ITEM_THUMBNAIL, PageThumbnail } from './page-thumbnail';
+import { REVIEW_REASON_HINT, REVIEW_REASON_LABEL } from './review-reasons';
 import './pages.css';
 
 export const UNRECOGNIZED = 'Unrecognized';
@@ -19,12 +22,17 @@ export const MISMATCHED = 'Mismatched';
 export const SET_RESPONSE_TEMPLATE_FIRST = 'Set Response Template First';
 
 /** The page's template belongs to another lesson than the response's (spec §2). */
-export function isMismatched(page: Pick<Page, 'template'>, responseLessonId: string | null | undefined): boolean {
+export function isMismatched(
+  page: Pick<Page, 'template'>,
+  responseLessonId: string | null | undefined,
+): boolean {
   if (!page.template || !responseLessonId) return false;
   return page.template.lesson.id !== responseLessonId;
 }
 
-export function templateLabel(template: Pick<PageTemplate, 'name' | 'page_number' | 'lesson'>): string {
+export function templateLabel(
+  template: Pick<PageTemplate, 'name' | 'page_number' | 'lesson'>,
+): string {
   return template.name || `${template.lesson.name}, page ${template.page_number}`;
 }
 
@@ -32,12 +40,31 @@ export interface PageItemProps {
   page: Page;
   /** The response the page belongs to (its lesson and course). */
   response: Pick<AnswerSheet, 'lesson' | 'course'>;
+  /** Where the page stands in its response, for the mends; without it (a sent file) none are offered. */
+  mends?: { first: boolean; only: boolean };
 }
 
-function TemplatePicker({ page, courseId, onChange, disabled }: { page: Page; courseId: string; onChange: (id: string | null) => void; disabled: boolean }) {
+function formatMended(at: string): string {
+  return new Date(at).toLocaleString('en-US', { dateStyle: 'medium', timeStyle: 'short' });
+}
+
+function TemplatePicker({
+  page,
+  courseId,
+  onChange,
+  disabled,
+}: {
+  page: Page;
+  courseId: string;
+  onChange: (id: string | null) => void;
+  disabled: boolean;
+}) {
   const id = useId();
   const templates = useListCoursePages(courseId, { query: { enabled: courseId !== '' } });
-  const options = (templates.data ?? []).map((template) => ({ value: template.id, label: templateLabel(template) }));
+  const options = (templates.data ?? []).map((template) => ({
+    value: template.id,
+    label: templateLabel(template),
+  }));
   if (page.template && !options.some((option) => option.value === page.template?.id)) {
     options.unshift({ value: page.template.id, label: templateLabel(page.template) });
   }
@@ -61,14 +88,17 @@ function TemplatePicker({ page, courseId, onChange, disabled }: { page: Page; co
   );
 }
 
-export function PageItem({ page, response }: PageItemProps) {
+export function PageItem({ page, response, mends }: PageItemProps) {
   const queryClient = useQueryClient();
   const [expanded, setExpanded] = useState(false);
   const update = useUpdatePage();
   const lessonId = response.lesson?.id ?? null;
   const courseId = response.course?.id ?? response.lesson?.course_id ?? '';
   const mismatched = isMismatched(page, lessonId);
-  const recognised = page.template?.lesson.name ?? UNRECOGNIZED;
+  const reason = page.review_reason ?? null;
+  const blankBack = reason === 'blank_back';
+  const recognised =
+    page.template?.lesson.name ?? (blankBack ? REVIEW_REASON_LABEL.blank_back : UNRECOGNIZED);
 
   const save = (data: PagePatch) =>
     update.mutate(
@@ -80,14 +110,33 @@ export function PageItem({ page, response }: PageItemProps) {
     );
 
   return (
-    <article className={`page-item${page.ignored ? ' page-item-ignored' : ''}`} aria-label={`Page ${page.page_number}`}>
+    <article
+      className={`page-item${page.ignored ? ' page-item-ignored' : ''}`}
+      aria-label={`Page ${page.page_number}`}
+    >
       <PageThumbnail pageId={page.id} size={PAGE_ITEM_THUMBNAIL} alt={`Page ${page.page_number}`} />
       <div className="page-item-body">
         <h3 className="page-item-title">
           {`Page ${page.page_number}`}
-          {page.ignored && <StatusTag value="Ignored" severity="secondary" />}
+          {blankBack ? (
+            <StatusTag value={REVIEW_REASON_LABEL.blank_back} severity="secondary" />
+          ) : (
+            page.ignored && <StatusTag value="Ignored" severity="secondary" />
+          )}
+          {reason && !blankBack && (
+            <StatusTag
+              value={REVIEW_REASON_LABEL[reason]}
+              severity={page.flagged ? 'warning' : 'secondary'}
+            />
+          )}
           {mismatched && <StatusTag value={MISMATCHED} severity="danger" />}
         </h3>
+        {reason && !blankBack && page.flagged && (
+          <p className="page-item-reason">{REVIEW_REASON_HINT[reason]}</p>
+        )}
+        {page.mended && (
+          <p className="page-item-mended">{`Mended by ${page.mended.by}, ${formatMended(page.mended.at)}`}</p>
+        )}
         <dl className="page-item-facts">
           <div>
             <dt>Lesson</dt>
@@ -98,21 +147,29 @@ export function PageItem({ page, response }: PageItemProps) {
             <dd>{page.answer_sheet?.congregation?.wbs_code ?? '—'}</dd>
           </div>
         </dl>
-        {lessonId ? (
-          <TemplatePicker page={page} courseId={courseId} disabled={update.isPending} onChange={(template) => save({ template })} />
-        ) : (
-          <p className="page-item-hint">{SET_RESPONSE_TEMPLATE_FIRST}</p>
-        )}
+        {mends &&
+          (lessonId ? (
+            <TemplatePicker
+              page={page}
+              courseId={courseId}
+              disabled={update.isPending}
+              onChange={(template) => save({ template })}
+            />
+          ) : (
+            <p className="page-item-hint">{SET_RESPONSE_TEMPLATE_FIRST}</p>
+          ))}
         <div className="page-item-actions">
-          <Button
-            type="button"
-            label={page.ignored ? 'Unignore Page' : 'Ignore Page'}
-            icon={page.ignored ? 'pi pi-eye' : 'pi pi-eye-slash'}
-            outlined
-            size="small"
-            loading={update.isPending}
-            onClick={() => save({ ignored: !page.ignored })}
-          />
+          {mends && (
+            <Button
+              type="button"
+              label={page.ignored ? 'Unignore Page' : 'Ignore Page'}
+              icon={page.ignored ? 'pi pi-eye' : 'pi pi-eye-slash'}
+              outlined
+              size="small"
+              loading={update.isPending}
+              onClick={() => save({ ignored: !page.ignored })}
+            />
+          )}
           <Button
             type="button"
             label={expanded ? 'Hide Preview' : 'Show Preview'}
@@ -123,9 +180,14 @@ export function PageItem({ page, response }: PageItemProps) {
             onClick={() => setExpanded((open) => !open)}
           />
         </div>
+        {mends && !page.ignored && <PageMends page={page} first={mends.first} only={mends.only} />}
       </div>
       {expanded && (
-        <img className="page-item-preview" src={getGetPagePreviewUrl(page.id)} alt={`Full preview of page ${page.page_number}`} />
+        <img
+          className="page-item-preview"
+          src={getGetPagePreviewUrl(page.id)}
+          alt={`Full preview of page ${page.page_number}`}
+        />
       )}
     </article>
   );

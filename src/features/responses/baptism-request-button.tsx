@@ -10,7 +10,11 @@ import type { AnswerSheet } from '../../../generated/hooks/model';
 export const BAPTISM_REQUEST = 'Baptism Request';
 export const BAPTISM_REQUEST_SUBMITTED = 'Baptism Request Submitted';
 
-export function BaptismRequestButton({ response }: { response: Pick<AnswerSheet, 'id' | 'is_baptism_request'> }) {
+export function BaptismRequestButton({
+  response,
+}: {
+  response: Pick<AnswerSheet, 'id' | 'is_baptism_request'>;
+}) {
   const queryClient = useQueryClient();
   const flag = useFlagAnswerSheetBaptismRequest();
   const flagged = response.is_baptism_request || flag.isSuccess;

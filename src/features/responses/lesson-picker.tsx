@@ -7,7 +7,15 @@ import type { Lesson } from '../../../generated/hooks/model';
 /** Every course fits in one request. */
 const ALL_COURSES = { limit: 500 } as const;
 
-export function LessonPicker({ value, current, onChange }: { value: string | null; current: Lesson | null; onChange: (lessonId: string | null) => void }) {
+export function LessonPicker({
+  value,
+  current,
+  onChange,
+}: {
+  value: string | null;
+  current: Lesson | null;
+  onChange: (lessonId: string | null) => void;
+}) {
   const id = useId();
   const courses = useListCourses(ALL_COURSES);
   const groups = (courses.data?.items ?? []).map((course) => ({
@@ -15,7 +23,8 @@ export function LessonPicker({ value, current, onChange }: { value: string | nul
     items: (course.lessons ?? []).map((lesson) => ({ value: lesson.id, label: lesson.name })),
   }));
   const known = groups.some((group) => group.items.some((item) => item.value === current?.id));
-  if (current && !known) groups.unshift({ label: 'Current', items: [{ value: current.id, label: current.name }] });
+  if (current && !known)
+    groups.unshift({ label: 'Current', items: [{ value: current.id, label: current.name }] });
   return (
     <div className="form-field">
       <label htmlFor={id}>Course</label>

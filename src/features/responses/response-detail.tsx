@@ -9,14 +9,19 @@ import {
   useGetAnswerSheet,
   useListAnswerSheetPages,
 } from '../../../generated/hooks/answer-sheets/answer-sheets';
-import { getGetPageGradedPreviewUrl, getGetPagePreviewUrl } from '../../../generated/hooks/pages/pages';
+import {
+  getGetPageGradedPreviewUrl,
+  getGetPagePreviewUrl,
+} from '../../../generated/hooks/pages/pages';
 import type { AnswerSheet, Page } from '../../../generated/hooks/model';
 import { BackLink } from '../../components/back-link/back-link';
 import { Loading } from '../../components/ui/loading';
 import { PageHeader } from '../../components/ui/page-header';
 import { paths, routes } from '../../config/paths';
 import { ApiError } from '../../lib/api-client';
+import { isScanningAdmin, useCurrentUser } from '../../lib/auth';
 import { PageItem } from '../pages/page-item';
+import { JoinPreviousButton } from './join-previous-button';
 import { BaptismRequestButton } from './baptism-request-button';
 import { ResponseDetailsForm } from './response-details-form';
 import './responses.css';
@@ -24,6 +29,8 @@ import './responses.css';
 export const NO_RESPONSE_FOUND = 'No response found';
 export const STATUS_COMPLETED = 'Status: Completed';
 export const BACK_TO_RESPONSES = 'Back to Responses';
+export const SENT_FILE_PAGES =
+  'This file was sent to study helpers: its pages can no longer be changed or moved.';
 
 export function BackToResponses({ fileId }: { fileId: string }) {
   return <BackLink to={paths.fileResponses(fileId)}>{BACK_TO_RESPONSES}</BackLink>;
@@ -31,7 +38,12 @@ export function BackToResponses({ fileId }: { fileId: string }) {
 
 function PrintLink({ responseId }: { responseId: string }) {
   return (
-    <a className="p-button p-button-outlined response-print" href={getPrintAnswerSheetUrl(responseId)} target="_blank" rel="noopener">
+    <a
+      className="p-button p-button-outlined response-print"
+      href={getPrintAnswerSheetUrl(responseId)}
+      target="_blank"
+      rel="noopener"
+    >
       <span className="pi pi-print" aria-hidden="true" />
       <span>Print</span>
     </a>
@@ -51,7 +63,11 @@ function GradedPreviews({ pages }: { pages: readonly Page[] }) {
               loading="lazy"
             />
             {feedback?.has_back && (
-              <img src={getGetPageGradedPreviewUrl(page.id, { is_back: true })} alt={`Page ${page.page_number}, graded back`} loading="lazy" />
+              <img
+                src={getGetPageGradedPreviewUrl(page.id, { is_back: true })}
+                alt={`Page ${page.page_number}, graded back`}
+                loading="lazy"
+              />
             )}
             <figcaption>{`Page ${page.page_number}`}</figcaption>
           </figure>
@@ -63,6 +79,11 @@ function GradedPreviews({ pages }: { pages: readonly Page[] }) {
 
 function ResponseContent({ response }: { response: AnswerSheet }) {
   const pages = useListAnswerSheetPages(response.id);
+  const user = useCurrentUser();
+  const sent = Boolean(response.file.sent_at);
+  // Only an admin mends, and only before Send: then the pages are on paper.
+  const mending = isScanningAdmin(user) && !sent;
+  const kept = (pages.data ?? []).filter((page) => !page.ignored);
   const subtitle = [response.student?.name, response.file.name].filter(Boolean).join(' · ');
   const actions = (
     <>
@@ -83,7 +104,11 @@ function ResponseContent({ response }: { response: AnswerSheet }) {
           <p className="response-status">{STATUS_COMPLETED}</p>
           <p>
             Student ID:{' '}
-            {response.student ? <Link to={paths.student(response.student.id)}>{response.student.human_id}</Link> : 'No student'}
+            {response.student ? (
+              <Link to={paths.student(response.student.id)}>{response.student.human_id}</Link>
+            ) : (
+              'No student'
+            )}
           </p>
         </section>
         {pages.data ? <GradedPreviews pages={pages.data} /> : <Loading label="Loading pages" />}
@@ -98,9 +123,23 @@ function ResponseContent({ response }: { response: AnswerSheet }) {
       <div className="response-columns">
         <ResponseDetailsForm response={response} />
         <section className="page-list" aria-label="Pages">
+          {isScanningAdmin(user) && sent && <Message severity="info" text={SENT_FILE_PAGES} />}
+          {mending && <JoinPreviousButton response={response} />}
           {pages.data ? (
             pages.data.length > 0 ? (
-              pages.data.map((page) => <PageItem key={page.id} page={page} response={response} />)
+              pages.data.map((page) => (
+                <PageItem
+                  key={page.id}
+                  page={page}
+                  response={response}
+                  {...(mending && {
+                    mends: {
+                      first: page.id === pages.data?.[0]?.id,
+                      only: kept.length === 1 && kept[0]?.id === page.id,
+                    },
+                  })}
+                />
+              ))
             ) : (
               <p>This response has no pages.</p>
             )
@@ -119,8 +158,12 @@ export default function ResponseDetail() {
   const responseId = useParams().response_id ?? '';
   const response = useGetAnswerSheet(responseId);
   if (response.error) {
-    const notFound = response.error instanceof ApiError && (response.error.status === 404 || response.error.status === 400);
-    return <PageHeader title={notFound ? NO_RESPONSE_FOUND : 'The response could not be loaded.'} />;
+    const notFound =
+      response.error instanceof ApiError &&
+      (response.error.status === 404 || response.error.status === 400);
+    return (
+      <PageHeader title={notFound ? NO_RESPONSE_FOUND : 'The response could not be loaded.'} />
+    );
   }
   if (!response.data) return <Loading />;
   return <ResponseContent response={response.data} />;

@@ -6,7 +6,10 @@ import { Link } from 'react-router-dom';
 import { useQueryClient } from '@tanstack/react-query';
 import { Button } from 'primereact/button';
 import { Message } from 'primereact/message';
-import { getGetAnswerSheetQueryKey, useUpdateAnswerSheet } from '../../../generated/hooks/answer-sheets/answer-sheets';
+import {
+  getGetAnswerSheetQueryKey,
+  useUpdateAnswerSheet,
+} from '../../../generated/hooks/answer-sheets/answer-sheets';
 import type { AnswerSheet, AnswerSheetPatch } from '../../../generated/hooks/model';
 import { CongregationPicker } from '../../components/pickers/congregation-picker';
 import { paths } from '../../config/paths';
@@ -14,7 +17,9 @@ import { invalidateAnswerSheetsAndFiles } from '../files/file-cache';
 import { LessonPicker } from './lesson-picker';
 
 /** The response's congregation: the assigned one, else the one it was read with. */
-export function responseCongregationId(response: Pick<AnswerSheet, 'assigned_group' | 'congregation'>): string | null {
+export function responseCongregationId(
+  response: Pick<AnswerSheet, 'assigned_group' | 'congregation'>,
+): string | null {
   return response.assigned_group ?? response.congregation?.id ?? null;
 }
 
@@ -24,7 +29,8 @@ export function answerSheetChanges(
   draft: { lesson?: string | null; congregation?: string | null },
 ): AnswerSheetPatch {
   const patch: AnswerSheetPatch = {};
-  if (draft.lesson !== undefined && draft.lesson !== (response.lesson?.id ?? null)) patch.lesson = draft.lesson;
+  if (draft.lesson !== undefined && draft.lesson !== (response.lesson?.id ?? null))
+    patch.lesson = draft.lesson;
   if (draft.congregation !== undefined && draft.congregation !== responseCongregationId(response)) {
     patch.assigned_group = draft.congregation;
   }
@@ -81,12 +87,25 @@ export function ResponseDetailsForm({ response }: { response: AnswerSheet }) {
         />
         <CongregationPicker
           placeholder="Choose a congregation"
-          value={(draft.congregation !== undefined ? draft.congregation : responseCongregationId(response)) ?? undefined}
-          onChange={(congregation) => setDraft((current) => ({ ...current, congregation: congregation ?? null }))}
+          value={
+            (draft.congregation !== undefined
+              ? draft.congregation
+              : responseCongregationId(response)) ?? undefined
+          }
+          onChange={(congregation) =>
+            setDraft((current) => ({ ...current, congregation: congregation ?? null }))
+          }
         />
-        {update.isError && <Message severity="error" text="The response could not be saved. Please try again." />}
+        {update.isError && (
+          <Message severity="error" text="The response could not be saved. Please try again." />
+        )}
         <div className="form-actions">
-          <Button type="submit" label="Save" loading={update.isPending} disabled={!changed || update.isPending} />
+          <Button
+            type="submit"
+            label="Save"
+            loading={update.isPending}
+            disabled={!changed || update.isPending}
+          />
         </div>
       </form>
     </section>

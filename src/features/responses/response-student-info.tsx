@@ -18,7 +18,11 @@ import { BackToResponses, NO_RESPONSE_FOUND } from './response-detail';
 import './responses.css';
 
 /** Read-only on this screen (spec §2). */
-export const STUDENT_INFO_READ_ONLY: readonly AttributeName[] = ['country', 'recruiter', 'recruiting_point'];
+export const STUDENT_INFO_READ_ONLY: readonly AttributeName[] = [
+  'country',
+  'recruiter',
+  'recruiting_point',
+];
 
 function QuickLinks({ response }: { response: AnswerSheet }) {
   return (
@@ -37,7 +41,11 @@ function StudentAttributes({ studentId }: { studentId: string }) {
   return (
     <section className="response-card" aria-labelledby="student-attributes-title">
       <h2 id="student-attributes-title">{`Student ${student.data.human_id}`}</h2>
-      <StudentAttributesForm key={student.data.id} student={student.data} readOnly={STUDENT_INFO_READ_ONLY} />
+      <StudentAttributesForm
+        key={student.data.id}
+        student={student.data}
+        readOnly={STUDENT_INFO_READ_ONLY}
+      />
     </section>
   );
 }
@@ -47,7 +55,9 @@ export default function ResponseStudentInfo() {
   const response = useGetAnswerSheet(responseId);
   if (response.error) {
     const notFound = response.error instanceof ApiError && response.error.status === 404;
-    return <PageHeader title={notFound ? NO_RESPONSE_FOUND : 'The response could not be loaded.'} />;
+    return (
+      <PageHeader title={notFound ? NO_RESPONSE_FOUND : 'The response could not be loaded.'} />
+    );
   }
   if (!response.data) return <Loading />;
   const sheet = response.data;

@@ -5,17 +5,39 @@ import { actionItems } from '../action-items';
 import { invalidateAnswerSheetsAndFiles, invalidateFile, isFileQuery } from '../file-cache';
 import { packetFor } from '../print-packet-button';
 
-const stats = { pages: 10, sheets: 4, unrecognized: 0, mismatched: 0, ignored: 0, unassigned: 0, duplicates: 0, missing_student: 0, missing_lesson: 0 };
+const noReasons = { no_code_found: 0, unreadable: 0, unknown_code: 0, out_of_order: 0, stray_page: 0, another_course: 0, duplicate_sheet: 0, blank_back: 0 };
+const stats = { pages: 10, sheets: 4, unrecognized: 0, mismatched: 0, ignored: 0, unassigned: 0, duplicates: 0, missing_student: 0, missing_lesson: 0, flagged: 0, reasons: noReasons };
 
 describe('actionItems', () => {
   it('lists each warning above zero, in plain words', () => {
     expect(actionItems(stats)).toEqual([]);
-    expect(actionItems({ ...stats, unrecognized: 3, mismatched: 1, unassigned: 2, missing_lesson: 1 }).map((item) => item.text)).toEqual([
-      '3 unrecognized pages',
+    expect(
+      actionItems({
+        ...stats,
+        unrecognized: 3,
+        mismatched: 1,
+        unassigned: 2,
+        missing_lesson: 1,
+        flagged: 4,
+        reasons: { ...noReasons, no_code_found: 2, unreadable: 1, out_of_order: 1 },
+      }).map((item) => item.text),
+    ).toEqual([
+      '2 pages: No code found',
+      '1 page: Code unreadable',
+      '1 page: Out of order',
       '1 mismatched page',
       '1 response without a lesson',
       '2 responses without a congregation',
     ]);
+  });
+
+  it('tells blank backs apart from pages someone ignored, as information, not a warning', () => {
+    const items = actionItems({ ...stats, ignored: 5, reasons: { ...noReasons, blank_back: 4 } });
+    expect(items.map((item) => [item.text, item.severity])).toEqual([
+      ['4 blank backs', 'info'],
+      ['1 ignored page', 'info'],
+    ]);
+    expect(items[0]!.reason).toBe('blank_back');
   });
 });
 

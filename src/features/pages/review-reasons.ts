@@ -1,0 +1,37 @@
+// What Review shows for a page that was not placed with certainty (DESIGN §4 "Identity"): the
+// reason in the words, and what a person can do about it.
+import type { ReviewReason } from '../../../generated/hooks/model';
+
+export const REVIEW_REASON_LABEL: Record<ReviewReason, string> = {
+  no_code_found: 'No code found',
+  unreadable: 'Code unreadable',
+  unknown_code: 'Unknown code',
+  out_of_order: 'Out of order',
+  stray_page: 'Stray page',
+  another_course: 'Another course',
+  duplicate_sheet: 'Duplicate of an earlier sheet',
+  blank_back: 'Blank back',
+};
+
+export const REVIEW_REASON_HINT: Record<ReviewReason, string> = {
+  no_code_found: 'Type the code printed beside the QR code, choose the page template, or move the page to its sheet.',
+  unreadable: 'Type the code printed beside the QR code, choose the page template, or move the page to its sheet.',
+  unknown_code: 'This code was not printed by this programme: type the code beside the QR code, or ignore the page.',
+  out_of_order: 'Its page number does not follow the page before: move it to the sheet it belongs to, or keep it here.',
+  stray_page: 'No answer sheet expects this page: ignore it if it is no answer sheet, or move it to the sheet it belongs to.',
+  another_course: 'This page is of another course than the sheet before: keep it as its own sheet, or move it.',
+  duplicate_sheet: 'The same student and lesson were received before: ignore this response’s pages to drop it.',
+  blank_back: 'A blank back of a double-sided scan: ignored, nothing to do.',
+};
+
+/** The order Action Items list them in: what holds the file first. */
+export const REVIEW_REASONS: readonly ReviewReason[] = [
+  'no_code_found',
+  'unreadable',
+  'unknown_code',
+  'out_of_order',
+  'stray_page',
+  'another_course',
+  'duplicate_sheet',
+  'blank_back',
+];
