@@ -337,7 +337,7 @@ export interface paths {
         head?: never;
         /**
          * Assign every kept answer sheet of a file to one congregation
-         * @description Invalidates the answer-sheet and file caches.
+         * @description Students of these sheets without a congregation take this one. Refused (409) once the file is sent or being sent. Invalidates the answer-sheet and file caches.
          */
         patch: operations["assignFileAnswerSheets"];
         trace?: never;
@@ -358,7 +358,7 @@ export interface paths {
         head?: never;
         /**
          * Assign an answer sheet to a congregation or set its lesson (template)
-         * @description Invalidates the answer-sheet and file caches.
+         * @description A student without a congregation takes the sheet's new one. A change of congregation is refused (409) once the sheet's file is sent or being sent. Invalidates the answer-sheet and file caches.
          */
         patch: operations["updateAnswerSheet"];
         trace?: never;
@@ -1153,7 +1153,7 @@ export interface components {
         ErrorWithType: {
             detail: {
                 /**
-                 * @description DUPLICATE_FILE, VALIDATION_ERROR, FILE_TOO_LARGE, NOT_FOUND, CONFLICT, ...
+                 * @description DUPLICATE_FILE, VALIDATION_ERROR, FILE_TOO_LARGE, NOT_FOUND, CONFLICT, SHEET_ALREADY_SENT (409: a sheet's congregation cannot change once its file is sent or being sent to the study helpers), ...
                  * @example VALIDATION_ERROR
                  */
                 error_type: string;
@@ -1406,7 +1406,7 @@ export interface components {
             items: components["schemas"]["Student"][];
         };
         /**
-         * @description Exactly one of attributes (only the changed fields), congregation (admin only) or study_helper.
+         * @description Exactly one of attributes (only the changed fields), congregation (admin only) or study_helper. A new congregation takes the student's sheets not sent yet with it (their files are not sent or being sent); sheets already sent keep theirs.
          * @example {
          *       "attributes": {
          *         "phone": "+233 24 000 0000"
@@ -1446,6 +1446,8 @@ export interface components {
             duplicate?: boolean;
             /** @description When the first page's feedback arrived (Time Graded). */
             first_feedback_at?: components["schemas"]["Timestamp"] | null;
+            /** @description The sheet's file was sent (or is being sent) to the study helpers: its congregation is fixed (a change answers 409 SHEET_ALREADY_SENT). */
+            sent?: boolean;
         };
         AnswerSheetList: components["schemas"]["Paging"] & {
             items: components["schemas"]["AnswerSheet"][];
@@ -1467,7 +1469,7 @@ export interface components {
          *     }
          */
         AnswerSheetPatch: {
-            /** @description Congregation id, or null to unassign. */
+            /** @description Congregation id, or null to unassign. A student without a congregation takes this one. Refused (409 SHEET_ALREADY_SENT) once the sheet's file is sent or being sent. */
             assigned_group?: components["schemas"]["Uuid"] | null;
             /** @description Lesson id (the response template), or null. */
             lesson?: components["schemas"]["Uuid"] | null;
@@ -1570,6 +1572,7 @@ export interface components {
             recruiting_point: components["schemas"]["NamedRef"] | null;
             recruiter: components["schemas"]["NamedRef"] | null;
             service_center_contact_person: components["schemas"]["NamedRef"] | null;
+            /** @description The congregations with sheets in the file; seen as one congregation (a coordinator, or an admin looking at one congregation's files), only that congregation. */
             congregations: components["schemas"]["CongregationRef"][];
             courses: components["schemas"]["NamedRef"][];
             scanned_at?: components["schemas"]["Timestamp"] | null;
@@ -2681,6 +2684,23 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            /** @description The file was sent (or is being sent) to the study helpers; its sheets' congregations are fixed. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": {
+                     *         "error_type": "SHEET_ALREADY_SENT",
+                     *         "message": "This file was sent to the study helpers; its responses keep their congregations."
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorWithType"];
+                };
+            };
         };
     };
     getAnswerSheet: {
@@ -2777,6 +2797,23 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            /** @description The sheet's file was sent (or is being sent) to the study helpers; its congregation is fixed. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": {
+                     *         "error_type": "SHEET_ALREADY_SENT",
+                     *         "message": "This response was sent to its congregation; its congregation can no longer change."
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorWithType"];
+                };
+            };
         };
     };
     listAnswerSheetPages: {

@@ -2,7 +2,7 @@
 // response screens show it.
 import type { Schemas } from '../contract/types';
 import { iso, isoOrNull } from '../iso-time';
-import { mismatchedPageSql, unrecognizedPageSql } from './file-steps';
+import { mismatchedPageSql, sentOrSendingSql, unrecognizedPageSql } from './file-steps';
 
 /** Select list over `answer_sheets a`; callers append WHERE/ORDER BY. */
 export const SHEET_SELECT = `
@@ -11,7 +11,7 @@ export const SHEET_SELECT = `
          st.study_helper_id, sh.name AS study_helper_name,
          a.lesson_id, l.name AS lesson_name, l.number AS lesson_number, l.course_id, c.name AS course_name,
          a.assigned_group, g.wbs_code AS group_wbs_code, g.display_name AS group_display_name,
-         a.graded, a.is_baptism_request, a.duplicate_of,
+         a.graded, a.is_baptism_request, a.duplicate_of, ${sentOrSendingSql('f')} AS sent,
          (SELECT count(*) FROM pages p WHERE p.answer_sheet_id = a.id) AS page_count,
          (SELECT count(*) FROM pages p WHERE p.answer_sheet_id = a.id AND ${unrecognizedPageSql('p')}) AS unrecognized_count,
          (SELECT count(*) FROM pages p WHERE p.answer_sheet_id = a.id AND ${mismatchedPageSql('p', 'a')}) AS mismatched_count,
@@ -46,6 +46,7 @@ export interface SheetRow {
   graded: boolean;
   is_baptism_request: boolean;
   duplicate_of: string | null;
+  sent: boolean;
   page_count: number;
   unrecognized_count: number;
   mismatched_count: number;
@@ -88,5 +89,6 @@ export function sheetOf(row: SheetRow): Schemas['AnswerSheet'] {
     mismatched_count: Number(row.mismatched_count),
     duplicate: row.duplicate_of !== null,
     first_feedback_at: isoOrNull(row.first_feedback_at),
+    sent: row.sent,
   };
 }

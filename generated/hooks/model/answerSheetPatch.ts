@@ -21,7 +21,7 @@ import type { AnswerSheetPatchAssignedGroup } from './answerSheetPatchAssignedGr
 import type { AnswerSheetPatchLesson } from './answerSheetPatchLesson';
 
 export interface AnswerSheetPatch {
-  /** Congregation id, or null to unassign. */
+  /** Congregation id, or null to unassign. A student without a congregation takes this one. Refused (409 SHEET_ALREADY_SENT) once the sheet's file is sent or being sent. */
   assigned_group?: AnswerSheetPatchAssignedGroup;
   /** Lesson id (the response template), or null. */
   lesson?: AnswerSheetPatchLesson;
