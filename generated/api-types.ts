@@ -337,7 +337,7 @@ export interface paths {
         head?: never;
         /**
          * Assign every kept answer sheet of a file to one congregation
-         * @description Invalidates the answer-sheet and file caches.
+         * @description Students of these sheets without a congregation take this one. Refused (409) once the file is sent or being sent. Invalidates the answer-sheet and file caches.
          */
         patch: operations["assignFileAnswerSheets"];
         trace?: never;
@@ -358,7 +358,7 @@ export interface paths {
         head?: never;
         /**
          * Assign an answer sheet to a congregation or set its lesson (template)
-         * @description Invalidates the answer-sheet and file caches.
+         * @description A student without a congregation takes the sheet's new one. A change of congregation is refused (409) once the sheet's file is sent or being sent. Invalidates the answer-sheet and file caches.
          */
         patch: operations["updateAnswerSheet"];
         trace?: never;
@@ -1153,7 +1153,7 @@ export interface components {
         ErrorWithType: {
             detail: {
                 /**
-                 * @description DUPLICATE_FILE, VALIDATION_ERROR, FILE_TOO_LARGE, NOT_FOUND, CONFLICT, ...
+                 * @description DUPLICATE_FILE, VALIDATION_ERROR, FILE_TOO_LARGE, NOT_FOUND, CONFLICT, SHEET_ALREADY_SENT (409: a sheet's congregation cannot change once its file is sent or being sent to the study helpers), ...
                  * @example VALIDATION_ERROR
                  */
                 error_type: string;
@@ -1319,7 +1319,7 @@ export interface components {
         };
         /**
          * @description ignored and template may come together; answer_sheet, new_sheet and code each come alone (400
-         *     otherwise). Every change mends the page in Review, before the file is sent (409 FILE_SENT
+         *     otherwise). Every change mends the page in Review, before the file is sent (409 SHEET_ALREADY_SENT
          *     after), and is recorded; answer_sheet, new_sheet and code clear the page's flag, and a template
          *     clears a no-code flag.
          * @example {
@@ -1448,7 +1448,7 @@ export interface components {
             items: components["schemas"]["Student"][];
         };
         /**
-         * @description Exactly one of attributes (only the changed fields), congregation (admin only) or study_helper.
+         * @description Exactly one of attributes (only the changed fields), congregation (admin only) or study_helper. A new congregation takes the student's sheets not sent yet with it (their files are not sent or being sent); sheets already sent keep theirs.
          * @example {
          *       "attributes": {
          *         "phone": "+233 24 000 0000"
@@ -1468,8 +1468,6 @@ export interface components {
             file: {
                 name: string;
                 uploaded_at: components["schemas"]["Timestamp"];
-                /** @description When the file was sent to study helpers; from then on its sheets can no longer be mended or moved. */
-                sent_at?: components["schemas"]["Timestamp"] | null;
             };
             student: {
                 id: components["schemas"]["Uuid"];
@@ -1492,6 +1490,8 @@ export interface components {
             duplicate?: boolean;
             /** @description When the first page's feedback arrived (Time Graded). */
             first_feedback_at?: components["schemas"]["Timestamp"] | null;
+            /** @description The sheet's file was sent (or is being sent) to the study helpers: its congregation is fixed (a change answers 409 SHEET_ALREADY_SENT). */
+            sent?: boolean;
         };
         AnswerSheetList: components["schemas"]["Paging"] & {
             items: components["schemas"]["AnswerSheet"][];
@@ -1513,12 +1513,12 @@ export interface components {
          *     }
          */
         AnswerSheetPatch: {
-            /** @description Congregation id, or null to unassign. */
+            /** @description Congregation id, or null to unassign. A student without a congregation takes this one. Refused (409 SHEET_ALREADY_SENT) once the sheet's file is sent or being sent. */
             assigned_group?: components["schemas"]["Uuid"] | null;
             /** @description Lesson id (the response template), or null. */
             lesson?: components["schemas"]["Uuid"] | null;
             /**
-             * @description Join this sheet to the sheet before it in the file (its pages move there, this sheet goes, and an intro student left with nothing goes too). Before the file is sent only (409 FILE_SENT after).
+             * @description Join this sheet to the sheet before it in the file (its pages move there, this sheet goes, and an intro student left with nothing goes too). Before the file is sent only (409 SHEET_ALREADY_SENT after).
              * @constant
              */
             join_previous?: true;
@@ -1621,6 +1621,7 @@ export interface components {
             recruiting_point: components["schemas"]["NamedRef"] | null;
             recruiter: components["schemas"]["NamedRef"] | null;
             service_center_contact_person: components["schemas"]["NamedRef"] | null;
+            /** @description The congregations with sheets in the file; seen as one congregation (a coordinator, or an admin looking at one congregation's files), only that congregation. */
             congregations: components["schemas"]["CongregationRef"][];
             courses: components["schemas"]["NamedRef"][];
             scanned_at?: components["schemas"]["Timestamp"] | null;
@@ -2759,6 +2760,23 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            /** @description The file was sent (or is being sent) to the study helpers; its sheets' congregations are fixed. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": {
+                     *         "error_type": "SHEET_ALREADY_SENT",
+                     *         "message": "This file was sent to the study helpers; its responses keep their congregations."
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorWithType"];
+                };
+            };
         };
     };
     getAnswerSheet: {
@@ -2855,7 +2873,23 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
-            409: components["responses"]["Conflict"];
+            /** @description The sheet's file was sent (or is being sent) to the study helpers: its congregation and pages are fixed. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": {
+                     *         "error_type": "SHEET_ALREADY_SENT",
+                     *         "message": "This response was sent to its congregation; its congregation can no longer change."
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorWithType"];
+                };
+            };
         };
     };
     listAnswerSheetPages: {

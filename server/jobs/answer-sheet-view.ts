@@ -2,16 +2,16 @@
 // response screens show it.
 import type { Schemas } from '../contract/types';
 import { iso, isoOrNull } from '../iso-time';
-import { flaggedPageSql, mismatchedPageSql, unrecognizedPageSql } from './file-steps';
+import { flaggedPageSql, mismatchedPageSql, sentOrSendingSql, unrecognizedPageSql } from './file-steps';
 
 /** Select list over `answer_sheets a`; callers append WHERE/ORDER BY. */
 export const SHEET_SELECT = `
-  SELECT a.id, a.file_id, f.name AS file_name, f.uploaded_at AS file_uploaded_at, f.sent_at AS file_sent_at, a.sequence,
+  SELECT a.id, a.file_id, f.name AS file_name, f.uploaded_at AS file_uploaded_at, a.sequence,
          a.student_id, st.human_id AS student_human_id, st.attributes ->> 'name' AS student_name,
          st.study_helper_id, sh.name AS study_helper_name,
          a.lesson_id, l.name AS lesson_name, l.number AS lesson_number, l.course_id, c.name AS course_name,
          a.assigned_group, g.wbs_code AS group_wbs_code, g.display_name AS group_display_name,
-         a.graded, a.is_baptism_request, a.duplicate_of,
+         a.graded, a.is_baptism_request, a.duplicate_of, ${sentOrSendingSql('f')} AS sent,
          (SELECT count(*) FROM pages p WHERE p.answer_sheet_id = a.id) AS page_count,
          (SELECT count(*) FROM pages p WHERE p.answer_sheet_id = a.id AND ${unrecognizedPageSql('p')}) AS unrecognized_count,
          (SELECT count(*) FROM pages p WHERE p.answer_sheet_id = a.id AND ${mismatchedPageSql('p', 'a')}) AS mismatched_count,
@@ -30,7 +30,6 @@ export interface SheetRow {
   file_id: string;
   file_name: string;
   file_uploaded_at: Date;
-  file_sent_at: Date | null;
   sequence: number;
   student_id: string | null;
   student_human_id: number | null;
@@ -48,6 +47,7 @@ export interface SheetRow {
   graded: boolean;
   is_baptism_request: boolean;
   duplicate_of: string | null;
+  sent: boolean;
   page_count: number;
   unrecognized_count: number;
   mismatched_count: number;
@@ -59,7 +59,7 @@ export function sheetOf(row: SheetRow): Schemas['AnswerSheet'] {
   return {
     id: row.id,
     file_id: row.file_id,
-    file: { name: row.file_name, uploaded_at: iso(row.file_uploaded_at), sent_at: isoOrNull(row.file_sent_at) },
+    file: { name: row.file_name, uploaded_at: iso(row.file_uploaded_at) },
     student:
       row.student_id === null
         ? null
@@ -92,6 +92,7 @@ export function sheetOf(row: SheetRow): Schemas['AnswerSheet'] {
     flagged_count: Number(row.flagged_count),
     duplicate: row.duplicate_of !== null,
     first_feedback_at: isoOrNull(row.first_feedback_at),
+    sent: row.sent,
   };
 }
 

@@ -1,6 +1,6 @@
 // A file as the contract shows it (File), its counts (FileStats), and who may see it: an admin
 // sees every file; a coordinator only files with sheets assigned to its congregation, with that
-// congregation's own state of the file and its own sheet count.
+// congregation's own state of the file, its own sheet count, and no other congregation named.
 import type { FastifyRequest } from 'fastify';
 import { congregationScope } from '../auth/session';
 import type { Schemas } from '../contract/types';
@@ -39,10 +39,10 @@ export function fileSelect(viewerParam: string | null): string {
          f.contact_person_id, ${name('contact_persons', 'name', 'f.contact_person_id')} AS contact_person_name,
          ${viewerParam === null ? wholeFileKeptSheets : congregationKeptSheets(viewerParam)} AS responses_count,
          -- The congregations with sheets in the file: its rows of file_groups (kept by a trigger on
-         -- answer_sheets), not every sheet of the file.
+         -- answer_sheets), not every sheet of the file. A congregation's view names only itself.
          (SELECT coalesce(json_agg(json_build_object('id', g.id, 'wbs_code', g.wbs_code, 'display_name', g.display_name) ORDER BY g.wbs_code), '[]'::json)
           FROM file_groups fg JOIN congregations g ON g.id = fg.congregation_id
-          WHERE fg.file_id = f.id) AS congregations,
+          WHERE fg.file_id = f.id${viewerParam === null ? '' : ` AND fg.congregation_id = ${viewerParam}::uuid`}) AS congregations,
          (SELECT coalesce(json_agg(json_build_object('id', c.id, 'name', c.name) ORDER BY c.name), '[]'::json)
           FROM courses c
           WHERE c.id IN (SELECT l.course_id FROM answer_sheets a JOIN lessons l ON l.id = a.lesson_id WHERE a.file_id = f.id)) AS courses,

@@ -1,6 +1,8 @@
 // Answer sheets (responses): the sheets of a file (or every graded one), one sheet, assigning
 // sheets to congregations (one by one or a whole file at once), setting a sheet's lesson, and a
-// sheet's pages. A coordinator reaches only sheets assigned to its congregation.
+// sheet's pages. A coordinator reaches only sheets assigned to its congregation. Assigning gives
+// a student without a congregation that one; once a file is sent (or being sent) its sheets'
+// congregations are fixed: a change answers 409 SHEET_ALREADY_SENT.
 import type { FastifyInstance } from 'fastify';
 import { congregationScope, requireAdmin } from '../auth/session';
 import type { ReplyOf, Route } from '../contract/types';
@@ -8,14 +10,17 @@ import type { Database } from '../db/database';
 import { forbidden, notFound } from '../http-error';
 import { SHEET_SELECT, sheetOf, sheetsWithReasonSql, type SheetRow } from '../jobs/answer-sheet-view';
 import { FILE_NOT_FOUND, fileVisibleSql } from '../jobs/file-view';
-import { keptSheetSql } from '../jobs/file-steps';
+import { keptSheetSql, sentOrSendingSql } from '../jobs/file-steps';
 import { loadSheetPages, requireSheetAccess } from '../jobs/page-view';
 import { joinPrevious } from '../workflow/review-mends';
-import { validationError } from './shared/errors';
+import { sheetAlreadySent, validationError } from './shared/errors';
 import { orderClause, pageOf, paged, type SortColumn } from './shared/paging';
+import { giveCongregationToStudents } from './shared/student-congregation';
 import { Where } from './shared/where';
 
 const SHEET_NOT_FOUND = 'Answer sheet not found';
+const FILE_SENT = 'This file was sent to the study helpers; its responses keep their congregations.';
+const SHEET_SENT = 'This response was sent to its congregation; its congregation can no longer change.';
 
 const SORT: Record<'sequence' | 'course' | 'student' | 'graded_at', SortColumn> = {
   sequence: { sql: 'a.sequence', defaultDirection: 'asc' },
@@ -73,13 +78,26 @@ export async function answerSheetsRoutes(app: FastifyInstance) {
   app.patch<Route<'assignFileAnswerSheets'>>('/api/answer-sheets', async (request): Promise<ReplyOf<'assignFileAnswerSheets'>> => {
     requireAdmin(request);
     const fileId = request.query.file;
-    if ((await db.maybeOne('SELECT 1 FROM files WHERE id = $1', [fileId])) === null) throw notFound(FILE_NOT_FOUND);
-    await requireCongregation(db, request.body.assigned_group);
-    const updated = await db.execute(
-      `UPDATE answer_sheets a SET assigned_group = $2
-       WHERE a.file_id = $1 AND ${keptSheetSql('a')} AND a.assigned_group IS DISTINCT FROM $2::uuid`,
-      [fileId, request.body.assigned_group],
-    );
+    const group = request.body.assigned_group;
+    const updated = await db.transaction(async (tx) => {
+      // The file's row lock orders this against Send (which locks it too before it reads the sheets).
+      const file = await tx.maybeOne<{ sent: boolean }>(`SELECT ${sentOrSendingSql('f')} AS sent FROM files f WHERE f.id = $1 FOR UPDATE`, [fileId]);
+      if (file === null) throw notFound(FILE_NOT_FOUND);
+      await requireCongregation(tx, group);
+      const changes = `a.file_id = $1 AND ${keptSheetSql('a')} AND a.assigned_group IS DISTINCT FROM $2::uuid`;
+      if (file.sent) {
+        if ((await tx.maybeOne(`SELECT 1 FROM answer_sheets a WHERE ${changes} LIMIT 1`, [fileId, group])) !== null) throw sheetAlreadySent(FILE_SENT);
+        return 0;
+      }
+      const count = await tx.execute(`UPDATE answer_sheets a SET assigned_group = $2 WHERE ${changes}`, [fileId, group]);
+      const students = await tx.query<{ student_id: string }>(
+        `SELECT DISTINCT a.student_id FROM answer_sheets a
+         WHERE a.file_id = $1 AND a.assigned_group = $2::uuid AND a.student_id IS NOT NULL AND ${keptSheetSql('a')}`,
+        [fileId, group],
+      );
+      await giveCongregationToStudents(tx, students.map((row) => row.student_id), group);
+      return count;
+    });
     return { updated };
   });
 
@@ -101,12 +119,18 @@ export async function answerSheetsRoutes(app: FastifyInstance) {
       throw validationError('lesson: no such lesson');
     }
     await db.transaction(async (tx) => {
-      const sheet = await tx.maybeOne<{ student_id: string | null; lesson_id: string | null }>(
-        'SELECT student_id, lesson_id FROM answer_sheets WHERE id = $1 FOR UPDATE',
+      // The file's row shared: Send, which locks it, waits for this change or this one sees it sent.
+      const sheet = await tx.maybeOne<{ student_id: string | null; lesson_id: string | null; assigned_group: string | null; sent: boolean }>(
+        `SELECT a.student_id, a.lesson_id, a.assigned_group, ${sentOrSendingSql('f')} AS sent
+         FROM answer_sheets a JOIN files f ON f.id = a.file_id WHERE a.id = $1 FOR UPDATE OF a FOR SHARE OF f`,
         [sheetId],
       );
       if (sheet === null) throw notFound(SHEET_NOT_FOUND);
-      if (group !== undefined) await tx.query('UPDATE answer_sheets SET assigned_group = $2 WHERE id = $1', [sheetId, group]);
+      if (group !== undefined && group !== sheet.assigned_group) {
+        if (sheet.sent) throw sheetAlreadySent(SHEET_SENT);
+        await tx.query('UPDATE answer_sheets SET assigned_group = $2 WHERE id = $1', [sheetId, group]);
+        if (group !== null && sheet.student_id !== null) await giveCongregationToStudents(tx, [sheet.student_id], group);
+      }
       if (lesson !== undefined && lesson !== sheet.lesson_id) {
         // A new lesson may make the sheet a duplicate of an earlier one (same student and lesson), or stop it being one.
         await tx.query(

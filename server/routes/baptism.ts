@@ -108,10 +108,11 @@ export async function baptismRoutes(app: FastifyInstance) {
       const scope = congregationScope(request);
       const id = request.params.response_id;
       await db.transaction(async (tx) => {
-        // A coordinator may flag responses assigned to its congregation or of its students.
+        // A coordinator may flag responses assigned to its congregation, or unassigned ones of its
+        // students; not one assigned to another congregation (the answer would name it).
         const sheet = await tx.maybeOne<{ student_id: string | null }>(
           `SELECT a.student_id FROM answer_sheets a LEFT JOIN students s ON s.id = a.student_id
-           WHERE a.id = $1 AND ($2::uuid IS NULL OR a.assigned_group = $2::uuid OR s.congregation_id = $2::uuid)
+           WHERE a.id = $1 AND ($2::uuid IS NULL OR a.assigned_group = $2::uuid OR (a.assigned_group IS NULL AND s.congregation_id = $2::uuid))
            FOR UPDATE OF a`,
           [id, scope],
         );

@@ -1,11 +1,13 @@
 // Students: the filtered, sorted, paged list; one student; changing its attributes, its
-// congregation (admin only) or its study helper; its answer sheets; a study helper's students.
-// A coordinator sees and changes only its own congregation's students; others are "not found".
+// congregation (admin only; its sheets not sent yet follow it) or its study helper; its answer
+// sheets; a study helper's students. A coordinator sees and changes only its own congregation's
+// students (others are "not found"), and none of their sheets assigned to another congregation.
 import type { FastifyInstance } from 'fastify';
 import { congregationScope, requireAdmin } from '../auth/session';
 import type { ReplyOf, Route, Schemas } from '../contract/types';
 import type { Database } from '../db/database';
 import { notFound } from '../http-error';
+import { keptSheetSql, sentOrSendingSql } from '../jobs/file-steps';
 import { cachedTotal } from './shared/count-cache';
 import { SHEET_SELECT, sheetOf, type SheetRow } from '../jobs/answer-sheet-view';
 import { STUDY_HELPER_NOT_FOUND, studentNotFound, validationError } from './shared/errors';
@@ -110,6 +112,28 @@ function attributeChanges(attributes: Schemas['StudentAttributes']): { set: Reco
   return { set, clear };
 }
 
+/**
+ * The student's sheets not sent yet follow the student to its new congregation: those assigned
+ * elsewhere, and unassigned ones that are kept. Sheets of files sent or being sent keep theirs.
+ * Their files' rows are locked shared first (in id order), so a Send under way is waited for and
+ * its file left alone.
+ */
+async function moveUnsentSheets(tx: Database, studentId: string, congregationId: string): Promise<void> {
+  const files = await tx.query<{ id: string }>(
+    `SELECT f.id FROM files f
+     WHERE f.id IN (SELECT a.file_id FROM answer_sheets a WHERE a.student_id = $1) AND NOT ${sentOrSendingSql('f')}
+     ORDER BY f.id FOR SHARE`,
+    [studentId],
+  );
+  if (files.length === 0) return;
+  await tx.query(
+    `UPDATE answer_sheets a SET assigned_group = $2::uuid
+     WHERE a.student_id = $1 AND a.file_id = ANY($3::uuid[]) AND a.assigned_group IS DISTINCT FROM $2::uuid
+       AND (a.assigned_group IS NOT NULL OR ${keptSheetSql('a')})`,
+    [studentId, congregationId, files.map((file) => file.id)],
+  );
+}
+
 async function applyPatch(tx: Database, student: { id: string; congregation_id: string | null }, body: StudentPatch): Promise<void> {
   if ('attributes' in body) {
     const { set, clear } = attributeChanges(body.attributes);
@@ -132,6 +156,7 @@ async function applyPatch(tx: Database, student: { id: string; congregation_id: 
        WHERE id = $1`,
       [student.id, body.congregation],
     );
+    if (body.congregation !== null) await moveUnsentSheets(tx, student.id, body.congregation);
     return;
   }
   if (body.study_helper !== null) {
@@ -201,9 +226,12 @@ export async function studentRoutes(app: FastifyInstance) {
         scope,
       ]);
       if (student === null) throw studentNotFound();
-      const rows = await db.query<SheetRow>(`${SHEET_SELECT} WHERE a.student_id = $1 ORDER BY ${NEWEST_ANSWER_SHEETS_FIRST}`, [
-        request.params.id,
-      ]);
+      // A coordinator does not see the sheets assigned to another congregation (the student's earlier one).
+      const rows = await db.query<SheetRow>(
+        `${SHEET_SELECT} WHERE a.student_id = $1 AND ($2::uuid IS NULL OR a.assigned_group IS NULL OR a.assigned_group = $2::uuid)
+         ORDER BY ${NEWEST_ANSWER_SHEETS_FIRST}`,
+        [request.params.id, scope],
+      );
       return rows.map(sheetOf);
     },
   );

@@ -7,17 +7,13 @@
 import type { Schemas } from '../contract/types';
 import type { Database } from '../db/database';
 import { badRequest, conflict, notFound } from '../http-error';
+import { sentOrSendingSql } from '../jobs/file-steps';
 import { resolveCodes } from '../jobs/resolve-codes';
 import { readCodeText } from '../pipeline/codes';
 
 type MendAction = Schemas['ReviewMendAction'];
 
-export const FILE_SENT_MESSAGE = 'This file was sent to study helpers: its answer sheets can no longer be changed.';
-
-/** 409 {"detail": {"error_type": "FILE_SENT", ...}}: a mend or an assignment after Send. */
-export function fileSentError() {
-  return conflict({ error_type: 'FILE_SENT', message: FILE_SENT_MESSAGE });
-}
+export const FILE_SENT_MESSAGE = 'This file was sent to study helpers: its pages can no longer be changed or moved.';
 
 /** 400 in the spec's shape: a mend that cannot be made as asked. */
 const invalidMend = (message: string) => badRequest({ error_type: 'VALIDATION_ERROR', message });
@@ -60,11 +56,12 @@ async function lockPage(tx: Database, pageId: string): Promise<MendPage> {
 }
 
 async function lockFile(tx: Database, fileId: string): Promise<{ intro: boolean }> {
-  const file = await tx.one<{ sent_at: Date | null; answer_sheet_page_length: number }>(
-    'SELECT sent_at, answer_sheet_page_length FROM files WHERE id = $1 FOR UPDATE',
+  const file = await tx.one<{ sent: boolean; answer_sheet_page_length: number }>(
+    `SELECT ${sentOrSendingSql('f')} AS sent, answer_sheet_page_length FROM files f WHERE id = $1 FOR UPDATE`,
     [fileId],
   );
-  if (file.sent_at !== null) throw fileSentError();
+  // Packets are made from the sheets as they are when Send is asked for.
+  if (file.sent) throw conflict({ error_type: 'SHEET_ALREADY_SENT', message: FILE_SENT_MESSAGE });
   return { intro: Number(file.answer_sheet_page_length) !== 0 };
 }
 

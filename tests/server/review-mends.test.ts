@@ -194,7 +194,7 @@ describe('Review mends', () => {
     ] as const) {
       const refused = await call(me, 'PATCH', url, body);
       expect(refused.status).toBe(409);
-      expect(refused.body.detail.error_type).toBe('FILE_SENT');
+      expect(refused.body.detail.error_type).toBe('SHEET_ALREADY_SENT');
     }
     expect(await sheetsOf(w.db, w.fileId)).toEqual(before);
   });

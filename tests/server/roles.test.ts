@@ -280,4 +280,50 @@ describe('roles on every call', () => {
       for (const id of [world.B.student, world.B.file, world.B.helper, world.B.sheet]) expect(text, `${url} shows B's ${id}`).not.toContain(id);
     }
   });
+
+  it('never names another congregation in an answer about its own data, even where B shares it', async () => {
+    await setUp();
+    const db = t.db;
+    const { A, B } = world;
+    // B has a sheet in A's file, and A's student has a sheet B was sent (before the student moved to A).
+    const shared = await insertAnswerSheet(db, A.file, { lessonId: world.lesson, assignedGroup: B.congregation });
+    await insertPage(db, A.file, 2, shared);
+    const earlier = await insertFile(db, 'Sent to B', { serviceCenterId: world.serviceCenter, sentAt: new Date() });
+    const sentToB = await insertAnswerSheet(db, earlier, { studentId: A.student, lessonId: world.lesson, assignedGroup: B.congregation });
+    await insertPage(db, earlier, 1, sentToB);
+    const coordinator = callers.coordinatorOnOwn;
+    const urls = [
+      `/api/file/${A.file}`,
+      `/api/files/${A.file}`,
+      '/api/files',
+      `/api/files?group_id=${A.congregation}`,
+      `/api/file/${A.file}/congregations`,
+      `/api/file/${A.file}/steps`,
+      `/api/answer-sheets?file=${A.file}`,
+      '/api/answer-sheets?graded=false',
+      `/api/answer-sheets/${A.sheet}`,
+      `/api/answer-sheets/${A.sheet}/pages`,
+      `/api/pages?response_id=${A.sheet}`,
+      `/api/pages/${A.page}`,
+      '/api/students',
+      `/api/students/${A.student}`,
+      `/api/students/${A.student}/answer-sheets`,
+      `/api/study-helper/${A.helper}/students`,
+      '/api/study-helpers',
+      `/api/study-helpers/${A.helper}`,
+      '/api/baptism-requests',
+      '/api/uploads/',
+      `/api/congregations/${A.congregation}`,
+      '/api/auth/me',
+    ];
+    for (const url of urls) {
+      const response = await app.inject({ method: 'GET', url, headers: coordinator.headers });
+      expect(response.statusCode, url).toBe(200);
+      for (const named of [B.congregation, 'BB 2000', shared, sentToB]) expect(response.body, `${url} names ${named}`).not.toContain(named);
+    }
+    // The admin's answers name both.
+    const whole = await app.inject({ method: 'GET', url: `/api/file/${A.file}`, headers: callers.admin.headers });
+    expect(whole.body).toContain('BB 2000');
+    expect(whole.body).toContain('AA 1000');
+  });
 });

@@ -359,6 +359,7 @@ describe('GET /api/students/{id}/answer-sheets', () => {
       mismatched_count: 0,
       duplicate: false,
       first_feedback_at: null,
+      sent: false,
     });
     expect(body[1]).toMatchObject({ congregation: null, assigned_group: null, graded: false, page_count: 0 });
   });

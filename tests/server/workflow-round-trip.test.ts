@@ -33,6 +33,7 @@ let congregationB: string;
 let coordinatorA: SignedIn;
 let coordinatorB: SignedIn;
 const packets = new Map<string, Uint8Array>();
+let returnPdf: Uint8Array | undefined;
 
 beforeAll(async () => {
   made = await makeScan({ pages: 30, seed: 7 });
@@ -89,6 +90,13 @@ describe('the file workflow, end to end', () => {
     const now = await steps();
     expect(now.step).toBe('send');
     expect(now.total).toBeGreaterThan(5);
+    // The students had no congregation: the file's assignment gave them A (moving single sheets to B later does not).
+    const students = await h.db.query<{ congregation_id: string | null }>(
+      `SELECT DISTINCT s.id, s.congregation_id FROM students s JOIN answer_sheets a ON a.student_id = s.id WHERE a.file_id = $1`,
+      [fileId],
+    );
+    expect(students.length).toBeGreaterThan(0);
+    expect(new Set(students.map((student) => student.congregation_id))).toEqual(new Set([congregationA]));
   });
 
   it('sends one packet per congregation, each page stamped with its own code, in student order', async () => {
@@ -129,6 +137,26 @@ describe('the file workflow, end to end', () => {
     // Downloading is printing: the congregation's state moves on, the file counts as printed.
     expect(await statesOf()).toEqual({ [congregationA]: 'grading', [congregationB]: 'grading' });
     expect(((await api(h.app, admin, 'GET', `/api/file/${fileId}`)).json as unknown as { printed: boolean }).printed).toBe(true);
+  });
+
+  it("fixes the sheets' congregations once sent (409 SHEET_ALREADY_SENT), and names to each coordinator only its own", async () => {
+    const sheet = await h.db.one<{ id: string }>(`SELECT id FROM answer_sheets WHERE file_id = $1 AND assigned_group = $2 LIMIT 1`, [fileId, congregationA]);
+    const one = await api(h.app, admin, 'PATCH', `/api/answer-sheets/${sheet.id}`, { assigned_group: congregationB });
+    expect(one.status).toBe(409);
+    expect(one.json).toMatchObject({ detail: { error_type: 'SHEET_ALREADY_SENT' } });
+    const all = await api(h.app, admin, 'PATCH', `/api/answer-sheets?file=${fileId}`, { assigned_group: congregationB });
+    expect(all.status).toBe(409);
+    expect(all.json).toMatchObject({ detail: { error_type: 'SHEET_ALREADY_SENT' } });
+    expect(((await api(h.app, admin, 'GET', `/api/answer-sheets/${sheet.id}`)).json as unknown as { assigned_group: string; sent: boolean })).toMatchObject({
+      assigned_group: congregationA,
+      sent: true,
+    });
+    for (const [own, who] of [[congregationA, coordinatorA], [congregationB, coordinatorB]] as const) {
+      const file = (await api(h.app, who, 'GET', `/api/file/${fileId}`)).json as unknown as { congregations: { id: string }[] };
+      expect(file.congregations.map((congregation) => congregation.id)).toEqual([own]);
+    }
+    const whole = (await api(h.app, admin, 'GET', `/api/file/${fileId}`)).json as unknown as { congregations: { id: string }[] };
+    expect(whole.congregations.map((congregation) => congregation.id).sort()).toEqual([congregationA, congregationB].sort());
   });
 
   it('shows a coordinator only its own packet', async () => {
@@ -215,6 +243,7 @@ describe('the file workflow, end to end', () => {
     expect(download.status).toBe(200);
     expect(String(download.raw.headers['content-disposition'])).toContain('Lagos batch 7 - graded.pdf');
     const pdf = new Uint8Array(download.raw.rawPayload);
+    returnPdf = pdf;
 
     // Expected, from the database: students in the order of their first sheet; a kept page's
     // code, then 'back' when its graded scan has a back; the next lesson's pages for the student.
@@ -274,5 +303,37 @@ describe('the file workflow, end to end', () => {
     expect((await api(h.app, admin, 'POST', `/api/file/${fileId}/archive`)).status).toBe(409);
     expect((await api(h.app, admin, 'POST', `/api/file/${fileId}/regenerate`)).status).toBe(409);
     expect(await steps()).toMatchObject({ step: 'return', downloaded: true });
+  });
+
+  it('reads the next-lesson sheets filled in and scanned back as a new file, each assigned on arrival, at Send without Assign', async () => {
+    const pdf = returnPdf!;
+    const read = await codesOnPages(pdf);
+    const nextLesson = read.flatMap((code, index) => (code?.prefix === 's' ? [index] : []));
+    expect(nextLesson.length).toBeGreaterThan(0);
+    const scan = await scanGradedPackets(pdf, { seed: 31, pages: nextLesson });
+    const uploaded = await upload(h.app, admin, scan, { name: 'Lagos batch 8', answer_sheet_page_length: '0' });
+    expect(uploaded.status).toBe(201);
+    const cycle2 = uploaded.body.id!;
+    expect(await waitForProcessing(h.db, cycle2)).toBe('success');
+
+    const sheets = await h.db.query<{ student_id: string; assigned_group: string | null; congregation_id: string | null; lesson_id: string | null }>(
+      `SELECT a.student_id, a.assigned_group, s.congregation_id, a.lesson_id FROM answer_sheets a JOIN students s ON s.id = a.student_id
+       WHERE a.file_id = $1 ORDER BY a.sequence`,
+      [cycle2],
+    );
+    // One sheet per student the return file printed a next-lesson sheet for, and no sheet without a student.
+    const printedFor = await h.db.query<{ student_id: string }>(
+      `SELECT DISTINCT student_id FROM printed_codes WHERE prefix = 's' AND code_id = ANY($1::text[])`,
+      [read.flatMap((code) => (code?.prefix === 's' ? [code.id] : []))],
+    );
+    expect(sheets.map((sheet) => sheet.student_id).sort()).toEqual(printedFor.map((row) => row.student_id).sort());
+    expect((await h.db.one<{ n: number }>('SELECT count(*)::int AS n FROM answer_sheets WHERE file_id = $1', [cycle2])).n).toBe(sheets.length);
+    for (const sheet of sheets) {
+      expect(sheet.lesson_id).not.toBeNull();
+      expect(sheet.congregation_id).not.toBeNull();
+      expect(sheet.assigned_group).toBe(sheet.congregation_id);
+    }
+    const now = (await api(h.app, admin, 'GET', `/api/file/${cycle2}/steps`)).json as unknown as { step: string };
+    expect(now.step).toBe('send');
   });
 });

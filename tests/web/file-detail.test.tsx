@@ -276,6 +276,42 @@ describe('file detail', () => {
     expect(state.stepReads).toBeGreaterThan(reads);
   });
 
+  it('says why it no longer assigns when the server answers that the file was sent meanwhile (409)', async () => {
+    fileApi(fileRecord(), steps('assign'));
+    const FIXED = 'This file was sent to the study helpers; its responses keep their congregations.';
+    server.use(
+      http.get('*/api/congregations', () =>
+        HttpResponse.json({
+          items: [{ id: 'c9', wbs_code: 'GH 0042', display_name: 'Accra Central', created_at: '2024-01-01T00:00:00Z' }],
+          total: 1,
+          skip: 0,
+          limit: 50,
+        }),
+      ),
+      http.patch('*/api/answer-sheets', () => HttpResponse.json({ detail: { error_type: 'SHEET_ALREADY_SENT', message: FIXED } }, { status: 409 })),
+    );
+    const logged = vi.spyOn(console, 'error').mockImplementation(() => undefined);
+    renderApp(`/file/${FILE_ID}`, { as: 'admin' });
+    expect(await (await flow()).findByText('Assign every response of this file to a congregation.')).toBeTruthy();
+    expect(workflow().queryByText(FIXED)).toBeNull();
+    await chooseOption(workflow().getByLabelText('Congregation'), 'GH 0042 (Accra Central)');
+    fireEvent.click(workflow().getByRole('button', { name: 'Assign' }));
+    expect(await workflow().findByText(FIXED)).toBeTruthy();
+    expect((workflow().getByRole('button', { name: 'Assign' }) as HTMLButtonElement).disabled).toBe(true);
+    expect((workflow().getByLabelText('Congregation').closest('.p-dropdown') as HTMLElement).classList.contains('p-disabled')).toBe(true);
+    logged.mockRestore();
+  });
+
+  it('says, looking at Assign again once the file is sent, that its responses keep their congregations', async () => {
+    fileApi(fileRecord(), steps('grading', { total: 4 }));
+    renderApp(`/file/${FILE_ID}`, { as: 'admin' });
+    fireEvent.click(await (await flow()).findByRole('button', { name: 'Assign step' }));
+    expect(
+      await workflow().findByText('Assign: Every response was assigned. This file was sent to the study helpers; its responses keep their congregations.'),
+    ).toBeTruthy();
+    expect(workflow().queryByRole('button', { name: 'Assign' })).toBeNull();
+  });
+
   it('sends the file, locks Send, and follows the send job\'s progress by its run id', async () => {
     const { sent } = fileApi(fileRecord(), steps('send'));
     renderApp(`/file/${FILE_ID}`, { as: 'admin' });

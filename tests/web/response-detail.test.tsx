@@ -186,6 +186,49 @@ describe('response in progress', () => {
   });
 });
 
+describe('a response already sent', () => {
+  const pages = [pageRecord({ id: 'p1', page_number: 1 })];
+  const FIXED = 'This response was sent to its congregation; its congregation can no longer change.';
+
+  it('keeps its congregation: the picker is disabled with a line saying why, Save sends only the lesson', async () => {
+    const response = responseRecord({ sent: true });
+    const { sent } = api(response, pages);
+    renderApp(`/responses/${response.id}`, { as: 'admin' });
+    const details = within(await screen.findByRole('region', { name: 'Details' }));
+    expect(details.getByText(FIXED)).toBeTruthy();
+    const picker = details.getByLabelText('Congregation').closest('.p-dropdown') as HTMLElement;
+    expect(picker.classList.contains('p-disabled')).toBe(true);
+    await waitFor(() => expect(dropdownText(details.getByLabelText('Congregation'))).toBe('US 1234 (Springfield North)'));
+    const save = () => details.getByRole('button', { name: 'Save' }) as HTMLButtonElement;
+    expect(save().disabled).toBe(true);
+    await chooseOption(details.getByLabelText('Course'), 'Lesson 2: God');
+    fireEvent.click(save());
+    await waitFor(() => expect(sent).toEqual([{ method: 'PATCH', path: `/api/answer-sheets/${response.id}`, body: { lesson: LESSON_2.id } }]));
+  });
+
+  it('offers the change while not sent, and says why when the server refuses it as sent meanwhile (409)', async () => {
+    const response = responseRecord({ sent: false });
+    const { state } = api(response, pages);
+    server.use(
+      http.patch(`*/api/answer-sheets/${response.id}`, () => {
+        state.response = { ...state.response, sent: true };
+        return HttpResponse.json({ detail: { error_type: 'SHEET_ALREADY_SENT', message: FIXED } }, { status: 409 });
+      }),
+    );
+    renderApp(`/responses/${response.id}`, { as: 'admin' });
+    const details = within(await screen.findByRole('region', { name: 'Details' }));
+    expect(details.queryByText(FIXED)).toBeNull();
+    await chooseOption(details.getByLabelText('Congregation'), 'GH 0042 (Accra Central)');
+    fireEvent.click(details.getByRole('button', { name: 'Save' }));
+    expect(await details.findByText(FIXED)).toBeTruthy();
+    expect(details.queryByText('The response could not be saved. Please try again.')).toBeNull();
+    // Read again: the response is sent, its picker shows the saved congregation and is disabled.
+    await waitFor(() => expect((details.getByLabelText('Congregation').closest('.p-dropdown') as HTMLElement).classList.contains('p-disabled')).toBe(true));
+    await waitFor(() => expect(dropdownText(details.getByLabelText('Congregation'))).toBe('US 1234 (Springfield North)'));
+    expect((details.getByRole('button', { name: 'Save' }) as HTMLButtonElement).disabled).toBe(true);
+  });
+});
+
 describe('completed response', () => {
   it('shows "Status: Completed", the Print link, the student ID link and the page previews', async () => {
     const response = responseRecord({ graded: true });
@@ -293,7 +336,7 @@ describe('Review mends on a response', () => {
   });
 
   it('offers no change once the file is sent, and says why', async () => {
-    const response = responseRecord({ file: { name: 'Accra batch March', uploaded_at: '2024-03-02T10:00:00Z', sent_at: '2024-03-05T10:00:00Z' } });
+    const response = responseRecord({ sent: true });
     api(response, [first, flagged]);
     renderApp(`/responses/${response.id}`, { as: 'admin' });
     await screen.findByRole('article', { name: 'Page 4' });

@@ -94,6 +94,7 @@ async function open(as: 'admin' | 'coordinator' = 'admin', options?: Parameters<
   return { patches, ...result };
 }
 
+const MOVE_NOTE = 'Responses not sent yet move with the student; responses already sent keep their congregation.';
 const card = () => within(screen.getByRole('region', { name: 'Student' }));
 const form = () => within(screen.getByRole('form', { name: 'Attributes' }));
 const saveButton = () => form().getByRole('button', { name: 'Save' }) as HTMLButtonElement;
@@ -130,11 +131,13 @@ describe('student detail', () => {
     ]);
     expect(card().getByRole('img', { name: 'Ghana' })).toBeTruthy();
     expect(card().getByLabelText('Congregation')).toBeTruthy();
+    expect(card().getByText(MOVE_NOTE)).toBeTruthy();
     expect(card().getByLabelText('Study Helper')).toBeTruthy();
   });
 
   it('offers the congregation picker to admins only', async () => {
     await open('coordinator');
+    expect(card().queryByText(MOVE_NOTE)).toBeNull();
     expect(card().queryByLabelText('Congregation')).toBeNull();
     expect(card().getByLabelText('Study Helper')).toBeTruthy();
   });

@@ -44,7 +44,7 @@ import type {
   BadRequestResponse,
   BulkAssign,
   BulkAssignResult,
-  ConflictResponse,
+  ErrorWithType,
   ForbiddenResponse,
   ListAnswerSheetsParams,
   NotFoundResponse,
@@ -168,7 +168,7 @@ export function useListAnswerSheets<TData = Awaited<ReturnType<typeof listAnswer
 
 
 /**
- * Invalidates the answer-sheet and file caches.
+ * Students of these sheets without a congregation take this one. Refused (409) once the file is sent or being sent. Invalidates the answer-sheet and file caches.
  * @summary Assign every kept answer sheet of a file to one congregation
  */
 export const getAssignFileAnswerSheetsUrl = (params: AssignFileAnswerSheetsParams,) => {
@@ -202,7 +202,7 @@ export const assignFileAnswerSheets = async (bulkAssign: BulkAssign,
 
 
 
-export const getAssignFileAnswerSheetsMutationOptions = <TError = BadRequestResponse | UnauthorizedResponse | ForbiddenResponse | NotFoundResponse,
+export const getAssignFileAnswerSheetsMutationOptions = <TError = BadRequestResponse | UnauthorizedResponse | ForbiddenResponse | NotFoundResponse | ErrorWithType,
     TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof assignFileAnswerSheets>>, TError,{data: BulkAssign;params: AssignFileAnswerSheetsParams}, TContext>, request?: SecondParameter<typeof apiFetch>}
 ): UseMutationOptions<Awaited<ReturnType<typeof assignFileAnswerSheets>>, TError,{data: BulkAssign;params: AssignFileAnswerSheetsParams}, TContext> => {
 
@@ -229,12 +229,12 @@ const {mutation: mutationOptions, request: requestOptions} = options ?
 
     export type AssignFileAnswerSheetsMutationResult = NonNullable<Awaited<ReturnType<typeof assignFileAnswerSheets>>>
     export type AssignFileAnswerSheetsMutationBody = BulkAssign
-    export type AssignFileAnswerSheetsMutationError = BadRequestResponse | UnauthorizedResponse | ForbiddenResponse | NotFoundResponse
+    export type AssignFileAnswerSheetsMutationError = BadRequestResponse | UnauthorizedResponse | ForbiddenResponse | NotFoundResponse | ErrorWithType
 
     /**
  * @summary Assign every kept answer sheet of a file to one congregation
  */
-export const useAssignFileAnswerSheets = <TError = BadRequestResponse | UnauthorizedResponse | ForbiddenResponse | NotFoundResponse,
+export const useAssignFileAnswerSheets = <TError = BadRequestResponse | UnauthorizedResponse | ForbiddenResponse | NotFoundResponse | ErrorWithType,
     TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof assignFileAnswerSheets>>, TError,{data: BulkAssign;params: AssignFileAnswerSheetsParams}, TContext>, request?: SecondParameter<typeof apiFetch>}
  , queryClient?: QueryClient): UseMutationResult<
         Awaited<ReturnType<typeof assignFileAnswerSheets>>,
@@ -347,7 +347,7 @@ export function useGetAnswerSheet<TData = Awaited<ReturnType<typeof getAnswerShe
 
 
 /**
- * Invalidates the answer-sheet and file caches.
+ * A student without a congregation takes the sheet's new one. A change of congregation is refused (409) once the sheet's file is sent or being sent. Invalidates the answer-sheet and file caches.
  * @summary Assign an answer sheet to a congregation or set its lesson (template)
  */
 export const getUpdateAnswerSheetUrl = (sheetId: Uuid,) => {
@@ -374,7 +374,7 @@ export const updateAnswerSheet = async (sheetId: Uuid,
 
 
 
-export const getUpdateAnswerSheetMutationOptions = <TError = BadRequestResponse | UnauthorizedResponse | ForbiddenResponse | NotFoundResponse | ConflictResponse,
+export const getUpdateAnswerSheetMutationOptions = <TError = BadRequestResponse | UnauthorizedResponse | ForbiddenResponse | NotFoundResponse | ErrorWithType,
     TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof updateAnswerSheet>>, TError,{sheetId: Uuid;data: AnswerSheetPatch}, TContext>, request?: SecondParameter<typeof apiFetch>}
 ): UseMutationOptions<Awaited<ReturnType<typeof updateAnswerSheet>>, TError,{sheetId: Uuid;data: AnswerSheetPatch}, TContext> => {
 
@@ -401,12 +401,12 @@ const {mutation: mutationOptions, request: requestOptions} = options ?
 
     export type UpdateAnswerSheetMutationResult = NonNullable<Awaited<ReturnType<typeof updateAnswerSheet>>>
     export type UpdateAnswerSheetMutationBody = AnswerSheetPatch
-    export type UpdateAnswerSheetMutationError = BadRequestResponse | UnauthorizedResponse | ForbiddenResponse | NotFoundResponse | ConflictResponse
+    export type UpdateAnswerSheetMutationError = BadRequestResponse | UnauthorizedResponse | ForbiddenResponse | NotFoundResponse | ErrorWithType
 
     /**
  * @summary Assign an answer sheet to a congregation or set its lesson (template)
  */
-export const useUpdateAnswerSheet = <TError = BadRequestResponse | UnauthorizedResponse | ForbiddenResponse | NotFoundResponse | ConflictResponse,
+export const useUpdateAnswerSheet = <TError = BadRequestResponse | UnauthorizedResponse | ForbiddenResponse | NotFoundResponse | ErrorWithType,
     TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof updateAnswerSheet>>, TError,{sheetId: Uuid;data: AnswerSheetPatch}, TContext>, request?: SecondParameter<typeof apiFetch>}
  , queryClient?: QueryClient): UseMutationResult<
         Awaited<ReturnType<typeof updateAnswerSheet>>,

@@ -52,4 +52,6 @@ export interface AnswerSheet {
   duplicate?: boolean;
   /** When the first page's feedback arrived (Time Graded). */
   first_feedback_at?: AnswerSheetFirstFeedbackAt;
+  /** The sheet's file was sent (or is being sent) to the study helpers: its congregation is fixed (a change answers 409 SHEET_ALREADY_SENT). */
+  sent?: boolean;
 }

@@ -18,11 +18,8 @@ congregation's data), `admin` (scanning_admin only).
  * OpenAPI spec version: 1.0.0
  */
 import type { Timestamp } from './timestamp';
-import type { AnswerSheetFileSentAt } from './answerSheetFileSentAt';
 
 export type AnswerSheetFile = {
   name: string;
   uploaded_at: Timestamp;
-  /** When the file was sent to study helpers; from then on its sheets can no longer be mended or moved. */
-  sent_at?: AnswerSheetFileSentAt;
 };

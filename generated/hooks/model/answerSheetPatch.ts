@@ -21,10 +21,10 @@ import type { AnswerSheetPatchAssignedGroup } from './answerSheetPatchAssignedGr
 import type { AnswerSheetPatchLesson } from './answerSheetPatchLesson';
 
 export interface AnswerSheetPatch {
-  /** Congregation id, or null to unassign. */
+  /** Congregation id, or null to unassign. A student without a congregation takes this one. Refused (409 SHEET_ALREADY_SENT) once the sheet's file is sent or being sent. */
   assigned_group?: AnswerSheetPatchAssignedGroup;
   /** Lesson id (the response template), or null. */
   lesson?: AnswerSheetPatchLesson;
-  /** Join this sheet to the sheet before it in the file (its pages move there, this sheet goes, and an intro student left with nothing goes too). Before the file is sent only (409 FILE_SENT after). */
+  /** Join this sheet to the sheet before it in the file (its pages move there, this sheet goes, and an intro student left with nothing goes too). Before the file is sent only (409 SHEET_ALREADY_SENT after). */
   join_previous?: true;
 }

@@ -20,6 +20,6 @@ congregation's data), `admin` (scanning_admin only).
 import type { Uuid } from './uuid';
 
 /**
- * Congregation id, or null to unassign.
+ * Congregation id, or null to unassign. A student without a congregation takes this one. Refused (409 SHEET_ALREADY_SENT) once the sheet's file is sent or being sent.
  */
 export type AnswerSheetPatchAssignedGroup = Uuid | null;

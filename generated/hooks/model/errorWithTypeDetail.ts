@@ -19,7 +19,7 @@ congregation's data), `admin` (scanning_admin only).
  */
 
 export type ErrorWithTypeDetail = {
-  /** DUPLICATE_FILE, VALIDATION_ERROR, FILE_TOO_LARGE, NOT_FOUND, CONFLICT, ... */
+  /** DUPLICATE_FILE, VALIDATION_ERROR, FILE_TOO_LARGE, NOT_FOUND, CONFLICT, SHEET_ALREADY_SENT (409: a sheet's congregation cannot change once its file is sent or being sent to the study helpers), ... */
   error_type: string;
   message: string;
 };

@@ -51,6 +51,7 @@ export interface File {
   recruiting_point: FileRecruitingPoint;
   recruiter: FileRecruiter;
   service_center_contact_person: FileServiceCenterContactPerson;
+  /** The congregations with sheets in the file; seen as one congregation (a coordinator, or an admin looking at one congregation's files), only that congregation. */
   congregations: CongregationRef[];
   courses: NamedRef[];
   scanned_at?: FileScannedAt;

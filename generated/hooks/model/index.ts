@@ -24,7 +24,6 @@ export * from './answerSheetAssignedGroup';
 export * from './answerSheetCongregation';
 export * from './answerSheetCourse';
 export * from './answerSheetFile';
-export * from './answerSheetFileSentAt';
 export * from './answerSheetFirstFeedbackAt';
 export * from './answerSheetLesson';
 export * from './answerSheetList';

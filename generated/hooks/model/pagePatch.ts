@@ -22,7 +22,7 @@ import type { Uuid } from './uuid';
 
 /**
  * ignored and template may come together; answer_sheet, new_sheet and code each come alone (400
-otherwise). Every change mends the page in Review, before the file is sent (409 FILE_SENT
+otherwise). Every change mends the page in Review, before the file is sent (409 SHEET_ALREADY_SENT
 after), and is recorded; answer_sheet, new_sheet and code clear the page's flag, and a template
 clears a no-code flag.
 

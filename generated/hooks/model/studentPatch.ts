@@ -22,6 +22,6 @@ import type { StudentPatchOneOfTwo } from './studentPatchOneOfTwo';
 import type { StudentPatchOneOfFour } from './studentPatchOneOfFour';
 
 /**
- * Exactly one of attributes (only the changed fields), congregation (admin only) or study_helper.
+ * Exactly one of attributes (only the changed fields), congregation (admin only) or study_helper. A new congregation takes the student's sheets not sent yet with it (their files are not sent or being sent); sheets already sent keep theirs.
  */
 export type StudentPatch = StudentPatchOneOf | StudentPatchOneOfTwo | StudentPatchOneOfFour;

@@ -11,6 +11,14 @@ export function conflictError(message: string): HttpError {
   return conflict({ error_type: 'CONFLICT', message });
 }
 
+/**
+ * 409 {"detail": {"error_type": "SHEET_ALREADY_SENT", "message": ...}}: a sent sheet's congregation
+ * cannot change (its packet was printed for that congregation).
+ */
+export function sheetAlreadySent(message: string): HttpError {
+  return conflict({ error_type: 'SHEET_ALREADY_SENT', message });
+}
+
 export const STUDENT_NOT_FOUND = 'Student not found';
 
 export const studentNotFound = () => notFound(STUDENT_NOT_FOUND);

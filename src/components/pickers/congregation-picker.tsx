@@ -11,6 +11,8 @@ export interface CongregationPickerProps {
   value: string | undefined;
   onChange: (congregationId: string | undefined) => void;
   placeholder?: string;
+  /** Shown but not changeable (say why beside it). */
+  disabled?: boolean;
 }
 
 function congregationLabel(congregation: Pick<Congregation, 'wbs_code' | 'display_name'>): string {
@@ -22,6 +24,7 @@ export function CongregationPicker({
   value,
   onChange,
   placeholder = 'Any congregation',
+  disabled = false,
 }: CongregationPickerProps) {
   const id = useId();
   const [search, setSearch] = useState('');
@@ -48,7 +51,8 @@ export function CongregationPicker({
         optionLabel="label"
         filter
         onFilter={(event) => setSearch(event.filter)}
-        showClear
+        showClear={!disabled}
+        disabled={disabled}
         placeholder={placeholder}
         loading={list.isLoading}
         onChange={(event) => onChange((event.value as string | null) ?? undefined)}

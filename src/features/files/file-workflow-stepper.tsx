@@ -19,6 +19,7 @@ import { WORKFLOW_STEPS, WORKFLOW_STEP_LABELS, type WorkflowStep } from '../../.
 import { CongregationPicker } from '../../components/pickers/congregation-picker';
 import { StatusTag } from '../../components/status-tag/status-tag';
 import { progressPercent } from '../../components/progress/progress-stream';
+import { FILE_CONGREGATIONS_FIXED, isSheetAlreadySent } from '../responses/sent-response';
 import { ActionItemLinks, actionItems } from './action-items';
 import { invalidateAnswerSheetsAndFiles } from './file-cache';
 import type { FileWorkflowSnapshot } from './use-file-workflow';
@@ -44,6 +45,12 @@ const COMPLETED_STEP_TEXT: Readonly<Record<WorkflowStep, string>> = {
   return: 'Return file ready.',
 };
 
+/** Once the file is sent (grading on), looking at Assign again also says why it cannot change. */
+function completedStepText(step: WorkflowStep, currentStep: WorkflowStep, archived: boolean): string {
+  const sent = archived || currentStep === 'grading' || currentStep === 'return';
+  return step === 'assign' && sent ? `${COMPLETED_STEP_TEXT.assign} ${FILE_CONGREGATIONS_FIXED}` : COMPLETED_STEP_TEXT[step];
+}
+
 type Send = (event: FileWorkflowEvent) => void;
 
 function JobProgress({ progress, label }: { progress: FileWorkflowSnapshot['context']['progress']; label: string }) {
@@ -60,15 +67,17 @@ function AssignPanel({ fileId, send }: { fileId: string; send: Send }) {
   const queryClient = useQueryClient();
   const [congregation, setCongregation] = useState<string | undefined>(undefined);
   const assign = useAssignFileAnswerSheets();
+  // Sent meanwhile (another tab or admin): the server refused, and nothing here may change now.
+  const fixed = isSheetAlreadySent(assign.error);
   return (
     <div className="step-panel-body">
       <p>{ASSIGN_TEXT}</p>
       <div className="step-assign">
-        <CongregationPicker value={congregation} onChange={setCongregation} placeholder="Choose a congregation" />
+        <CongregationPicker value={congregation} onChange={setCongregation} placeholder="Choose a congregation" disabled={fixed} />
         <Button
           type="button"
           label="Assign"
-          disabled={!congregation || assign.isPending}
+          disabled={!congregation || assign.isPending || fixed}
           loading={assign.isPending}
           onClick={() =>
             congregation &&
@@ -79,12 +88,14 @@ function AssignPanel({ fileId, send }: { fileId: string; send: Send }) {
                   void invalidateAnswerSheetsAndFiles(queryClient);
                   send({ type: 'REFRESH' });
                 },
+                // A 409 SHEET_ALREADY_SENT stays on screen (the line below) until the steps are read again.
                 onError: (error) => console.error('assign:', error),
               },
             )
           }
         />
       </div>
+      {fixed && <p className="step-assign-fixed">{FILE_CONGREGATIONS_FIXED}</p>}
     </div>
   );
 }
@@ -264,7 +275,7 @@ export function FileWorkflowStepper({ snapshot, send, stats, readOnly = false }:
       </div>
       {viewedStep !== currentStep && (
         <div className="file-step-viewed-note" role="note">
-          <span>{`${WORKFLOW_STEP_LABELS[viewedStep]}: ${COMPLETED_STEP_TEXT[viewedStep]}`}</span>
+          <span>{`${WORKFLOW_STEP_LABELS[viewedStep]}: ${completedStepText(viewedStep, currentStep, archived)}`}</span>
           <Button type="button" label="Back to current step" text size="small" onClick={() => send({ type: 'VIEW_STEP', step: currentStep })} />
         </div>
       )}

@@ -80,7 +80,7 @@ function GradedPreviews({ pages }: { pages: readonly Page[] }) {
 function ResponseContent({ response }: { response: AnswerSheet }) {
   const pages = useListAnswerSheetPages(response.id);
   const user = useCurrentUser();
-  const sent = Boolean(response.file.sent_at);
+  const sent = response.sent === true;
   // Only an admin mends, and only before Send: then the pages are on paper.
   const mending = isScanningAdmin(user) && !sent;
   const kept = (pages.data ?? []).filter((page) => !page.ignored);

@@ -1,6 +1,7 @@
 // The Details panel of a response in progress (spec §2): its congregation, a link to its student,
 // a course (lesson) picker and a congregation picker; Save sends the changed ones with
-// PATCH /api/answer-sheets/{id}.
+// PATCH /api/answer-sheets/{id}. Once the response was sent its congregation is fixed: the
+// picker is disabled, with a line saying why.
 import { useState, type FormEvent } from 'react';
 import { Link } from 'react-router-dom';
 import { useQueryClient } from '@tanstack/react-query';
@@ -15,6 +16,7 @@ import { CongregationPicker } from '../../components/pickers/congregation-picker
 import { paths } from '../../config/paths';
 import { invalidateAnswerSheetsAndFiles } from '../files/file-cache';
 import { LessonPicker } from './lesson-picker';
+import { isSheetAlreadySent, RESPONSE_CONGREGATION_FIXED } from './sent-response';
 
 /** The response's congregation: the assigned one, else the one it was read with. */
 export function responseCongregationId(
@@ -37,11 +39,14 @@ export function answerSheetChanges(
   return patch;
 }
 
+export const RESPONSE_SAVE_FAILED = 'The response could not be saved. Please try again.';
+
 export function ResponseDetailsForm({ response }: { response: AnswerSheet }) {
   const queryClient = useQueryClient();
+  const sent = response.sent === true;
   const [draft, setDraft] = useState<{ lesson?: string | null; congregation?: string | null }>({});
   const update = useUpdateAnswerSheet();
-  const changes = answerSheetChanges(response, draft);
+  const changes = answerSheetChanges(response, sent ? { lesson: draft.lesson } : draft);
   const changed = Object.keys(changes).length > 0;
 
   const submit = (event: FormEvent) => {
@@ -55,7 +60,14 @@ export function ResponseDetailsForm({ response }: { response: AnswerSheet }) {
           void invalidateAnswerSheetsAndFiles(queryClient);
           setDraft({});
         },
-        onError: (error) => console.error('response save failed:', error),
+        onError: (error) => {
+          console.error('response save failed:', error);
+          // Sent meanwhile (another tab, another admin): read it again, so the picker shows it fixed.
+          if (isSheetAlreadySent(error)) {
+            setDraft((current) => ({ lesson: current.lesson }));
+            void queryClient.invalidateQueries({ queryKey: getGetAnswerSheetQueryKey(response.id) });
+          }
+        },
       },
     );
   };
@@ -87,18 +99,12 @@ export function ResponseDetailsForm({ response }: { response: AnswerSheet }) {
         />
         <CongregationPicker
           placeholder="Choose a congregation"
-          value={
-            (draft.congregation !== undefined
-              ? draft.congregation
-              : responseCongregationId(response)) ?? undefined
-          }
-          onChange={(congregation) =>
-            setDraft((current) => ({ ...current, congregation: congregation ?? null }))
-          }
+          value={(!sent && draft.congregation !== undefined ? draft.congregation : responseCongregationId(response)) ?? undefined}
+          disabled={sent}
+          onChange={(congregation) => setDraft((current) => ({ ...current, congregation: congregation ?? null }))}
         />
-        {update.isError && (
-          <Message severity="error" text="The response could not be saved. Please try again." />
-        )}
+        {(sent || isSheetAlreadySent(update.error)) && <p className="response-fixed">{RESPONSE_CONGREGATION_FIXED}</p>}
+        {update.isError && !isSheetAlreadySent(update.error) && <Message severity="error" text={RESPONSE_SAVE_FAILED} />}
         <div className="form-actions">
           <Button
             type="submit"

@@ -1,6 +1,6 @@
 // The Student card of the student page (spec §2): ID, Country, Recruiter and Recruiting Point,
-// the congregation picker (scanning admins only; PATCH {congregation}) and the study helper picker
-// (PATCH {study_helper}).
+// the congregation picker (scanning admins only; PATCH {congregation}: the student's responses
+// not sent yet move with it, sent ones keep theirs) and the study helper picker (PATCH {study_helper}).
 import { useQueryClient } from '@tanstack/react-query';
 import { Message } from 'primereact/message';
 import { getGetStudentQueryKey, useUpdateStudent } from '../../../generated/hooks/students/students';
@@ -13,6 +13,7 @@ import { isScanningAdmin, useCurrentUser } from '../../lib/auth';
 import { StudyHelperPicker } from './study-helper-picker';
 
 export const STUDENT_UPDATE_FAILED = 'The change could not be saved. Please try again.';
+export const CONGREGATION_MOVE_NOTE = 'Responses not sent yet move with the student; responses already sent keep their congregation.';
 
 /** The student's own recruiter and point; failing those, the ones of the latest answer sheet's file. */
 export function recruiterOf(student: Student): string {
@@ -70,11 +71,14 @@ export function StudentCard({ student }: { student: Student }) {
       </dl>
       <div className="form-grid">
         {admin && (
-          <CongregationPicker
-            value={congregationValue}
-            placeholder="No congregation"
-            onChange={(id) => patch({ congregation: id ?? null }, 'Congregation saved.')}
-          />
+          <>
+            <CongregationPicker
+              value={congregationValue}
+              placeholder="No congregation"
+              onChange={(id) => patch({ congregation: id ?? null }, 'Congregation saved.')}
+            />
+            <p className="panel-message">{CONGREGATION_MOVE_NOTE}</p>
+          </>
         )}
         <StudyHelperPicker
           value={helperValue}
