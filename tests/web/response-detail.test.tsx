@@ -291,7 +291,7 @@ describe('Review mends on a response', () => {
     renderApp(`/responses/${response.id}`, { as: 'admin' });
     await screen.findByRole('article', { name: 'Page 4' });
     expect(pageItem(4).getByText('Stray page')).toBeTruthy();
-    expect(pageItem(4).getByText(/No answer sheet expects this page/)).toBeTruthy();
+    expect(pageItem(4).getByText(/No response expects this page/)).toBeTruthy();
     expect(pageItem(5).getAllByText('Blank back').length).toBeGreaterThan(0);
     expect(pageItem(5).queryByText('Unrecognized')).toBeNull();
     expect(pageItem(5).queryByText(/No answer sheet expects/)).toBeNull();
