@@ -198,7 +198,8 @@ async function takeover(large: string) {
         next_page_seconds: round1((pageStored - killed) / 1000),
       };
     } finally {
-      for (const worker of workers) await stop(worker);
+      // The killed one is gone already (stop would wait for its exit again).
+      for (const worker of workers) if (worker.exitCode === null && worker.signalCode === null) await stop(worker);
       await db.close();
     }
   });
