@@ -18,14 +18,27 @@ export const MAX_UPLOAD_BYTES = 1_500_000_000;
 export const SERVICE_CENTER_CODE_PREFIXES = ['t', 's', 'c'] as const;
 
 /**
- * A worker holds a file for this long and renews it while it works; a crashed worker's file is
- * picked up again once its lease has run out.
+ * A worker holds a file (or any leased work, server/workflow/leases.ts) for this long and
+ * renews it LEASE_RENEWALS_PER_LEASE times per lease while it works; a dead worker's file is picked
+ * up by the next recovery sweep once its lease has run out: within lease + sweep + a poll, 17 s.
  */
-export const PROCESSING_LEASE_SECONDS = 60;
+export const PROCESSING_LEASE_SECONDS = 10;
+/** Renewals per lease: a worker may miss several (a slow database) before it loses its lease. */
+export const LEASE_RENEWALS_PER_LEASE = 5;
 /** A file that crashed this many workers is failed instead of being retried again. */
 export const MAX_PROCESSING_ATTEMPTS = 5;
-/** How often each worker looks for files whose processing stopped (crash, restart). */
-export const RECOVERY_SWEEP_SECONDS = 30;
+/** How often each worker looks for work whose worker stopped (crash, restart): half a lease. */
+export const RECOVERY_SWEEP_SECONDS = 5;
+/**
+ * Service-center files one process reads at once: a small file passes a large one (they take
+ * turns on the process's page workers, server/pipeline/page-pool.ts), and a third waits less.
+ */
+export const FILES_AT_ONCE = 3;
+
+/** How often a lease of `seconds` is renewed. */
+export function leaseRenewalMs(seconds: number): number {
+  return Math.max(100, (seconds * 1000) / LEASE_RENEWALS_PER_LEASE);
+}
 /** Progress streams re-read job_progress this often (works across server processes). */
 export const PROGRESS_POLL_MS = 250;
 /** Thumbnail widths of spec §9 (500 for lists, 1000 for page items). */

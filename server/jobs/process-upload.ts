@@ -12,7 +12,9 @@ import { sqlState, SQLSTATE, type Database } from '../db/database';
 import { processPages, type ProcessedPage } from '../pipeline/process-pages';
 import { UnreadablePdfError } from '../pipeline/read-page';
 import {
+  FILES_AT_ONCE,
   JOB,
+  leaseRenewalMs,
   MAX_PROCESSING_ATTEMPTS,
   PROCESSING_LEASE_SECONDS,
   SERVICE_CENTER_CODE_PREFIXES,
@@ -31,7 +33,7 @@ const PROGRESS_WRITE_MS = 200;
 
 export const processServiceCenterUpload: JobDefinition<ProcessUploadData> = {
   name: JOB.processServiceCenterUpload,
-  concurrency: 1,
+  concurrency: FILES_AT_ONCE,
   retryLimit: 2,
   retryDelaySeconds: 5,
   // pg-boss's own limit; leases, not this, keep a long file from being processed twice.
@@ -214,7 +216,7 @@ class Lease {
   ) {
     if (outer.aborted) this.controller.abort(outer.reason);
     outer.addEventListener('abort', this.onOuterAbort);
-    this.timer = setInterval(() => void this.renew(), Math.max(250, (seconds * 1000) / 3));
+    this.timer = setInterval(() => void this.renew(), leaseRenewalMs(seconds));
     this.timer.unref?.();
   }
 

@@ -3,6 +3,7 @@
 // as it hands it to a worker (a few ms for a scan JPEG, whose bytes are copied out; more for pages
 // mupdf decodes or renders) and, in a job, writes the results to the database in order. One
 // mupdf for the file rather than one per worker: each instance held 15-20 MB of WebAssembly memory.
+// The workers are the process's, not a file's: files read at once take turns on them.
 import { createHash } from 'node:crypto';
 import { mkdir, rename, writeFile } from 'node:fs/promises';
 import * as path from 'node:path';
@@ -12,17 +13,25 @@ import { Worker } from 'node:worker_threads';
 import { NODE_BUNDLE_OPTIONS } from '../node-bundle';
 import { PROJECT_ROOT } from '../project-root';
 import { describe, unreadablePage, type AnalyseOptions, type ProcessedPage } from './analyse-page';
-import type { PageWorkerRequest, PageWorkerSettings } from './page-worker';
+import type { PageWorkerAnswer, PageWorkerRequest, PageWorkerSettings } from './page-worker';
 import { postMoved } from './post-moved';
 import { compiledZxing } from './zxing-reader';
 import { arraysOf, type LoadedPage } from './scan-page';
 
 interface PoolWorker {
   worker: Worker;
-  /** Pages sent and not answered yet, by page number. */
-  waiting: Map<number, (page: ProcessedPage) => void>;
-  /** Removes the pool's listeners, before the worker waits for another file. */
+  /** Pages sent and not answered yet, by request id. */
+  waiting: Map<number, PageRequest>;
+  /** The file whose settings the worker was last sent (it analyses by them until told others). */
+  settingsOf: PagePool | null;
+  /** Removes the group's listeners, before the worker waits for another file. */
   stopListening: () => void;
+}
+
+interface PageRequest {
+  pool: PagePool;
+  pageNumber: number;
+  resolve: (page: ProcessedPage) => void;
 }
 
 /** How long a closing worker may take to finish its pages before it is stopped. */
@@ -34,39 +43,33 @@ const CLOSE_GRACE_MS = 10_000;
  */
 export const PAGES_AT_ONCE_PER_WORKER = 2;
 
-export class PagePool {
-  private readonly workers: PoolWorker[] = [];
-  /** Pages asked for and not sent to a worker yet, in the order asked. */
-  private readonly queue: { pageNumber: number; resolve: (page: ProcessedPage) => void }[] = [];
-  private closed = false;
+/**
+ * The page workers of this process, shared by every file read at once: a second file takes
+ * turns with the first on the same workers rather than starting its own, so a small file passes
+ * a large one without the process holding twice the workers (and their memory).
+ */
+class WorkerGroup {
+  readonly workers: PoolWorker[] = [];
+  /** Files reading now, in turn order. */
+  readonly pools: PagePool[] = [];
+  private nextTurn = 0;
+  private nextRequestId = 1;
 
-  /**
-   * `script` from pageWorkerScript(); `readPage` reads a page with mupdf (ScanPdf's
-   * readLoadedPage), called as the page is sent to a worker, not before.
-   */
-  constructor(
-    private readonly size: number,
-    private readonly settings: PageWorkerSettings,
-    private readonly script: PageWorkerScript,
-    private readonly readPage: (pageNumber: number) => LoadedPage,
-  ) {}
+  constructor(readonly script: PageWorkerScript) {}
 
-  /**
-   * Never rejects: a page whose worker died comes back as an unreadable page. Pages wait here
-   * until a worker has room, so a slow page holds up only its own worker: the other one goes on
-   * with the pages asked for after it.
-   */
-  analyse(pageNumber: number): Promise<ProcessedPage> {
-    if (this.closed) throw new Error('page pool closed');
-    return new Promise((resolve) => {
-      this.queue.push({ pageNumber, resolve });
-      this.dispatch();
-    });
+  /** The most workers any file reading now asked for. */
+  private get size(): number {
+    return Math.max(0, ...this.pools.map((pool) => pool.size));
   }
 
-  /** Sends waiting pages to the least busy workers with room, starting workers up to `size`. */
-  private dispatch(): void {
-    while (this.queue.length > 0 && !this.closed) {
+  /**
+   * Sends waiting pages to the least busy workers with room, starting workers up to `size`;
+   * the files with pages waiting take turns, a page each.
+   */
+  dispatch(): void {
+    for (;;) {
+      const pool = this.takeTurn();
+      if (!pool) return;
       let target = this.workers[0];
       for (const candidate of this.workers)
         if (candidate.waiting.size < target!.waiting.size) target = candidate;
@@ -75,38 +78,60 @@ export class PagePool {
         this.workers.push(target);
       }
       if (target.waiting.size >= PAGES_AT_ONCE_PER_WORKER) return;
-      const { pageNumber, resolve } = this.queue.shift()!;
+      this.nextTurn = this.pools.indexOf(pool) + 1;
+      const { pageNumber, resolve } = pool.queue.shift()!;
       let loaded: LoadedPage;
       try {
-        loaded = this.readPage(pageNumber);
+        loaded = pool.readPage(pageNumber);
       } catch (error) {
         // As analysePage keeps a page that cannot be read: that page alone is unreadable.
         resolve({ ...unreadablePage(pageNumber), error: describe(error) });
         continue;
       }
-      target.waiting.set(pageNumber, resolve);
+      if (target.settingsOf !== pool) {
+        // A worker reads each page by the settings it last had when the page came.
+        target.worker.postMessage({ type: 'file', ...pool.settings } satisfies PageWorkerRequest);
+        target.settingsOf = pool;
+      }
+      const id = this.nextRequestId++;
+      target.waiting.set(id, { pool, pageNumber, resolve });
+      pool.inFlight++;
       postMoved(
         target.worker,
-        { type: 'page', pageNumber, loaded } satisfies PageWorkerRequest,
+        { type: 'page', id, pageNumber, loaded } satisfies PageWorkerRequest,
         arraysOf(loaded),
       );
     }
   }
 
-  /** Lets each worker finish what it has, close its PDF and stop. */
-  async close(): Promise<void> {
-    this.closed = true;
-    for (const { pageNumber, resolve } of this.queue.splice(0))
-      resolve({ ...unreadablePage(pageNumber), error: 'page pool closed' });
+  /** The next file in turn with pages waiting. */
+  private takeTurn(): PagePool | undefined {
+    for (let i = 0; i < this.pools.length; i++) {
+      const pool = this.pools[(this.nextTurn + i) % this.pools.length]!;
+      if (pool.queue.length > 0) return pool;
+    }
+    return undefined;
+  }
+
+  /** A file is done: when it was the last, the workers wait for the next file or stop. */
+  async leave(pool: PagePool): Promise<void> {
+    const index = this.pools.indexOf(pool);
+    if (index >= 0) this.pools.splice(index, 1);
+    for (const entry of this.workers) if (entry.settingsOf === pool) entry.settingsOf = null;
+    if (this.pools.length > 0) {
+      this.dispatch();
+      return;
+    }
+    const workers = this.workers.splice(0);
     await Promise.all(
-      this.workers.map(async (entry) => {
+      workers.map(async (entry) => {
         const { worker } = entry;
         // A worker with nothing left to answer waits for the next file, which then spends no
         // time starting it, nor CPU optimising its code again: some 2 s per file on V8's
         // threads, measured on the 500-page test scan.
         if (entry.waiting.size === 0) {
           entry.stopListening();
-          if (keepForNextFile(worker, this.script, this.size)) return;
+          if (keepForNextFile(worker, this.script, Math.max(1, pool.size))) return;
         }
         const exited = new Promise<void>((resolve) => worker.once('exit', () => resolve()));
         worker.postMessage({ type: 'close' } satisfies PageWorkerRequest);
@@ -115,26 +140,30 @@ export class PagePool {
         clearTimeout(timer);
       }),
     );
-    this.workers.length = 0;
+  }
+
+  /** Stops the workers still analysing `pool`'s pages (it gave up waiting for them). */
+  async stopWorkersOf(pool: PagePool): Promise<void> {
+    const stuck = this.workers.filter((entry) => [...entry.waiting.values()].some((request) => request.pool === pool));
+    await Promise.all(stuck.map((entry) => entry.worker.terminate()));
   }
 
   private spawn(): PoolWorker {
     const worker = takeWarmWorker(this.script) ?? startWorker(this.script);
-    worker.postMessage({ type: 'file', ...this.settings } satisfies PageWorkerRequest);
-    const entry: PoolWorker = { worker, waiting: new Map(), stopListening: () => undefined };
+    const entry: PoolWorker = { worker, waiting: new Map(), settingsOf: null, stopListening: () => undefined };
     const failAll = (reason: string) => {
-      for (const [pageNumber, resolve] of entry.waiting)
-        resolve({ ...unreadablePage(pageNumber), error: reason });
-      entry.waiting.clear();
       const index = this.workers.indexOf(entry);
       // Waiting pages get a fresh worker.
       if (index >= 0) this.workers.splice(index, 1);
+      const failed = [...entry.waiting.values()];
+      entry.waiting.clear();
+      for (const request of failed) answer(request, { ...unreadablePage(request.pageNumber), error: reason });
       this.dispatch();
     };
-    const onMessage = (page: ProcessedPage) => {
-      const resolve = entry.waiting.get(page.page_number);
-      entry.waiting.delete(page.page_number);
-      resolve?.(page);
+    const onMessage = ({ id, page }: PageWorkerAnswer) => {
+      const request = entry.waiting.get(id);
+      entry.waiting.delete(id);
+      if (request) answer(request, page);
       this.dispatch();
     };
     const onError = (error: Error) => failAll(`page worker failed: ${error.message}`);
@@ -148,6 +177,83 @@ export class PagePool {
       worker.off('exit', onExit);
     };
     return entry;
+  }
+}
+
+function answer(request: PageRequest, page: ProcessedPage): void {
+  request.pool.inFlight--;
+  request.resolve(page);
+  request.pool.settle();
+}
+
+/** The shared workers, one group per worker script (one in practice). */
+const groups = new Map<string, WorkerGroup>();
+
+function groupFor(script: PageWorkerScript): WorkerGroup {
+  let group = groups.get(script.url);
+  if (!group) {
+    group = new WorkerGroup(script);
+    groups.set(script.url, group);
+  }
+  return group;
+}
+
+/** A file's pages, analysed by the process's shared page workers (WorkerGroup). */
+export class PagePool {
+  /** Pages asked for and not sent to a worker yet, in the order asked. */
+  readonly queue: { pageNumber: number; resolve: (page: ProcessedPage) => void }[] = [];
+  /** Pages sent to a worker and not answered yet. */
+  inFlight = 0;
+  private closed = false;
+  private readonly group: WorkerGroup;
+  private settled: (() => void) | null = null;
+
+  /**
+   * `size`: the workers this file may use (shared with the files read meanwhile); `script`
+   * from pageWorkerScript(); `readPage` reads a page with mupdf (ScanPdf's readLoadedPage),
+   * called as the page is sent to a worker, not before.
+   */
+  constructor(
+    readonly size: number,
+    readonly settings: PageWorkerSettings,
+    script: PageWorkerScript,
+    readonly readPage: (pageNumber: number) => LoadedPage,
+  ) {
+    this.group = groupFor(script);
+    this.group.pools.push(this);
+  }
+
+  /**
+   * Never rejects: a page whose worker died comes back as an unreadable page. Pages wait here
+   * until a worker has room, so a slow page holds up only its own worker: the other one goes on
+   * with the pages asked for after it.
+   */
+  analyse(pageNumber: number): Promise<ProcessedPage> {
+    if (this.closed) throw new Error('page pool closed');
+    return new Promise((resolve) => {
+      this.queue.push({ pageNumber, resolve });
+      this.group.dispatch();
+    });
+  }
+
+  /** Answers the pages still waiting, lets the workers finish this file's pages, and leaves them. */
+  async close(): Promise<void> {
+    if (this.closed) return;
+    this.closed = true;
+    for (const { pageNumber, resolve } of this.queue.splice(0))
+      resolve({ ...unreadablePage(pageNumber), error: 'page pool closed' });
+    if (this.inFlight > 0) {
+      const answered = new Promise<void>((resolve) => (this.settled = resolve));
+      const timer = setTimeout(() => void this.group.stopWorkersOf(this), CLOSE_GRACE_MS);
+      await answered;
+      clearTimeout(timer);
+    }
+    await this.group.leave(this);
+  }
+
+  /** Called as each of this file's pages is answered. */
+  settle(): void {
+    if (this.inFlight === 0) this.settled?.();
   }
 }
 

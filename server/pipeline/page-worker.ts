@@ -3,7 +3,7 @@
 // a worker needs no mupdf of its own. Two pages may be in progress at once, so one's JPEG decodes
 // (sharp, on libuv's threads) while the other's codes are searched here.
 import { parentPort, workerData } from 'node:worker_threads';
-import { analysePage, describe, unreadablePage, type AnalyseOptions } from './analyse-page';
+import { analysePage, describe, unreadablePage, type AnalyseOptions, type ProcessedPage } from './analyse-page';
 import { collectGarbageSoon, collectWhenBuffersGrow } from '../full-collection';
 import { postMoved } from './post-moved';
 import { scanPageOf, type LoadedPage, type ScanPage } from './scan-page';
@@ -19,10 +19,17 @@ export interface PageWorkerSettings {
 
 export type PageWorkerRequest =
   | ({ type: 'file' } & PageWorkerSettings)
-  | { type: 'page'; pageNumber: number; loaded: LoadedPage }
+  /** `id` names the request in the answer: files read at once share workers (page-pool). */
+  | { type: 'page'; id: number; pageNumber: number; loaded: LoadedPage }
   /** The file is done; the worker waits for another (page-pool's keepForNextFile). */
   | { type: 'idle' }
   | { type: 'close' };
+
+/** What a worker posts back for each page request. */
+export interface PageWorkerAnswer {
+  id: number;
+  page: ProcessedPage;
+}
 
 const port = parentPort;
 if (!port) throw new Error('page-worker runs in a worker thread');
@@ -59,7 +66,7 @@ port.on('message', (request: PageWorkerRequest) => {
     settings = { colour: request.colour, options: request.options };
     return;
   }
-  const { pageNumber, loaded } = request;
+  const { id, pageNumber, loaded } = request;
   const { colour, options } = settings;
   inProgress++;
   void (async () => {
@@ -69,10 +76,10 @@ port.on('message', (request: PageWorkerRequest) => {
       const reading = Promise.resolve().then(() => (scan = scanPageOf(loaded, { colour })));
       const { finish } = await analysePage(pageNumber, reading, options);
       const page = await finish;
-      postMoved(port, page, [page.image?.jpeg]);
+      postMoved(port, { id, page } satisfies PageWorkerAnswer, [page.image?.jpeg]);
     } catch (error) {
       // analysePage keeps page errors in the page; this is only a last resort.
-      port.postMessage({ ...unreadablePage(pageNumber), error: describe(error) });
+      port.postMessage({ id, page: { ...unreadablePage(pageNumber), error: describe(error) } } satisfies PageWorkerAnswer);
     } finally {
       // The page is answered: its rasters are dead.
       scan?.release();

@@ -36,9 +36,10 @@ export interface ProcessPagesOptions {
   onProgress?: (progress: ProcessProgress) => void | Promise<void>;
   signal?: AbortSignal;
   /**
-   * Worker threads that analyse pages while this thread hands them over (and stores them).
-   * Default: 2, or 1 on a single core; 0 analyses on this thread. Files of fewer than
-   * MIN_PAGES_FOR_WORKERS pages are always analysed here (starting workers costs more).
+   * Worker threads that analyse pages while this thread hands them over (and stores them): the
+   * process's, shared with the files read meanwhile (page-pool). Default: 2, or 1 on a single
+   * core; 0 analyses on this thread. Files of fewer than MIN_PAGES_FOR_WORKERS pages are always
+   * analysed here (starting workers costs more).
    */
   workers?: number;
 }

@@ -4,9 +4,11 @@
 // worker took the work, so work that keeps crashing workers can be failed instead of retried.
 import { randomUUID } from 'node:crypto';
 import { sqlState, SQLSTATE, type Database } from '../db/database';
+import { leaseRenewalMs, PROCESSING_LEASE_SECONDS } from '../jobs/job-types';
 import { WorkerStopped } from '../jobs/queue';
 
-export const WORKFLOW_LEASE_SECONDS = 60;
+/** As a file's lease: a dead worker's work is taken over as quickly. */
+export const WORKFLOW_LEASE_SECONDS = PROCESSING_LEASE_SECONDS;
 /** Work taken this many times without finishing is failed. */
 export const MAX_WORKFLOW_ATTEMPTS = 5;
 
@@ -71,7 +73,7 @@ class RenewedLease implements WorkLease {
   ) {
     if (outer.aborted) this.controller.abort(outer.reason);
     outer.addEventListener('abort', this.onOuterAbort);
-    this.timer = setInterval(() => void this.renew(), Math.max(250, (seconds * 1000) / 3));
+    this.timer = setInterval(() => void this.renew(), leaseRenewalMs(seconds));
     this.timer.unref?.();
   }
 

@@ -1,7 +1,9 @@
 // Test set-up shared by the pipeline and files tests: the database "world" a generated scan
 // talks about (service center with its c code, the course and its t codes, the students and
 // their s codes), multipart upload bodies, and waiting for a file's processing.
+import { readFileSync } from 'node:fs';
 import type { FastifyInstance } from 'fastify';
+import { PDFDocument } from 'pdf-lib';
 import type { Database } from '../../server/db/database';
 import type { Code } from '../../server/pipeline/codes';
 import { splitIntoSheets, type AnswerSheetPageLength, type ResolvedCode, type SplitResult } from '../../server/pipeline/split';
@@ -189,4 +191,16 @@ export function sseMessages(body: string): unknown[] {
     .map((block) => block.split('\n').filter((line) => line.startsWith('data: ')).map((line) => line.slice(6)).join('\n'))
     .filter((data) => data !== '')
     .map((data) => JSON.parse(data) as unknown);
+}
+
+/**
+ * `copies` times the pages of `source`, one after another, as one PDF (the images shared, so
+ * the file stays small): a long file for the scan pipeline without generating one.
+ */
+export async function repeatedScan(source: MadeScan, copies: number): Promise<Uint8Array> {
+  const from = await PDFDocument.load(readFileSync(source.path));
+  const to = await PDFDocument.create();
+  const indices = Array.from({ length: copies }, () => from.getPageIndices()).flat();
+  for (const page of await to.copyPages(from, indices)) to.addPage(page);
+  return to.save();
 }
