@@ -98,10 +98,16 @@ async function makeDemoFilesOnce(app: FastifyInstance): Promise<void> {
   const { demoFilesWanted } = await import('./seed/demo-files-wanted.js');
   if (!(await demoFilesWanted(app.db))) return;
   const started = Date.now();
+  // Its hundreds of API calls would each log two lines: only warnings and errors while it works.
+  const level = app.log.level;
+  app.log.level = 'warn';
   try {
     const { makeDemoFiles } = await import('./seed/demo-files.js');
-    if (await makeDemoFiles(app)) app.log.info({ ms: Date.now() - started }, 'demo files made');
+    const made = await makeDemoFiles(app);
+    app.log.level = level;
+    if (made) app.log.info({ ms: Date.now() - started }, 'demo files made');
   } catch (error) {
+    app.log.level = level;
     // The product works without them: say so and start.
     app.log.error({ err: error }, 'demo files could not be made');
   }

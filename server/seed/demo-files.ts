@@ -245,14 +245,29 @@ async function runPlan(app: FastifyInstance, plan: PlannedFile[], admin: Caller,
     }
   }
 
-  // A programme in flight spans weeks: each file dated as its plan says (made seconds apart).
+  // A programme in flight spans weeks: each file dated as its plan says (made seconds apart),
+  // sent a day after its upload and graded a few days after that.
   for (const [file, id] of fileIds) {
-    await db.query(
-      `UPDATE files SET uploaded_at = uploaded_at - make_interval(days => $2::int),
-                        sent_at = sent_at - make_interval(days => $2::int - 1)
-       WHERE id = $1`,
-      [id, file.daysAgo],
-    );
+    await db.transaction(async (tx) => {
+      const shift = [id, file.daysAgo];
+      await tx.query(
+        `UPDATE files SET uploaded_at = uploaded_at - make_interval(days => $2::int), created_at = created_at - make_interval(days => $2::int),
+                          sent_at = sent_at - make_interval(days => $2::int - 1)
+         WHERE id = $1`,
+        shift,
+      );
+      await tx.query('UPDATE answer_sheets SET created_at = created_at - make_interval(days => $2::int) WHERE file_id = $1', shift);
+      await tx.query(
+        `UPDATE feedback SET created_at = created_at - make_interval(days => $2::int - 4)
+         WHERE page_id IN (SELECT id FROM pages WHERE file_id = $1)`,
+        shift,
+      );
+      await tx.query(
+        `UPDATE feedback_uploads SET created_at = created_at - make_interval(days => $2::int - 4)
+         WHERE id IN (SELECT f.upload_id FROM feedback f JOIN pages p ON p.id = f.page_id WHERE p.file_id = $1)`,
+        shift,
+      );
+    });
   }
 }
 
