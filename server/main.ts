@@ -40,7 +40,7 @@ export async function start(options: StartOptions = {}) {
   await blobStore.removeStaleTempFiles();
 
   const app = await buildApp({ config, db, blobStore, plugins: options.plugins ?? [] });
-  if (config.demoData) await makeDemoFilesOnce(app);
+  if (config.demoData && config.demoFiles) await makeDemoFilesOnce(app);
   await app.listen({ port: config.port, host: config.host });
   // Start-up (migrations, demo data, compiling WebAssembly) leaves some 80 MB freed but held.
   keepReturningFreedMemory();
