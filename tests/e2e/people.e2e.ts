@@ -41,8 +41,10 @@ describe('as a scanning admin', () => {
     await expectAccessible(page, 'students');
     // A page beyond the last goes to the last.
     await page.goto('/students?page=99');
-    await expect.poll(() => page.url()).toMatch(/page=7$/);
-    await expect.poll(() => bodyText(page)).toMatch(/Showing 61 to \d+ of \d+ results/);
+    await expect.poll(() => page.url()).toMatch(/page=[1-9]$/);
+    // The last page's rows: "Showing 51 to 60 of 60 results" with the demo's 60 students.
+    await expect.poll(() => bodyText(page)).toMatch(/Showing \d+ to (\d+) of \1 results/);
+    expect(await page.locator('table tbody tr').count()).toBeGreaterThan(0);
     // The filter panel's searchable pickers, open.
     await page.getByRole('button', { name: 'Filter' }).click();
     await page.locator('.p-sidebar .p-dropdown').first().click();
