@@ -10,8 +10,7 @@ import type { FastifyInstance } from 'fastify';
 import { createSession, deleteSession } from '../auth/session-store';
 import { sessionCookieName } from '../auth/session';
 import type { Database } from '../db/database';
-import { makeAnswerSheetMaster } from '../pdf/answer-sheet-master';
-import { makeCoverSheet } from '../pdf/cover-sheet';
+import { pdfDrawing } from '../pdf/lazy-drawing';
 import { issuedKey, issuedSheetCodes } from '../workflow/printed-codes';
 import { DEMO_ACCOUNTS, DEMO_SERVICE_CENTERS } from './demo-data';
 import { DEMO_FILES_MARKER, demoFilesWanted } from './demo-files-wanted';
@@ -66,6 +65,7 @@ export async function makeDemoFiles(app: FastifyInstance): Promise<boolean> {
     DEMO_ACCOUNTS[1].email,
   ]);
   if (admin === null || coordinator === null || !congregation?.congregation_id) {
+    for (const caller of [admin, coordinator]) if (caller !== null) await deleteSession(db, caller.token);
     app.log.info('demo files not made: the demo accounts are missing');
     return false;
   }
@@ -146,6 +146,7 @@ async function planFiles(db: Database, coordinatorCongregation: string): Promise
 
 async function runPlan(app: FastifyInstance, plan: PlannedFile[], admin: Caller, coordinator: Caller): Promise<void> {
   const db = app.db;
+  const { makeAnswerSheetMaster, makeCoverSheet } = await pdfDrawing();
   const centers = await db.query<{ id: string; name: string; location: string; code_id: string | null }>(
     `SELECT sc.id, sc.name, sc.location,
             (SELECT pc.code_id FROM printed_codes pc WHERE pc.prefix = 'c' AND pc.target_id = sc.id ORDER BY pc.created_at LIMIT 1) AS code_id
