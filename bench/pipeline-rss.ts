@@ -54,7 +54,8 @@ if (serverUrl) {
 
 const port = await freePort();
 const baseUrl = `http://127.0.0.1:${port}`;
-const env = { PORT: String(port), HOST: '127.0.0.1', PUBLIC_URL: baseUrl, DATA_DIR: dataDir, DATABASE_URL: databaseUrl };
+// The demo accounts, not the demo's files: making those loads the drawing code (memory measured here).
+const env = { PORT: String(port), HOST: '127.0.0.1', PUBLIC_URL: baseUrl, DATA_DIR: dataDir, DATABASE_URL: databaseUrl, DEMO_FILES: 'false' };
 const server = startBuilt('main', { ...env, JOB_WORKER: workerProcess ? 'off' : 'on' });
 const worker = workerProcess ? startBuilt('worker-main', env) : null;
 const reader = worker ?? server;

@@ -3920,6 +3920,23 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            /** @description The service center already has a recruiting point of that name (case and surrounding spaces aside). */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": {
+                     *         "error_type": "CONFLICT",
+                     *         "message": "This service center already has a recruiting point named \"Makola Market stand\"."
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorWithType"];
+                };
+            };
         };
     };
     deleteRecruitingPoint: {
@@ -3988,6 +4005,23 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            /** @description Another recruiting point of the service center has that name (case and surrounding spaces aside). */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": {
+                     *         "error_type": "CONFLICT",
+                     *         "message": "This service center already has a recruiting point named \"Makola Market stand (east)\"."
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorWithType"];
+                };
+            };
         };
     };
     listRecruiters: {
@@ -4066,6 +4100,23 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            /** @description The service center already has a recruiter of that name (case and surrounding spaces aside). */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": {
+                     *         "error_type": "CONFLICT",
+                     *         "message": "This service center already has a recruiter named \"Ama Owusu\"."
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorWithType"];
+                };
+            };
         };
     };
     listContactPersons: {
@@ -4141,6 +4192,23 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            /** @description The service center already has a contact person of that name (case and surrounding spaces aside). */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": {
+                     *         "error_type": "CONFLICT",
+                     *         "message": "This service center already has a contact person named \"Yaw Boateng\"."
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorWithType"];
+                };
+            };
         };
     };
     listCongregations: {

@@ -28,6 +28,8 @@ export interface Config {
   logLevel: LogLevel;
   /** DEMO_DATA (default true): create the demo programme and accounts on the first start. */
   demoData: boolean;
+  /** DEMO_FILES (default true): with the demo data, also the demo's files in flight (server/seed/demo-files). */
+  demoFiles: boolean;
   /**
    * PIPELINE_THREADS: worker threads reading a scan's pages (undefined: the pipeline's default, 2
    * on two cores or more). Each costs some 140 MB while a file is read; 0 reads on the job's thread.
@@ -91,6 +93,7 @@ export function loadConfig(env: Env = process.env): Config {
 
   const allowDatabaseDelete = parseBoolean(text('ALLOW_DATABASE_DELETE') ?? 'false', 'ALLOW_DATABASE_DELETE', problems);
   const demoData = parseBoolean(text('DEMO_DATA') ?? 'true', 'DEMO_DATA', problems);
+  const demoFiles = parseBoolean(text('DEMO_FILES') ?? 'true', 'DEMO_FILES', problems);
   const sessionTtlHours = parseNumber(text('SESSION_TTL_HOURS') ?? '12', 'SESSION_TTL_HOURS', problems);
 
   const threadsText = text('PIPELINE_THREADS');
@@ -114,6 +117,7 @@ export function loadConfig(env: Env = process.env): Config {
     sessionTtlHours,
     logLevel: logLevelText as LogLevel,
     demoData,
+    demoFiles,
     pipelineThreads,
   };
 }

@@ -3,6 +3,7 @@
 // configured. Prints where it listens and how to sign in.
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import type { FastifyInstance } from 'fastify';
 import { buildApp, type AppPlugin } from './app.js';
 import { apiPlugins } from './routes/index.js';
 import { FolderBlobStore } from './blob-store.js';
@@ -39,6 +40,7 @@ export async function start(options: StartOptions = {}) {
   await blobStore.removeStaleTempFiles();
 
   const app = await buildApp({ config, db, blobStore, plugins: options.plugins ?? [] });
+  if (config.demoData && config.demoFiles) await makeDemoFilesOnce(app);
   await app.listen({ port: config.port, host: config.host });
   // Start-up (migrations, demo data, compiling WebAssembly) leaves some 80 MB freed but held.
   keepReturningFreedMemory();
@@ -86,6 +88,29 @@ export async function start(options: StartOptions = {}) {
   process.on('SIGTERM', () => void stop('SIGTERM'));
 
   return { app, db, config };
+}
+
+/**
+ * The demo's files in flight, made once before the server listens (a few seconds), so the first
+ * sign-in finds them; its code is only loaded when there is something to make.
+ */
+async function makeDemoFilesOnce(app: FastifyInstance): Promise<void> {
+  const { demoFilesWanted } = await import('./seed/demo-files-wanted.js');
+  if (!(await demoFilesWanted(app.db))) return;
+  const started = Date.now();
+  // Its hundreds of API calls would each log two lines: only warnings and errors while it works.
+  const level = app.log.level;
+  app.log.level = 'warn';
+  try {
+    const { makeDemoFiles } = await import('./seed/demo-files.js');
+    const made = await makeDemoFiles(app);
+    app.log.level = level;
+    if (made) app.log.info({ ms: Date.now() - started }, 'demo files made');
+  } catch (error) {
+    app.log.level = level;
+    // The product works without them: say so and start.
+    app.log.error({ err: error }, 'demo files could not be made');
+  }
 }
 
 if (process.argv[1] !== undefined && fileURLToPath(import.meta.url) === path.resolve(process.argv[1])) {

@@ -16,6 +16,7 @@ describe('loadConfig', () => {
       sessionTtlHours: 12,
       logLevel: 'info',
       demoData: true,
+      demoFiles: true,
     });
   });
 
@@ -34,6 +35,7 @@ describe('loadConfig', () => {
       SESSION_TTL_HOURS: '1.5',
       LOG_LEVEL: 'WARN',
       DEMO_DATA: 'false',
+      DEMO_FILES: 'false',
     });
     expect(config).toEqual({
       port: 8080,
@@ -47,6 +49,7 @@ describe('loadConfig', () => {
       sessionTtlHours: 1.5,
       logLevel: 'warn',
       demoData: false,
+      demoFiles: false,
     });
   });
 

@@ -5,13 +5,48 @@ import type { FastifyInstance } from 'fastify';
 import type { Database } from '../db/database';
 import type { ReplyOf, Route, Schemas } from '../contract/types';
 import { notFound } from '../http-error';
-import { validationError } from './shared/errors';
+import { conflictError, validationError } from './shared/errors';
 import { orderClause, pageOf, paged, type SortColumn } from './shared/paging';
 import { countryOrNull, iso } from './shared/refs';
 import { Where, containsPattern } from './shared/where';
 
 const SERVICE_CENTER_NOT_FOUND = 'Service center not found';
 const RECRUITING_POINT_NOT_FOUND = 'Recruiting point not found';
+
+/** The people and places a service center names; each name once per center (case and spaces aside). */
+const NAMED = {
+  recruiting_points: 'recruiting point',
+  recruiters: 'recruiter',
+  contact_persons: 'contact person',
+} as const;
+type NamedTable = keyof typeof NAMED;
+
+function duplicateNameMessage(table: NamedTable, name: string): string {
+  return `This service center already has a ${NAMED[table]} named "${name}".`;
+}
+
+/**
+ * Runs `write` when no other row of `table` in the center has `name` (ignoring `exceptId`), else
+ * answers 409. One at a time per center: two equal names added at once cannot both pass.
+ */
+async function withUniqueName<T>(
+  db: Database,
+  table: NamedTable,
+  serviceCenterId: string,
+  name: string,
+  exceptId: string | null,
+  write: (tx: Database) => Promise<T>,
+): Promise<T> {
+  return db.transaction(async (tx) => {
+    await tx.query(`SELECT pg_advisory_xact_lock(hashtext('service-center-names:' || $1))`, [serviceCenterId]);
+    const taken = await tx.maybeOne(
+      `SELECT 1 FROM ${table} WHERE service_center_id = $1 AND lower(btrim(name)) = lower($2) AND ($3::uuid IS NULL OR id <> $3::uuid)`,
+      [serviceCenterId, name, exceptId],
+    );
+    if (taken !== null) throw conflictError(duplicateNameMessage(table, name));
+    return write(tx);
+  });
+}
 
 const SORT: Record<'name' | 'created_at', SortColumn> = {
   name: { sql: 'lower(sc.name)', defaultDirection: 'asc' },
@@ -99,9 +134,12 @@ export async function serviceCenterRoutes(app: FastifyInstance) {
     '/api/service_centers/:id/recruiting-points',
     async (request, reply): Promise<ReplyOf<'createRecruitingPoint', 201>> => {
       await requireServiceCenter(db, request.params.id);
-      const point = await db.one<Schemas['RecruitingPoint']>(
-        'INSERT INTO recruiting_points (service_center_id, name, location) VALUES ($1, $2, $3) RETURNING id, name, location',
-        [request.params.id, request.body.name.trim(), request.body.location?.trim() ?? ''],
+      const name = request.body.name.trim();
+      const point = await withUniqueName(db, 'recruiting_points', request.params.id, name, null, (tx) =>
+        tx.one<Schemas['RecruitingPoint']>(
+          'INSERT INTO recruiting_points (service_center_id, name, location) VALUES ($1, $2, $3) RETURNING id, name, location',
+          [request.params.id, name, request.body.location?.trim() ?? ''],
+        ),
       );
       reply.code(201);
       return point;
@@ -111,9 +149,12 @@ export async function serviceCenterRoutes(app: FastifyInstance) {
   app.patch<Route<'updateRecruitingPoint'>>(
     '/api/service_centers/:id/recruiting-points/:recruiting_point',
     async (request): Promise<ReplyOf<'updateRecruitingPoint'>> => {
-      const point = await db.maybeOne<Schemas['RecruitingPoint']>(
-        `UPDATE recruiting_points SET name = $3 WHERE id = $2 AND service_center_id = $1 RETURNING id, name, location`,
-        [request.params.id, request.params.recruiting_point, request.body.name.trim()],
+      const name = request.body.name.trim();
+      const point = await withUniqueName(db, 'recruiting_points', request.params.id, name, request.params.recruiting_point, (tx) =>
+        tx.maybeOne<Schemas['RecruitingPoint']>(
+          `UPDATE recruiting_points SET name = $3 WHERE id = $2 AND service_center_id = $1 RETURNING id, name, location`,
+          [request.params.id, request.params.recruiting_point, name],
+        ),
       );
       if (point === null) throw notFound(RECRUITING_POINT_NOT_FOUND);
       return point;
@@ -147,9 +188,12 @@ export async function serviceCenterRoutes(app: FastifyInstance) {
     '/api/service-centers/:service_center_id/recruiters',
     async (request, reply): Promise<ReplyOf<'createRecruiter', 201>> => {
       await requireServiceCenter(db, request.params.service_center_id);
-      const recruiter = await db.one<Schemas['Recruiter']>(
-        'INSERT INTO recruiters (service_center_id, name, contact_info) VALUES ($1, $2, $3) RETURNING id, name, contact_info',
-        [request.params.service_center_id, request.body.name.trim(), request.body.contact_info?.trim() ?? ''],
+      const name = request.body.name.trim();
+      const recruiter = await withUniqueName(db, 'recruiters', request.params.service_center_id, name, null, (tx) =>
+        tx.one<Schemas['Recruiter']>(
+          'INSERT INTO recruiters (service_center_id, name, contact_info) VALUES ($1, $2, $3) RETURNING id, name, contact_info',
+          [request.params.service_center_id, name, request.body.contact_info?.trim() ?? ''],
+        ),
       );
       reply.code(201);
       return recruiter;
@@ -171,9 +215,12 @@ export async function serviceCenterRoutes(app: FastifyInstance) {
     '/api/service-centers/:service_center_id/contact-person',
     async (request, reply): Promise<ReplyOf<'createContactPerson', 201>> => {
       await requireServiceCenter(db, request.params.service_center_id);
-      const person = await db.one<Schemas['ContactPerson']>(
-        'INSERT INTO contact_persons (service_center_id, name) VALUES ($1, $2) RETURNING id, name',
-        [request.params.service_center_id, request.body.name.trim()],
+      const name = request.body.name.trim();
+      const person = await withUniqueName(db, 'contact_persons', request.params.service_center_id, name, null, (tx) =>
+        tx.one<Schemas['ContactPerson']>('INSERT INTO contact_persons (service_center_id, name) VALUES ($1, $2) RETURNING id, name', [
+          request.params.service_center_id,
+          name,
+        ]),
       );
       reply.code(201);
       return person;

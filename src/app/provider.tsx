@@ -25,7 +25,15 @@ export function AppProvider({ children, queryClient }: AppProviderProps) {
     nonce: cspNonce(),
     // A dropdown's native <select> copy only serves forms; the labelled combobox is what assistive
     // technology uses, so keep the unnamed copy out of the accessibility tree everywhere.
-    pt: { dropdown: { select: { 'aria-hidden': true } } },
+    // PrimeReact also puts aria-activedescendant on the dropdown's plain root <div> (not allowed
+    // there, and "dropdownItem_-1" names nothing) and leaves the search box unnamed.
+    pt: {
+      dropdown: {
+        select: { 'aria-hidden': true },
+        root: { 'aria-activedescendant': undefined },
+        filterInput: { 'aria-label': 'Search the options' },
+      },
+    },
   }));
   return (
     <QueryClientProvider client={client}>

@@ -54,6 +54,18 @@ describe('signing in', () => {
     ]);
     await snap(page, 'access-03-coordinator-dashboard');
     await expectAccessible(page, 'coordinator dashboard');
+    // At 390 px the tabs stay one row that scrolls sideways (they wrapped into three rows).
+    await page.setViewportSize({ width: 390, height: 844 });
+    await page.goto('/students');
+    const row = page.getByRole('navigation', { name: 'Main' }).locator('ul');
+    await expect.poll(async () => (await row.boundingBox())?.height ?? 0).toBeLessThan(60);
+    expect(await row.evaluate((ul) => ul.scrollWidth > ul.clientWidth)).toBe(true);
+    // The highlighted tab, far right, is scrolled into view.
+    const current = page.getByRole('navigation', { name: 'Main' }).locator('[aria-current="page"]');
+    await expect.poll(async () => (await current.boundingBox())?.x ?? -1).toBeGreaterThanOrEqual(0);
+    expect(((await current.boundingBox())?.x ?? 0) + ((await current.boundingBox())?.width ?? 0)).toBeLessThanOrEqual(390);
+    await snap(page, 'access-04-coordinator-390px');
+    await expectAccessible(page, 'coordinator students at 390 px');
     await context.close();
   });
 

@@ -92,6 +92,7 @@ describe('a file from upload to return', () => {
       await admin.reload();
       await expect.poll(() => bodyText(admin)).toMatch(/0 of 3 responses graded/);
       await snap(admin, 'workflow-06-grading');
+      await expectAccessible(admin, 'grading step');
     } else {
       throw new Error(`the file stayed in review: ${JSON.stringify(await getJson(admin, `/api/file/${fileId}/stats`))}`);
     }

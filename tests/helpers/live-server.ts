@@ -15,7 +15,8 @@ export function freePort(): Promise<number> {
 
 /** Resolves once `url`/healthz answers OK; `log` (the process's output) goes into the errors. */
 export async function waitForHealth(url: string, server: ChildProcess, log: () => string = () => ''): Promise<void> {
-  const deadline = Date.now() + 120_000;
+  // A first start makes the demo's files before it listens (a few seconds; more on a busy machine).
+  const deadline = Date.now() + 240_000;
   while (Date.now() < deadline) {
     if (server.exitCode !== null) throw new Error(`server exited (${server.exitCode}):\n${log()}`);
     try {

@@ -97,13 +97,20 @@ async function expectScreen(snapshot: Snapshot, timeout?: number) {
     case 'empty':
       await waitFor(() => expect(shown()).toEqual([]), { timeout });
       return;
-    case 'showing':
-      // One notification per one in the machine, each with the screen's text.
+    case 'showing': {
+      // The newest alone, with a count of the others (stacked ones became slivers in 4em).
+      const others = snapshot.context.notifications.length - 1;
       await waitFor(
-        () => expect(shown().map((n) => n.textContent)).toEqual(snapshot.context.notifications.map(() => NOTIFICATION_TEXT)),
+        () => {
+          expect(shown().map((n) => n.textContent)).toEqual([NOTIFICATION_TEXT]);
+          expect(document.querySelector('.banner-area .banner-others')?.textContent ?? null).toBe(
+            others === 0 ? null : `${others} more notification${others === 1 ? '' : 's'}`,
+          );
+        },
         { timeout },
       );
       return;
+    }
     default:
       throw new Error(`No screen expectation for state ${JSON.stringify(snapshot.value)}`);
   }

@@ -231,3 +231,46 @@ describe('recruiters and contact persons', () => {
     expect((await call(t.app, me, 'POST', `/api/service_centers/${center}/recruiting-points`, { name: 'X' })).status).toBe(403);
   });
 });
+
+describe('one name once per service center', () => {
+  const conflict = (message: string) => ({ status: 409, body: { detail: { error_type: 'CONFLICT', message } } });
+
+  it('refuses a second recruiting point, recruiter or contact person of the same name, case and spaces aside', async () => {
+    const me = await admin(t.app);
+    const center = await insertServiceCenter(t.db, 'Accra Center');
+    const other = await insertServiceCenter(t.db, 'Other Center');
+    const points = `/api/service_centers/${center}/recruiting-points`;
+    expect((await call(t.app, me, 'POST', points, { name: 'Makola stand', location: 'Accra' })).status).toBe(201);
+    expect(await call(t.app, me, 'POST', points, { name: '  makola STAND ', location: 'Elsewhere' })).toMatchObject(
+      conflict('This service center already has a recruiting point named "makola STAND".'),
+    );
+    const recruiters = `/api/service-centers/${center}/recruiters`;
+    expect((await call(t.app, me, 'POST', recruiters, { name: 'Ama Owusu' })).status).toBe(201);
+    expect(await call(t.app, me, 'POST', recruiters, { name: 'Ama Owusu', contact_info: 'x' })).toMatchObject(
+      conflict('This service center already has a recruiter named "Ama Owusu".'),
+    );
+    const people = `/api/service-centers/${center}/contact-person`;
+    expect((await call(t.app, me, 'POST', people, { name: 'Yaw Boateng' })).status).toBe(201);
+    expect(await call(t.app, me, 'POST', people, { name: 'yaw boateng' })).toMatchObject(
+      conflict('This service center already has a contact person named "yaw boateng".'),
+    );
+    // Nothing was added by the refused calls.
+    expect((await getJson<unknown[]>(t.app, me, points)).body).toHaveLength(1);
+    expect((await getJson<unknown[]>(t.app, me, `/api/service-centers/${center}/recruiters`)).body).toHaveLength(1);
+    expect((await getJson<unknown[]>(t.app, me, `/api/service-centers/${center}/contact-persons`)).body).toHaveLength(1);
+    // Another center may use the same names.
+    expect((await call(t.app, me, 'POST', `/api/service_centers/${other}/recruiting-points`, { name: 'Makola stand' })).status).toBe(201);
+    expect((await call(t.app, me, 'POST', `/api/service-centers/${other}/recruiters`, { name: 'Ama Owusu' })).status).toBe(201);
+    expect((await call(t.app, me, 'POST', `/api/service-centers/${other}/contact-person`, { name: 'Yaw Boateng' })).status).toBe(201);
+  });
+
+  it('refuses renaming a recruiting point to another one\'s name, and allows keeping its own', async () => {
+    const me = await admin(t.app);
+    const center = await insertServiceCenter(t.db, 'Accra Center');
+    const makola = await insertRecruitingPoint(t.db, center, 'Makola stand');
+    await insertRecruitingPoint(t.db, center, 'Kaneshie stand');
+    const rename = (name: string) => call(t.app, me, 'PATCH', `/api/service_centers/${center}/recruiting-points/${makola}`, { name });
+    expect(await rename('Kaneshie Stand')).toMatchObject(conflict('This service center already has a recruiting point named "Kaneshie Stand".'));
+    expect((await rename('MAKOLA stand')).status).toBe(200);
+  });
+});

@@ -206,4 +206,57 @@ describe('banner area and footer', () => {
     expect(within(area).getByRole('status').textContent).toContain('Saved.');
     await waitFor(() => expect(within(area).queryByRole('status')).toBeNull(), { timeout: 2_000 });
   });
+
+  it('shows one banner at a time, the newest, with a count of the others; dismissing shows the next', async () => {
+    function Probe() {
+      const banner = useResultBanner();
+      const { notify } = useNotifications();
+      return (
+        <>
+          <button type="button" onClick={() => banner.show({ type: 'error', errorType: 'DUPLICATE_FILE' })}>
+            fail
+          </button>
+          {['First', 'Second', 'Third'].map((word) => (
+            <button key={word} type="button" onClick={() => notify(`${word} saved.`, { durationMs: 60_000 })}>
+              {word}
+            </button>
+          ))}
+        </>
+      );
+    }
+    const user = { email: 'admin@demo.local', role: 'scanning_admin', congregation: '', is_admin: true } as const;
+    render(
+      <AppProvider queryClient={createQueryClient({ queries: { retry: false } })}>
+        <MemoryRouter>
+          <CurrentUserContext.Provider value={user}>
+            <AppLayout user={user}>
+              <Probe />
+            </AppLayout>
+          </CurrentUserContext.Provider>
+        </MemoryRouter>
+      </AppProvider>,
+    );
+    const area = document.querySelector('.banner-area') as HTMLElement;
+    const banners = () => [...area.querySelectorAll('.banner')].map((banner) => banner.querySelector('.banner-text')?.textContent);
+    const others = () => area.querySelector('.banner-others')?.textContent ?? null;
+
+    fireEvent.click(screen.getByRole('button', { name: 'First' }));
+    expect(banners()).toEqual(['First saved.']);
+    expect(others()).toBeNull();
+    fireEvent.click(screen.getByRole('button', { name: 'fail' }));
+    fireEvent.click(screen.getByRole('button', { name: 'Second' }));
+    fireEvent.click(screen.getByRole('button', { name: 'Third' }));
+    expect(banners()).toEqual(['Third saved.']);
+    expect(others()).toBe('3 more notifications');
+
+    fireEvent.click(within(area).getByRole('button', { name: 'Dismiss' }));
+    expect(banners()).toEqual(['Second saved.']);
+    expect(others()).toBe('2 more notifications');
+    fireEvent.click(within(area).getByRole('button', { name: 'Dismiss' }));
+    expect(banners()).toEqual(['This file has already been uploaded. Please upload a different file.']);
+    expect(others()).toBe('1 more notification');
+    fireEvent.click(within(area).getByRole('button', { name: 'Dismiss' }));
+    expect(banners()).toEqual(['First saved.']);
+    expect(others()).toBeNull();
+  });
 });

@@ -260,7 +260,18 @@ describe('baptism request', () => {
     const { sent } = api(response, []);
     renderApp(`/responses/${response.id}`, { as: 'admin' });
     const button = await screen.findByRole('button', { name: 'Baptism Request' });
+    // It asks first: Cancel sends nothing.
     fireEvent.click(button);
+    fireEvent.click(await screen.findByRole('button', { name: 'Cancel' }));
+    await waitFor(() => expect(screen.queryByRole('button', { name: 'Submit Request' })).toBeNull());
+    expect(sent).toEqual([]);
+    fireEvent.click(button);
+    expect(
+      await screen.findByText(
+        "Submit a baptism request for this response's student? The request goes to the Baptism Requests list and cannot be withdrawn here.",
+      ),
+    ).toBeTruthy();
+    fireEvent.click(screen.getByRole('button', { name: 'Submit Request' }));
     const submitted = (await screen.findByRole('button', { name: 'Baptism Request Submitted' })) as HTMLButtonElement;
     expect(submitted.disabled).toBe(true);
     expect(sent).toEqual([{ method: 'POST', path: `/api/responses/${response.id}/baptism-request`, body: undefined }]);

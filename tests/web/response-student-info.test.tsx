@@ -49,6 +49,19 @@ describe('student info of a response', () => {
     }
   });
 
+  it("shows the student's study helper as Study Helper, read-only (chosen on the student's card)", async () => {
+    const response = responseRecord();
+    const student = { ...studentRecord(), study_helper: { id: 'd0000000-0000-4000-8000-000000000001', name: 'Sister Mary Jones' } };
+    server.use(
+      http.get(`*/api/answer-sheets/${response.id}`, () => HttpResponse.json(response)),
+      http.get(`*/api/students/${student.id}`, () => HttpResponse.json({ ...student, attributes: { ...student.attributes, study_helper: 'Someone Else' } })),
+    );
+    renderApp(`/responses/${response.id}/student-info`, { as: 'admin' });
+    const form = within(await screen.findByRole('form', { name: 'Attributes' }));
+    expect(form.queryByRole('textbox', { name: 'Study Helper' })).toBeNull();
+    expect(form.getByLabelText('Study Helper').textContent).toBe('Sister Mary Jones');
+  });
+
   it('saves only the changed fields, and Save is disabled without changes', async () => {
     const { response, student, patches } = api();
     renderApp(`/responses/${response.id}/student-info`, { as: 'admin' });

@@ -219,4 +219,21 @@ describe('service center detail', () => {
     fireEvent.click(people.getByRole('button', { name: 'Add' }));
     expect(await people.findByText('The contact person could not be added. Please try again.')).toBeTruthy();
   });
+
+  it("shows the server's words when a name is already taken (409)", async () => {
+    await open();
+    const taken = (message: string) => () => HttpResponse.json({ detail: { error_type: 'CONFLICT', message } }, { status: 409 });
+    server.use(
+      http.post('*/api/service-centers/:id/recruiters', taken('This service center already has a recruiter named "Ama Owusu".')),
+      http.post('*/api/service_centers/:id/recruiting-points', taken('This service center already has a recruiting point named "Makola Market stand".')),
+    );
+    const recruiters = within(panel('Recruiters'));
+    fireEvent.change(recruiters.getByLabelText('Name'), { target: { value: 'Ama Owusu' } });
+    fireEvent.click(recruiters.getByRole('button', { name: 'Add' }));
+    expect(await recruiters.findByText('This service center already has a recruiter named "Ama Owusu".')).toBeTruthy();
+    const points = within(panel('Recruiting Points'));
+    fireEvent.change(points.getByLabelText('Name'), { target: { value: 'Makola Market stand' } });
+    fireEvent.click(points.getByRole('button', { name: 'Add' }));
+    expect(await points.findByText('This service center already has a recruiting point named "Makola Market stand".')).toBeTruthy();
+  });
 });

@@ -186,6 +186,47 @@ describe('student detail', () => {
     await waitFor(() => expect(patches).toEqual([{ congregation: 'c0000000-0000-4000-8000-000000000002' }]));
   });
 
+  it("shows the card's study helper as the form's Study Helper Name, read-only, and follows a change", async () => {
+    const { patches } = await open('coordinator');
+    const helperName = () => form().getByLabelText('Study Helper Name') as HTMLInputElement;
+    expect(helperName().value).toBe(mary.name);
+    expect(helperName().readOnly).toBe(true);
+    expect(form().getByText('Chosen on the Student card.')).toBeTruthy();
+    await choose(card(), 'Study Helper', 'Brother John Ofori');
+    await waitFor(() => expect(helperName().value).toBe('Brother John Ofori'));
+    // The form never sends a study helper name of its own.
+    fireEvent.change(form().getByLabelText('Phone'), { target: { value: '+233 20 111 2222' } });
+    fireEvent.click(saveButton());
+    await waitFor(() => expect(patches.at(-1)).toEqual({ attributes: { phone: '+233 20 111 2222' } }));
+  });
+
+  it('says so when a new congregation ends the study helper link', async () => {
+    const other = 'c0000000-0000-4000-8000-000000000002';
+    server.use(
+      http.get('*/api/congregations', () =>
+        HttpResponse.json({
+          items: [
+            { id: GROUP, wbs_code: 'US 1234', display_name: 'Springfield North', created_at: '2024-01-01T00:00:00Z' },
+            { id: other, wbs_code: 'GH 5678', display_name: 'Accra Central', created_at: '2024-01-01T00:00:00Z' },
+          ],
+          total: 2,
+          skip: 0,
+          limit: 50,
+        }),
+      ),
+    );
+    await open('admin');
+    // As the server does: a helper belongs to one congregation, so moving the student ends the link.
+    server.use(http.patch('*/api/students/:id', () => HttpResponse.json({ ...kofi, congregation_id: other, study_helper: null })));
+    await choose(card(), 'Congregation', 'GH 5678 (Accra Central)');
+    expect(
+      await screen.findByText(
+        `Congregation saved. ${mary.name} is no longer the study helper: a study helper belongs to one congregation. Choose one of the new congregation's helpers.`,
+      ),
+    ).toBeTruthy();
+    await waitFor(() => expect((form().getByLabelText('Study Helper Name') as HTMLInputElement).value).toBe(''));
+  });
+
   it('fills the Attributes form, coded values by their labels', async () => {
     await open();
     expect((form().getByLabelText('Name') as HTMLInputElement).value).toBe('Kofi Asante');

@@ -138,6 +138,16 @@ describe('students list', () => {
     expect(router.state.location.search).toBe('?order_by=created_at&order_direction=asc&page=2');
   });
 
+  it('goes from a page beyond the last to the last page, replacing the address', async () => {
+    const lastPageAnswer = { items: [ada], total: 62, skip: 60, limit: 10 };
+    const queries = studentsApi(lastPageAnswer);
+    const { router } = renderApp('/students?page=99');
+    await waitFor(() => expect(router.state.location.search).toBe('?page=7'));
+    expect(router.state.historyAction).toBe('REPLACE');
+    await waitFor(() => expect(queries.at(-1)?.get('skip')).toBe('60'));
+    expect(await screen.findByText('Showing 61 to 62 of 62 results')).toBeTruthy();
+  });
+
   it('sends the country and studyHelper search params as filters', async () => {
     const queries = studentsApi({ items: [ada], total: 1, skip: 0, limit: 10 });
     renderApp('/students?country=GH&studyHelper=h0000000-0000-4000-8000-000000000001');

@@ -41,6 +41,7 @@ import type {
   ContactPerson,
   ContactPersonCreate,
   Created,
+  ErrorWithType,
   ForbiddenResponse,
   ListServiceCentersParams,
   NotFoundResponse,
@@ -565,7 +566,7 @@ export const createRecruitingPoint = async (id: string,
 
 
 
-export const getCreateRecruitingPointMutationOptions = <TError = BadRequestResponse | UnauthorizedResponse | ForbiddenResponse | NotFoundResponse,
+export const getCreateRecruitingPointMutationOptions = <TError = BadRequestResponse | UnauthorizedResponse | ForbiddenResponse | NotFoundResponse | ErrorWithType,
     TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof createRecruitingPoint>>, TError,{id: string;data: RecruitingPointCreate}, TContext>, request?: SecondParameter<typeof apiFetch>}
 ): UseMutationOptions<Awaited<ReturnType<typeof createRecruitingPoint>>, TError,{id: string;data: RecruitingPointCreate}, TContext> => {
 
@@ -592,12 +593,12 @@ const {mutation: mutationOptions, request: requestOptions} = options ?
 
     export type CreateRecruitingPointMutationResult = NonNullable<Awaited<ReturnType<typeof createRecruitingPoint>>>
     export type CreateRecruitingPointMutationBody = RecruitingPointCreate
-    export type CreateRecruitingPointMutationError = BadRequestResponse | UnauthorizedResponse | ForbiddenResponse | NotFoundResponse
+    export type CreateRecruitingPointMutationError = BadRequestResponse | UnauthorizedResponse | ForbiddenResponse | NotFoundResponse | ErrorWithType
 
     /**
  * @summary Add a recruiting point
  */
-export const useCreateRecruitingPoint = <TError = BadRequestResponse | UnauthorizedResponse | ForbiddenResponse | NotFoundResponse,
+export const useCreateRecruitingPoint = <TError = BadRequestResponse | UnauthorizedResponse | ForbiddenResponse | NotFoundResponse | ErrorWithType,
     TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof createRecruitingPoint>>, TError,{id: string;data: RecruitingPointCreate}, TContext>, request?: SecondParameter<typeof apiFetch>}
  , queryClient?: QueryClient): UseMutationResult<
         Awaited<ReturnType<typeof createRecruitingPoint>>,
@@ -639,7 +640,7 @@ export const updateRecruitingPoint = async (id: string,
 
 
 
-export const getUpdateRecruitingPointMutationOptions = <TError = BadRequestResponse | UnauthorizedResponse | ForbiddenResponse | NotFoundResponse,
+export const getUpdateRecruitingPointMutationOptions = <TError = BadRequestResponse | UnauthorizedResponse | ForbiddenResponse | NotFoundResponse | ErrorWithType,
     TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof updateRecruitingPoint>>, TError,{id: string;recruitingPoint: Uuid;data: RecruitingPointPatch}, TContext>, request?: SecondParameter<typeof apiFetch>}
 ): UseMutationOptions<Awaited<ReturnType<typeof updateRecruitingPoint>>, TError,{id: string;recruitingPoint: Uuid;data: RecruitingPointPatch}, TContext> => {
 
@@ -666,12 +667,12 @@ const {mutation: mutationOptions, request: requestOptions} = options ?
 
     export type UpdateRecruitingPointMutationResult = NonNullable<Awaited<ReturnType<typeof updateRecruitingPoint>>>
     export type UpdateRecruitingPointMutationBody = RecruitingPointPatch
-    export type UpdateRecruitingPointMutationError = BadRequestResponse | UnauthorizedResponse | ForbiddenResponse | NotFoundResponse
+    export type UpdateRecruitingPointMutationError = BadRequestResponse | UnauthorizedResponse | ForbiddenResponse | NotFoundResponse | ErrorWithType
 
     /**
  * @summary Rename a recruiting point
  */
-export const useUpdateRecruitingPoint = <TError = BadRequestResponse | UnauthorizedResponse | ForbiddenResponse | NotFoundResponse,
+export const useUpdateRecruitingPoint = <TError = BadRequestResponse | UnauthorizedResponse | ForbiddenResponse | NotFoundResponse | ErrorWithType,
     TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof updateRecruitingPoint>>, TError,{id: string;recruitingPoint: Uuid;data: RecruitingPointPatch}, TContext>, request?: SecondParameter<typeof apiFetch>}
  , queryClient?: QueryClient): UseMutationResult<
         Awaited<ReturnType<typeof updateRecruitingPoint>>,
@@ -882,7 +883,7 @@ export const createRecruiter = async (serviceCenterId: string,
 
 
 
-export const getCreateRecruiterMutationOptions = <TError = BadRequestResponse | UnauthorizedResponse | ForbiddenResponse | NotFoundResponse,
+export const getCreateRecruiterMutationOptions = <TError = BadRequestResponse | UnauthorizedResponse | ForbiddenResponse | NotFoundResponse | ErrorWithType,
     TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof createRecruiter>>, TError,{serviceCenterId: string;data: RecruiterCreate}, TContext>, request?: SecondParameter<typeof apiFetch>}
 ): UseMutationOptions<Awaited<ReturnType<typeof createRecruiter>>, TError,{serviceCenterId: string;data: RecruiterCreate}, TContext> => {
 
@@ -909,12 +910,12 @@ const {mutation: mutationOptions, request: requestOptions} = options ?
 
     export type CreateRecruiterMutationResult = NonNullable<Awaited<ReturnType<typeof createRecruiter>>>
     export type CreateRecruiterMutationBody = RecruiterCreate
-    export type CreateRecruiterMutationError = BadRequestResponse | UnauthorizedResponse | ForbiddenResponse | NotFoundResponse
+    export type CreateRecruiterMutationError = BadRequestResponse | UnauthorizedResponse | ForbiddenResponse | NotFoundResponse | ErrorWithType
 
     /**
  * @summary Add a recruiter
  */
-export const useCreateRecruiter = <TError = BadRequestResponse | UnauthorizedResponse | ForbiddenResponse | NotFoundResponse,
+export const useCreateRecruiter = <TError = BadRequestResponse | UnauthorizedResponse | ForbiddenResponse | NotFoundResponse | ErrorWithType,
     TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof createRecruiter>>, TError,{serviceCenterId: string;data: RecruiterCreate}, TContext>, request?: SecondParameter<typeof apiFetch>}
  , queryClient?: QueryClient): UseMutationResult<
         Awaited<ReturnType<typeof createRecruiter>>,
@@ -1053,7 +1054,7 @@ export const createContactPerson = async (serviceCenterId: string,
 
 
 
-export const getCreateContactPersonMutationOptions = <TError = BadRequestResponse | UnauthorizedResponse | ForbiddenResponse | NotFoundResponse,
+export const getCreateContactPersonMutationOptions = <TError = BadRequestResponse | UnauthorizedResponse | ForbiddenResponse | NotFoundResponse | ErrorWithType,
     TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof createContactPerson>>, TError,{serviceCenterId: string;data: ContactPersonCreate}, TContext>, request?: SecondParameter<typeof apiFetch>}
 ): UseMutationOptions<Awaited<ReturnType<typeof createContactPerson>>, TError,{serviceCenterId: string;data: ContactPersonCreate}, TContext> => {
 
@@ -1080,12 +1081,12 @@ const {mutation: mutationOptions, request: requestOptions} = options ?
 
     export type CreateContactPersonMutationResult = NonNullable<Awaited<ReturnType<typeof createContactPerson>>>
     export type CreateContactPersonMutationBody = ContactPersonCreate
-    export type CreateContactPersonMutationError = BadRequestResponse | UnauthorizedResponse | ForbiddenResponse | NotFoundResponse
+    export type CreateContactPersonMutationError = BadRequestResponse | UnauthorizedResponse | ForbiddenResponse | NotFoundResponse | ErrorWithType
 
     /**
  * @summary Add a contact person
  */
-export const useCreateContactPerson = <TError = BadRequestResponse | UnauthorizedResponse | ForbiddenResponse | NotFoundResponse,
+export const useCreateContactPerson = <TError = BadRequestResponse | UnauthorizedResponse | ForbiddenResponse | NotFoundResponse | ErrorWithType,
     TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof createContactPerson>>, TError,{serviceCenterId: string;data: ContactPersonCreate}, TContext>, request?: SecondParameter<typeof apiFetch>}
  , queryClient?: QueryClient): UseMutationResult<
         Awaited<ReturnType<typeof createContactPerson>>,

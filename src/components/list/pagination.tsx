@@ -1,6 +1,7 @@
 // Pagination under a list: "Showing X to Y of Z results", Previous, Next and a page number box
-// that accepts 1 to the last page and otherwise reverts (spec §2, §5).
-import { useState } from 'react';
+// that accepts 1 to the last page and otherwise reverts (spec §2, §5). An address with a page
+// beyond the last (an old link, rows deleted meanwhile) goes to the last page.
+import { useEffect, useState } from 'react';
 import { Button } from 'primereact/button';
 import { InputText } from 'primereact/inputtext';
 import { lastPage, parsePageInput, showingText } from './list-state';
@@ -9,7 +10,8 @@ export interface PaginationProps {
   skip: number;
   limit: number;
   total: number;
-  onPageChange: (page: number) => void;
+  /** `replace`: the address changes without a new history entry (Back must not return to it). */
+  onPageChange: (page: number, options?: { replace?: boolean }) => void;
 }
 
 export function Pagination({ skip, limit, total, onPageChange }: PaginationProps) {
@@ -17,6 +19,11 @@ export function Pagination({ skip, limit, total, onPageChange }: PaginationProps
   const last = lastPage(total, limit);
   // What the user is typing; null shows the current page.
   const [draft, setDraft] = useState<string | null>(null);
+
+  // Only once rows are known to exist: while loading, total is 0.
+  useEffect(() => {
+    if (total > 0 && page > last) onPageChange(last, { replace: true });
+  }, [total, page, last, onPageChange]);
 
   const commit = () => {
     if (draft === null) return;

@@ -20,7 +20,8 @@ export interface ListState<F extends string = string> extends ListStateValues<F>
   clearFilters: () => void;
   /** Sorts by a column; without a direction, toggles asc/desc on the current column. */
   setSort: (orderBy: string, direction?: SortDirection) => void;
-  setPage: (page: number) => void;
+  /** Goes to a page; `replace` changes the address without a new history entry. */
+  setPage: (page: number, options?: { replace?: boolean }) => void;
 }
 
 export function useListState<F extends string = never>(options: ListStateConfig<F> = {}): ListState<F> {
@@ -54,6 +55,6 @@ export function useListState<F extends string = never>(options: ListStateConfig<
     ),
     clearFilters: useCallback(() => change({ type: 'clearFilters' }, false), [change]),
     setSort: useCallback((by, direction) => change({ type: 'sort', orderBy: by, direction }, false), [change]),
-    setPage: useCallback((page) => change({ type: 'page', page }, false), [change]),
+    setPage: useCallback((page, opts) => change({ type: 'page', page }, opts?.replace ?? false), [change]),
   };
 }

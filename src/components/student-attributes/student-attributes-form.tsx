@@ -1,5 +1,6 @@
 // An editable form of a student's attributes (spec §3, §5): Save sends only the changed fields
 // with PATCH /api/students/{id} and is disabled without changes; some fields can be read-only.
+// "Study Helper Name" always shows the student's study helper (chosen on the student's card).
 import { useId, useState, type FormEvent } from 'react';
 import { useQueryClient } from '@tanstack/react-query';
 import { Button } from 'primereact/button';
@@ -81,6 +82,8 @@ export function StudentAttributesForm({ student, readOnly = [] }: StudentAttribu
   const [draft, setDraft] = useState<AttributeDraft>({});
   const update = useUpdateStudent();
   const saved = student.attributes ?? {};
+  // One source for the study helper: the one chosen on the student's card, never typed here.
+  const helperName = student.study_helper?.name ?? '';
   const changes = changedAttributes(saved, draft);
   const changed = Object.keys(changes).length > 0;
   const valid = isValidAge(draft.age ?? attributeText(saved, 'age'));
@@ -108,8 +111,8 @@ export function StudentAttributesForm({ student, readOnly = [] }: StudentAttribu
           <Field
             key={field.name}
             field={field}
-            value={draft[field.name] ?? attributeText(saved, field.name)}
-            readOnly={readOnly.includes(field.name)}
+            value={field.name === 'study_helper' ? helperName : (draft[field.name] ?? attributeText(saved, field.name))}
+            readOnly={field.name === 'study_helper' || readOnly.includes(field.name)}
             onChange={(text) => setDraft((current) => ({ ...current, [field.name]: text }))}
           />
         ))}

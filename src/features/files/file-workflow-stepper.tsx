@@ -212,7 +212,12 @@ function CurrentStepPanel({
       <div className="step-panel-body">
         <p>{GRADING_TEXT}</p>
         <p className="step-grading-count">{gradingProgressText(complete, total)}</p>
-        <ProgressBar value={total > 0 ? Math.round((complete / total) * 100) : 0} showValue={false} style={{ height: '8px' }} />
+        <ProgressBar
+          value={total > 0 ? Math.round((complete / total) * 100) : 0}
+          showValue={false}
+          aria-label="Grading progress"
+          style={{ height: '8px' }}
+        />
       </div>
     );
   }

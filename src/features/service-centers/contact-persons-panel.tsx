@@ -12,6 +12,7 @@ import {
 } from '../../../generated/hooks/service-centers/service-centers';
 import { useNotifications } from '../../components/notifications/notifications-context';
 import { Panel } from '../../components/page-layout/panel';
+import { saveErrorText } from './save-error';
 
 export const CONTACT_PERSONS_EMPTY = 'No contact persons yet.';
 export const CONTACT_PERSON_SAVE_FAILED = 'The contact person could not be added. Please try again.';
@@ -59,7 +60,7 @@ export function ContactPersonsPanel({ serviceCenterId }: { serviceCenterId: stri
           <InputText id={nameId} value={name} onChange={(event) => setName(event.target.value)} />
         </div>
         <Button type="submit" label="Add" icon="pi pi-plus" loading={create.isPending} disabled={!canAdd} />
-        {create.isError && <Message severity="error" text={CONTACT_PERSON_SAVE_FAILED} />}
+        {create.isError && <Message severity="error" text={saveErrorText(create.error, CONTACT_PERSON_SAVE_FAILED)} />}
       </form>
     </Panel>
   );

@@ -12,6 +12,7 @@ import {
 } from '../../../generated/hooks/service-centers/service-centers';
 import { useNotifications } from '../../components/notifications/notifications-context';
 import { Panel } from '../../components/page-layout/panel';
+import { saveErrorText } from './save-error';
 
 export const RECRUITERS_EMPTY = 'No recruiters yet.';
 export const RECRUITER_SAVE_FAILED = 'The recruiter could not be added. Please try again.';
@@ -69,7 +70,7 @@ export function RecruitersPanel({ serviceCenterId }: { serviceCenterId: string }
           <InputText id={contactId} value={contactInfo} onChange={(event) => setContactInfo(event.target.value)} />
         </div>
         <Button type="submit" label="Add" icon="pi pi-plus" loading={create.isPending} disabled={!canAdd} />
-        {create.isError && <Message severity="error" text={RECRUITER_SAVE_FAILED} />}
+        {create.isError && <Message severity="error" text={saveErrorText(create.error, RECRUITER_SAVE_FAILED)} />}
       </form>
     </Panel>
   );

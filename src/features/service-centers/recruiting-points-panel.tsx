@@ -17,6 +17,7 @@ import {
 import type { RecruitingPoint } from '../../../generated/hooks/model';
 import { useNotifications } from '../../components/notifications/notifications-context';
 import { Panel } from '../../components/page-layout/panel';
+import { saveErrorText } from './save-error';
 
 export const DELETE_LOCATION_QUESTION = 'Are you sure you want to delete this location? This action cannot be undone.';
 export const RECRUITING_POINTS_EMPTY = 'No recruiting points yet.';
@@ -67,7 +68,7 @@ function RenameForm({
       </div>
       <Button type="submit" label="Save" size="small" loading={update.isPending} disabled={!changed || update.isPending} />
       <Button type="button" label="Cancel" size="small" outlined onClick={onDone} />
-      {update.isError && <Message severity="error" text={RECRUITING_POINT_SAVE_FAILED} />}
+      {update.isError && <Message severity="error" text={saveErrorText(update.error, RECRUITING_POINT_SAVE_FAILED)} />}
     </form>
   );
 }
@@ -109,7 +110,7 @@ function AddRecruitingPointForm({ serviceCenterId }: { serviceCenterId: string }
         <InputText id={locationId} value={location} onChange={(event) => setLocation(event.target.value)} />
       </div>
       <Button type="submit" label="Add" icon="pi pi-plus" loading={create.isPending} disabled={!canAdd} />
-      {create.isError && <Message severity="error" text={RECRUITING_POINT_SAVE_FAILED} />}
+      {create.isError && <Message severity="error" text={saveErrorText(create.error, RECRUITING_POINT_SAVE_FAILED)} />}
     </form>
   );
 }

@@ -26,6 +26,8 @@ export interface StudentAttributesFormProps {
   /** Saves the changed attributes; resolves when the server accepted them. */
   onSave: (changes: StudentAttributes) => Promise<unknown>;
   readOnly?: readonly AttributeKey[];
+  /** A line under a field, e.g. where a read-only value is chosen instead. */
+  hints?: Partial<Record<AttributeKey, string>>;
 }
 
 function AttributeInput({
@@ -33,16 +35,19 @@ function AttributeInput({
   value,
   error,
   readOnly,
+  hint,
   onChange,
 }: {
   field: AttributeField;
   value: string;
   error: string | undefined;
   readOnly: boolean;
+  hint: string | undefined;
   onChange: (value: string) => void;
 }) {
   const id = useId();
   const errorId = useId();
+  const hintId = useId();
   let input;
   if (field.kind === 'choice') {
     input = (
@@ -72,7 +77,7 @@ function AttributeInput({
         readOnly={readOnly}
         invalid={error !== undefined}
         aria-invalid={error !== undefined || undefined}
-        aria-describedby={error !== undefined ? errorId : undefined}
+        aria-describedby={error !== undefined ? errorId : hint !== undefined ? hintId : undefined}
         onChange={(event) => onChange(event.target.value)}
       />
     );
@@ -86,11 +91,16 @@ function AttributeInput({
           {error}
         </small>
       )}
+      {hint !== undefined && (
+        <small id={hintId} className="field-hint">
+          {hint}
+        </small>
+      )}
     </div>
   );
 }
 
-export function StudentAttributesForm({ attributes, onSave, readOnly = [] }: StudentAttributesFormProps) {
+export function StudentAttributesForm({ attributes, onSave, readOnly = [], hints = {} }: StudentAttributesFormProps) {
   // The form starts over whenever the student's saved attributes change (after a save, a reload).
   const [base, setBase] = useState(attributes);
   const [draft, setDraft] = useState<AttributesDraft>(() => attributesDraft(attributes));
@@ -136,6 +146,7 @@ export function StudentAttributesForm({ attributes, onSave, readOnly = [] }: Stu
             value={draft[field.key]}
             error={errors[field.key]}
             readOnly={readOnly.includes(field.key)}
+            hint={hints[field.key]}
             onChange={(value) => setDraft((current) => ({ ...current, [field.key]: value }))}
           />
         ))}

@@ -15,6 +15,11 @@ import { StudyHelperPicker } from './study-helper-picker';
 export const STUDENT_UPDATE_FAILED = 'The change could not be saved. Please try again.';
 export const CONGREGATION_MOVE_NOTE = 'Responses not sent yet move with the student; responses already sent keep their congregation.';
 
+/** Said when a new congregation ended the study helper link (a helper belongs to one congregation). */
+export function helperRemovedText(helper: string): string {
+  return `Congregation saved. ${helper} is no longer the study helper: a study helper belongs to one congregation. Choose one of the new congregation's helpers.`;
+}
+
 /** The student's own recruiter and point; failing those, the ones of the latest answer sheet's file. */
 export function recruiterOf(student: Student): string {
   return student.recruiter?.name ?? student.latest_answer_sheet?.file.recruiter?.name ?? '—';
@@ -36,7 +41,9 @@ export function StudentCard({ student }: { student: Student }) {
       {
         onSuccess: (saved) => {
           queryClient.setQueryData(getGetStudentQueryKey(student.id), saved);
-          notify(done, { severity: 'success' });
+          const helperRemoved = student.study_helper?.name && !saved.study_helper ? student.study_helper.name : null;
+          if (helperRemoved !== null && 'congregation' in data) notify(helperRemovedText(helperRemoved), { severity: 'warn', durationMs: 10_000 });
+          else notify(done, { severity: 'success' });
         },
       },
     );
