@@ -2017,6 +2017,7 @@ export interface operations {
         requestBody?: never;
         responses: {
             302: components["responses"]["Redirect"];
+            400: components["responses"]["BadRequest"];
         };
     };
     authCallback: {
@@ -2245,6 +2246,7 @@ export interface operations {
         responses: {
             200: components["responses"]["Jpeg"];
             304: components["responses"]["NotModified"];
+            400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
@@ -2320,6 +2322,7 @@ export interface operations {
                     "text/event-stream": components["schemas"]["ProgressMessage"];
                 };
             };
+            400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
@@ -3372,6 +3375,7 @@ export interface operations {
         responses: {
             200: components["responses"]["Jpeg"];
             304: components["responses"]["NotModified"];
+            400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];

@@ -33,6 +33,7 @@ import type {
 } from '@tanstack/react-query';
 
 import type {
+  BadRequestResponse,
   ForbiddenResponse,
   JobType,
   NotFoundResponse,
@@ -88,7 +89,7 @@ export const getStreamJobProgressQueryKey = (groupName?: JobType,
     }
 
     
-export const getStreamJobProgressQueryOptions = <TData = Awaited<ReturnType<typeof streamJobProgress>>, TError = UnauthorizedResponse | ForbiddenResponse | NotFoundResponse>(groupName: JobType,
+export const getStreamJobProgressQueryOptions = <TData = Awaited<ReturnType<typeof streamJobProgress>>, TError = BadRequestResponse | UnauthorizedResponse | ForbiddenResponse | NotFoundResponse>(groupName: JobType,
     runId: string, options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof streamJobProgress>>, TError, TData>>, request?: SecondParameter<typeof apiFetch>}
 ) => {
 
@@ -108,10 +109,10 @@ const {query: queryOptions, request: requestOptions} = options ?? {};
 }
 
 export type StreamJobProgressQueryResult = NonNullable<Awaited<ReturnType<typeof streamJobProgress>>>
-export type StreamJobProgressQueryError = UnauthorizedResponse | ForbiddenResponse | NotFoundResponse
+export type StreamJobProgressQueryError = BadRequestResponse | UnauthorizedResponse | ForbiddenResponse | NotFoundResponse
 
 
-export function useStreamJobProgress<TData = Awaited<ReturnType<typeof streamJobProgress>>, TError = UnauthorizedResponse | ForbiddenResponse | NotFoundResponse>(
+export function useStreamJobProgress<TData = Awaited<ReturnType<typeof streamJobProgress>>, TError = BadRequestResponse | UnauthorizedResponse | ForbiddenResponse | NotFoundResponse>(
  groupName: JobType,
     runId: string, options: { query:Partial<UseQueryOptions<Awaited<ReturnType<typeof streamJobProgress>>, TError, TData>> & Pick<
         DefinedInitialDataOptions<
@@ -122,7 +123,7 @@ export function useStreamJobProgress<TData = Awaited<ReturnType<typeof streamJob
       >, request?: SecondParameter<typeof apiFetch>}
  , queryClient?: QueryClient
   ):  DefinedUseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> }
-export function useStreamJobProgress<TData = Awaited<ReturnType<typeof streamJobProgress>>, TError = UnauthorizedResponse | ForbiddenResponse | NotFoundResponse>(
+export function useStreamJobProgress<TData = Awaited<ReturnType<typeof streamJobProgress>>, TError = BadRequestResponse | UnauthorizedResponse | ForbiddenResponse | NotFoundResponse>(
  groupName: JobType,
     runId: string, options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof streamJobProgress>>, TError, TData>> & Pick<
         UndefinedInitialDataOptions<
@@ -133,7 +134,7 @@ export function useStreamJobProgress<TData = Awaited<ReturnType<typeof streamJob
       >, request?: SecondParameter<typeof apiFetch>}
  , queryClient?: QueryClient
   ):  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> }
-export function useStreamJobProgress<TData = Awaited<ReturnType<typeof streamJobProgress>>, TError = UnauthorizedResponse | ForbiddenResponse | NotFoundResponse>(
+export function useStreamJobProgress<TData = Awaited<ReturnType<typeof streamJobProgress>>, TError = BadRequestResponse | UnauthorizedResponse | ForbiddenResponse | NotFoundResponse>(
  groupName: JobType,
     runId: string, options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof streamJobProgress>>, TError, TData>>, request?: SecondParameter<typeof apiFetch>}
  , queryClient?: QueryClient
@@ -142,7 +143,7 @@ export function useStreamJobProgress<TData = Awaited<ReturnType<typeof streamJob
  * @summary Follow a job's progress as server-sent events
  */
 
-export function useStreamJobProgress<TData = Awaited<ReturnType<typeof streamJobProgress>>, TError = UnauthorizedResponse | ForbiddenResponse | NotFoundResponse>(
+export function useStreamJobProgress<TData = Awaited<ReturnType<typeof streamJobProgress>>, TError = BadRequestResponse | UnauthorizedResponse | ForbiddenResponse | NotFoundResponse>(
  groupName: JobType,
     runId: string, options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof streamJobProgress>>, TError, TData>>, request?: SecondParameter<typeof apiFetch>}
  , queryClient?: QueryClient 
