@@ -26,7 +26,7 @@ export interface Operation {
   jsonBody?: Record<string, unknown>;
   bodyRequired: boolean;
   multipart: boolean;
-  /** Response schemas by status code and content type. */
+  /** Response schemas by status code and content type (for text/event-stream: each event's data). */
   responses: Record<string, Record<string, Record<string, unknown> | undefined>>;
 }
 
@@ -73,8 +73,8 @@ export function toRoutePath(path: string): string {
 
 const methods = ['get', 'post', 'put', 'patch', 'delete'] as const;
 
-function load(): { document: Json; operations: Operation[] } {
-  const document = JSON.parse(readFileSync(documentPath, 'utf8')) as Json;
+/** The operations of a bundled contract document (also used by the contract check). */
+export function operationsOf(document: Json): Operation[] {
   const operations: Operation[] = [];
   for (const [path, rawItem] of Object.entries(document.paths as Json)) {
     const item = dereference(document, rawItem) as Json;
@@ -86,7 +86,8 @@ function load(): { document: Json; operations: Operation[] } {
       for (const [status, response] of Object.entries((op.responses ?? {}) as Json)) {
         const byType: Record<string, Json | undefined> = {};
         for (const [type, media] of Object.entries(((response as Json).content ?? {}) as Json)) {
-          byType[type] = (media as Json).schema as Json | undefined;
+          // An event stream's body is text: its x-event-data is the schema of each event's data.
+          byType[type] = ((media as Json)['x-event-data'] ?? (media as Json).schema) as Json | undefined;
         }
         responses[status] = byType;
       }
@@ -107,7 +108,12 @@ function load(): { document: Json; operations: Operation[] } {
       });
     }
   }
-  return { document, operations };
+  return operations;
+}
+
+function load(): { document: Json; operations: Operation[] } {
+  const document = JSON.parse(readFileSync(documentPath, 'utf8')) as Json;
+  return { document, operations: operationsOf(document) };
 }
 
 export function contract(): { document: Json; operations: Operation[] } {

@@ -37,7 +37,6 @@ import type {
   ForbiddenResponse,
   JobType,
   NotFoundResponse,
-  ProgressMessage,
   UnauthorizedResponse
 } from '.././model';
 
@@ -66,9 +65,9 @@ export const getStreamJobProgressUrl = (groupName: JobType,
 }
 
 export const streamJobProgress = async (groupName: JobType,
-    runId: string, options?: RequestInit): Promise<ProgressMessage> => {
+    runId: string, options?: RequestInit): Promise<string> => {
   
-  return apiFetch<ProgressMessage>(getStreamJobProgressUrl(groupName,runId),
+  return apiFetch<string>(getStreamJobProgressUrl(groupName,runId),
   {      
     ...options,
     method: 'GET'
@@ -171,9 +170,9 @@ export const getStreamProgressUrl = (id: string,) => {
   return `/api/progress/${id}`
 }
 
-export const streamProgress = async (id: string, options?: RequestInit): Promise<ProgressMessage> => {
+export const streamProgress = async (id: string, options?: RequestInit): Promise<string> => {
   
-  return apiFetch<ProgressMessage>(getStreamProgressUrl(id),
+  return apiFetch<string>(getStreamProgressUrl(id),
   {      
     ...options,
     method: 'GET'
