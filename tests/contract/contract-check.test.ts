@@ -1,7 +1,7 @@
 // The contract check judged on servers whose behaviour is known: the portal as it is, behind
 // Stoplight Prism's validation proxy (every operation passes or is a skip with its reason, the
 // data is left exactly as it was, and Prism finds no violation in the traffic), and the same
-// portal with six promises broken at once (each break fails its operation, and only it).
+// portal with seven promises broken at once (each break fails its operation, and only it).
 import { spawn, type ChildProcess } from 'node:child_process';
 import { join } from 'node:path';
 import type { FastifyInstance } from 'fastify';
@@ -12,7 +12,7 @@ import { startCheckedServer, type CheckedServer } from './check-server';
 import { formatResults, junitXml, runContractCheck, summary, type CheckResult } from './contract-check';
 import { signInLive } from './live-sign-in';
 
-type Break = 'renamed field' | 'wrong status' | 'json as text' | 'admin refused' | 'steps without prepped' | 'twice limit';
+type Break = 'renamed field' | 'wrong status' | 'json as text' | 'admin refused' | 'steps without prepped' | 'twice limit' | 'delete keeps';
 const breaks = new Set<Break>();
 
 /** Breaks one promise per operation while `breaks` holds it; a global plugin (skip-override). */
@@ -21,6 +21,11 @@ async function breakingPlugin(app: FastifyInstance) {
     const operationId = request.routeOptions.config.operation?.operationId;
     if (breaks.has('admin refused') && operationId === 'listCountries') {
       return reply.code(403).send({ detail: 'Forbidden' });
+    }
+    // Answers as a delete does, and keeps the file: the check must notice the trace it left.
+    if (breaks.has('delete keeps') && operationId === 'deleteFile' && /^[0-9a-f-]{36}$/.test((request.params as { file_id: string }).file_id)) {
+      const signedIn = (request.headers.cookie ?? '').includes('session=');
+      if (signedIn) return reply.code(204).send();
     }
   });
   app.addHook('onSend', async (request, reply, payload) => {
@@ -158,7 +163,7 @@ describe('the contract check', () => {
   }, 300_000);
 
   it('fails each operation whose promise is broken, and only those', async () => {
-    for (const kind of ['renamed field', 'wrong status', 'json as text', 'admin refused', 'steps without prepped', 'twice limit'] as const) breaks.add(kind);
+    for (const kind of ['renamed field', 'wrong status', 'json as text', 'admin refused', 'steps without prepped', 'twice limit', 'delete keeps'] as const) breaks.add(kind);
     let results: CheckResult[];
     try {
       results = await check();
@@ -167,7 +172,7 @@ describe('the contract check', () => {
     }
     const problems = (id: string) => results.find((r) => r.operationId === id)!.problems.join('; ');
     expect(byOutcome(results, 'fail'), formatResults(results)).toEqual(
-      ['getCongregation', 'getServiceCenter', 'getCountry', 'listCountries', 'getFileSteps', 'listStudents'].sort(),
+      ['getCongregation', 'getServiceCenter', 'getCountry', 'listCountries', 'getFileSteps', 'listStudents', 'deleteFile', '(data as before)'].sort(),
     );
     expect(problems('getCongregation')).toMatch(/body: .*wbs_code/);
     expect(problems('getServiceCenter')).toMatch(/status 201/);
@@ -175,6 +180,8 @@ describe('the contract check', () => {
     expect(problems('listCountries')).toContain('status 403, expected 200');
     expect(problems('getFileSteps')).toMatch(/body: .*prepped/);
     expect(problems('listStudents')).toContain('page holds 6 rows, more than limit 3');
+    expect(problems('deleteFile')).toContain('the file is still there');
+    expect(problems('(data as before)')).toMatch(/listFiles: total \d+ before, \d+ after/);
   }, 300_000);
 });
 
