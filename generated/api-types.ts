@@ -1130,6 +1130,24 @@ export type webhooks = Record<string, never>;
 export interface components {
     schemas: {
         /**
+         * @description One server-sent event of a job's progress. Done when completed/count exceeds 0.999.
+         * @example {
+         *       "status": "running",
+         *       "completed": 40,
+         *       "count": 120,
+         *       "failed": 0
+         *     }
+         */
+        ProgressMessage: {
+            /** @enum {string} */
+            status: "pending" | "running" | "success" | "failed";
+            completed: number;
+            count: number;
+            failed: number;
+            /** @description A failure reason, when status is failed. */
+            message?: string;
+        };
+        /**
          * @example {
          *       "status": "ok",
          *       "database": "ok"
@@ -1342,24 +1360,6 @@ export interface components {
         };
         /** @enum {string} */
         JobType: "send_to_study_helpers" | "process_service_center_upload" | "generate_return_file_requested" | "process_study_helper_upload";
-        /**
-         * @description One server-sent event of a job's progress. Done when completed/count exceeds 0.999.
-         * @example {
-         *       "status": "running",
-         *       "completed": 40,
-         *       "count": 120,
-         *       "failed": 0
-         *     }
-         */
-        ProgressMessage: {
-            /** @enum {string} */
-            status: "pending" | "running" | "success" | "failed";
-            completed: number;
-            count: number;
-            failed: number;
-            /** @description A failure reason, when status is failed. */
-            message?: string;
-        };
         /** @description How a paged list paged. `total` counts every row matching the filters. */
         Paging: {
             /** @example 42 */
@@ -2093,6 +2093,7 @@ export interface operations {
         requestBody?: never;
         responses: {
             302: components["responses"]["Redirect"];
+            400: components["responses"]["BadRequest"];
         };
     };
     authCallback: {
@@ -2322,6 +2323,7 @@ export interface operations {
         responses: {
             200: components["responses"]["Jpeg"];
             304: components["responses"]["NotModified"];
+            400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
@@ -2386,17 +2388,11 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    /**
-                     * @example {
-                     *       "status": "running",
-                     *       "completed": 40,
-                     *       "count": 120,
-                     *       "failed": 0
-                     *     }
-                     */
-                    "text/event-stream": components["schemas"]["ProgressMessage"];
+                    /** @example data: {"status":"running","completed":40,"count":120,"failed":0} */
+                    "text/event-stream": string;
                 };
             };
+            400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
@@ -2419,15 +2415,8 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    /**
-                     * @example {
-                     *       "status": "success",
-                     *       "completed": 120,
-                     *       "count": 120,
-                     *       "failed": 0
-                     *     }
-                     */
-                    "text/event-stream": components["schemas"]["ProgressMessage"];
+                    /** @example data: {"status":"success","completed":120,"count":120,"failed":0} */
+                    "text/event-stream": string;
                 };
             };
             401: components["responses"]["Unauthorized"];
@@ -3485,6 +3474,7 @@ export interface operations {
         responses: {
             200: components["responses"]["Jpeg"];
             304: components["responses"]["NotModified"];
+            400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];

@@ -1,4 +1,5 @@
-// Deleting an uploaded file: its sheets, pages and progress go with it (one transaction), then
+// Deleting an uploaded file: its sheets, pages, the packet codes printed for its pages and its
+// progress go with it (one transaction), then
 // the blobs no other row uses (the original, page images, thumbnails). A job still processing
 // the file notices the file is gone and stops.
 import type { BlobStore } from '../blob-store';
@@ -19,6 +20,7 @@ export async function deleteFile(db: Database, blobStore: BlobStore, fileId: str
     );
     // files.cover_page_id points at a page of the file: clear it before the pages go.
     await tx.query('UPDATE files SET cover_page_id = NULL WHERE id = $1', [fileId]);
+    await tx.query(`DELETE FROM printed_codes WHERE prefix = 'p' AND target_id IN (SELECT id FROM pages WHERE file_id = $1)`, [fileId]);
     await tx.query('DELETE FROM pages WHERE file_id = $1', [fileId]);
     await tx.query('DELETE FROM answer_sheets WHERE file_id = $1', [fileId]);
     await tx.query('DELETE FROM files WHERE id = $1', [fileId]);

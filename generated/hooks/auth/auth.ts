@@ -95,7 +95,7 @@ export const getLoginQueryKey = (params?: LoginParams,) => {
     }
 
     
-export const getLoginQueryOptions = <TData = Awaited<ReturnType<typeof login>>, TError = RedirectResponse>(params?: LoginParams, options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof login>>, TError, TData>>, request?: SecondParameter<typeof apiFetch>}
+export const getLoginQueryOptions = <TData = Awaited<ReturnType<typeof login>>, TError = RedirectResponse | BadRequestResponse>(params?: LoginParams, options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof login>>, TError, TData>>, request?: SecondParameter<typeof apiFetch>}
 ) => {
 
 const {query: queryOptions, request: requestOptions} = options ?? {};
@@ -114,10 +114,10 @@ const {query: queryOptions, request: requestOptions} = options ?? {};
 }
 
 export type LoginQueryResult = NonNullable<Awaited<ReturnType<typeof login>>>
-export type LoginQueryError = RedirectResponse
+export type LoginQueryError = RedirectResponse | BadRequestResponse
 
 
-export function useLogin<TData = Awaited<ReturnType<typeof login>>, TError = RedirectResponse>(
+export function useLogin<TData = Awaited<ReturnType<typeof login>>, TError = RedirectResponse | BadRequestResponse>(
  params: undefined |  LoginParams, options: { query:Partial<UseQueryOptions<Awaited<ReturnType<typeof login>>, TError, TData>> & Pick<
         DefinedInitialDataOptions<
           Awaited<ReturnType<typeof login>>,
@@ -127,7 +127,7 @@ export function useLogin<TData = Awaited<ReturnType<typeof login>>, TError = Red
       >, request?: SecondParameter<typeof apiFetch>}
  , queryClient?: QueryClient
   ):  DefinedUseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> }
-export function useLogin<TData = Awaited<ReturnType<typeof login>>, TError = RedirectResponse>(
+export function useLogin<TData = Awaited<ReturnType<typeof login>>, TError = RedirectResponse | BadRequestResponse>(
  params?: LoginParams, options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof login>>, TError, TData>> & Pick<
         UndefinedInitialDataOptions<
           Awaited<ReturnType<typeof login>>,
@@ -137,7 +137,7 @@ export function useLogin<TData = Awaited<ReturnType<typeof login>>, TError = Red
       >, request?: SecondParameter<typeof apiFetch>}
  , queryClient?: QueryClient
   ):  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> }
-export function useLogin<TData = Awaited<ReturnType<typeof login>>, TError = RedirectResponse>(
+export function useLogin<TData = Awaited<ReturnType<typeof login>>, TError = RedirectResponse | BadRequestResponse>(
  params?: LoginParams, options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof login>>, TError, TData>>, request?: SecondParameter<typeof apiFetch>}
  , queryClient?: QueryClient
   ):  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> }
@@ -145,7 +145,7 @@ export function useLogin<TData = Awaited<ReturnType<typeof login>>, TError = Red
  * @summary Start sign-in (OpenID Connect authorization code with PKCE)
  */
 
-export function useLogin<TData = Awaited<ReturnType<typeof login>>, TError = RedirectResponse>(
+export function useLogin<TData = Awaited<ReturnType<typeof login>>, TError = RedirectResponse | BadRequestResponse>(
  params?: LoginParams, options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof login>>, TError, TData>>, request?: SecondParameter<typeof apiFetch>}
  , queryClient?: QueryClient 
  ):  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> } {

@@ -826,7 +826,7 @@ export const getGetFileCoverQueryKey = (fileId?: string,) => {
     }
 
     
-export const getGetFileCoverQueryOptions = <TData = Awaited<ReturnType<typeof getFileCover>>, TError = NotModifiedResponse | UnauthorizedResponse | ForbiddenResponse | NotFoundResponse>(fileId: string, options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof getFileCover>>, TError, TData>>, request?: SecondParameter<typeof apiFetch>}
+export const getGetFileCoverQueryOptions = <TData = Awaited<ReturnType<typeof getFileCover>>, TError = NotModifiedResponse | BadRequestResponse | UnauthorizedResponse | ForbiddenResponse | NotFoundResponse>(fileId: string, options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof getFileCover>>, TError, TData>>, request?: SecondParameter<typeof apiFetch>}
 ) => {
 
 const {query: queryOptions, request: requestOptions} = options ?? {};
@@ -845,10 +845,10 @@ const {query: queryOptions, request: requestOptions} = options ?? {};
 }
 
 export type GetFileCoverQueryResult = NonNullable<Awaited<ReturnType<typeof getFileCover>>>
-export type GetFileCoverQueryError = NotModifiedResponse | UnauthorizedResponse | ForbiddenResponse | NotFoundResponse
+export type GetFileCoverQueryError = NotModifiedResponse | BadRequestResponse | UnauthorizedResponse | ForbiddenResponse | NotFoundResponse
 
 
-export function useGetFileCover<TData = Awaited<ReturnType<typeof getFileCover>>, TError = NotModifiedResponse | UnauthorizedResponse | ForbiddenResponse | NotFoundResponse>(
+export function useGetFileCover<TData = Awaited<ReturnType<typeof getFileCover>>, TError = NotModifiedResponse | BadRequestResponse | UnauthorizedResponse | ForbiddenResponse | NotFoundResponse>(
  fileId: string, options: { query:Partial<UseQueryOptions<Awaited<ReturnType<typeof getFileCover>>, TError, TData>> & Pick<
         DefinedInitialDataOptions<
           Awaited<ReturnType<typeof getFileCover>>,
@@ -858,7 +858,7 @@ export function useGetFileCover<TData = Awaited<ReturnType<typeof getFileCover>>
       >, request?: SecondParameter<typeof apiFetch>}
  , queryClient?: QueryClient
   ):  DefinedUseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> }
-export function useGetFileCover<TData = Awaited<ReturnType<typeof getFileCover>>, TError = NotModifiedResponse | UnauthorizedResponse | ForbiddenResponse | NotFoundResponse>(
+export function useGetFileCover<TData = Awaited<ReturnType<typeof getFileCover>>, TError = NotModifiedResponse | BadRequestResponse | UnauthorizedResponse | ForbiddenResponse | NotFoundResponse>(
  fileId: string, options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof getFileCover>>, TError, TData>> & Pick<
         UndefinedInitialDataOptions<
           Awaited<ReturnType<typeof getFileCover>>,
@@ -868,7 +868,7 @@ export function useGetFileCover<TData = Awaited<ReturnType<typeof getFileCover>>
       >, request?: SecondParameter<typeof apiFetch>}
  , queryClient?: QueryClient
   ):  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> }
-export function useGetFileCover<TData = Awaited<ReturnType<typeof getFileCover>>, TError = NotModifiedResponse | UnauthorizedResponse | ForbiddenResponse | NotFoundResponse>(
+export function useGetFileCover<TData = Awaited<ReturnType<typeof getFileCover>>, TError = NotModifiedResponse | BadRequestResponse | UnauthorizedResponse | ForbiddenResponse | NotFoundResponse>(
  fileId: string, options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof getFileCover>>, TError, TData>>, request?: SecondParameter<typeof apiFetch>}
  , queryClient?: QueryClient
   ):  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> }
@@ -876,7 +876,7 @@ export function useGetFileCover<TData = Awaited<ReturnType<typeof getFileCover>>
  * @summary The file's cover sheet image
  */
 
-export function useGetFileCover<TData = Awaited<ReturnType<typeof getFileCover>>, TError = NotModifiedResponse | UnauthorizedResponse | ForbiddenResponse | NotFoundResponse>(
+export function useGetFileCover<TData = Awaited<ReturnType<typeof getFileCover>>, TError = NotModifiedResponse | BadRequestResponse | UnauthorizedResponse | ForbiddenResponse | NotFoundResponse>(
  fileId: string, options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof getFileCover>>, TError, TData>>, request?: SecondParameter<typeof apiFetch>}
  , queryClient?: QueryClient 
  ):  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> } {

@@ -369,7 +369,7 @@ export const getGetPagePreviewQueryKey = (pageId?: string,) => {
     }
 
     
-export const getGetPagePreviewQueryOptions = <TData = Awaited<ReturnType<typeof getPagePreview>>, TError = NotModifiedResponse | UnauthorizedResponse | ForbiddenResponse | NotFoundResponse>(pageId: string, options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof getPagePreview>>, TError, TData>>, request?: SecondParameter<typeof apiFetch>}
+export const getGetPagePreviewQueryOptions = <TData = Awaited<ReturnType<typeof getPagePreview>>, TError = NotModifiedResponse | BadRequestResponse | UnauthorizedResponse | ForbiddenResponse | NotFoundResponse>(pageId: string, options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof getPagePreview>>, TError, TData>>, request?: SecondParameter<typeof apiFetch>}
 ) => {
 
 const {query: queryOptions, request: requestOptions} = options ?? {};
@@ -388,10 +388,10 @@ const {query: queryOptions, request: requestOptions} = options ?? {};
 }
 
 export type GetPagePreviewQueryResult = NonNullable<Awaited<ReturnType<typeof getPagePreview>>>
-export type GetPagePreviewQueryError = NotModifiedResponse | UnauthorizedResponse | ForbiddenResponse | NotFoundResponse
+export type GetPagePreviewQueryError = NotModifiedResponse | BadRequestResponse | UnauthorizedResponse | ForbiddenResponse | NotFoundResponse
 
 
-export function useGetPagePreview<TData = Awaited<ReturnType<typeof getPagePreview>>, TError = NotModifiedResponse | UnauthorizedResponse | ForbiddenResponse | NotFoundResponse>(
+export function useGetPagePreview<TData = Awaited<ReturnType<typeof getPagePreview>>, TError = NotModifiedResponse | BadRequestResponse | UnauthorizedResponse | ForbiddenResponse | NotFoundResponse>(
  pageId: string, options: { query:Partial<UseQueryOptions<Awaited<ReturnType<typeof getPagePreview>>, TError, TData>> & Pick<
         DefinedInitialDataOptions<
           Awaited<ReturnType<typeof getPagePreview>>,
@@ -401,7 +401,7 @@ export function useGetPagePreview<TData = Awaited<ReturnType<typeof getPagePrevi
       >, request?: SecondParameter<typeof apiFetch>}
  , queryClient?: QueryClient
   ):  DefinedUseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> }
-export function useGetPagePreview<TData = Awaited<ReturnType<typeof getPagePreview>>, TError = NotModifiedResponse | UnauthorizedResponse | ForbiddenResponse | NotFoundResponse>(
+export function useGetPagePreview<TData = Awaited<ReturnType<typeof getPagePreview>>, TError = NotModifiedResponse | BadRequestResponse | UnauthorizedResponse | ForbiddenResponse | NotFoundResponse>(
  pageId: string, options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof getPagePreview>>, TError, TData>> & Pick<
         UndefinedInitialDataOptions<
           Awaited<ReturnType<typeof getPagePreview>>,
@@ -411,7 +411,7 @@ export function useGetPagePreview<TData = Awaited<ReturnType<typeof getPagePrevi
       >, request?: SecondParameter<typeof apiFetch>}
  , queryClient?: QueryClient
   ):  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> }
-export function useGetPagePreview<TData = Awaited<ReturnType<typeof getPagePreview>>, TError = NotModifiedResponse | UnauthorizedResponse | ForbiddenResponse | NotFoundResponse>(
+export function useGetPagePreview<TData = Awaited<ReturnType<typeof getPagePreview>>, TError = NotModifiedResponse | BadRequestResponse | UnauthorizedResponse | ForbiddenResponse | NotFoundResponse>(
  pageId: string, options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof getPagePreview>>, TError, TData>>, request?: SecondParameter<typeof apiFetch>}
  , queryClient?: QueryClient
   ):  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> }
@@ -419,7 +419,7 @@ export function useGetPagePreview<TData = Awaited<ReturnType<typeof getPagePrevi
  * @summary The page's scan, upright, full size
  */
 
-export function useGetPagePreview<TData = Awaited<ReturnType<typeof getPagePreview>>, TError = NotModifiedResponse | UnauthorizedResponse | ForbiddenResponse | NotFoundResponse>(
+export function useGetPagePreview<TData = Awaited<ReturnType<typeof getPagePreview>>, TError = NotModifiedResponse | BadRequestResponse | UnauthorizedResponse | ForbiddenResponse | NotFoundResponse>(
  pageId: string, options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof getPagePreview>>, TError, TData>>, request?: SecondParameter<typeof apiFetch>}
  , queryClient?: QueryClient 
  ):  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> } {

@@ -30,17 +30,13 @@ import type {
   RequestHandlerOptions
 } from 'msw';
 
-import type {
-  ProgressMessage
-} from '.././model';
+
+export const getStreamJobProgressResponseMock = (): string => (faker.word.sample())
+
+export const getStreamProgressResponseMock = (): string => (faker.word.sample())
 
 
-export const getStreamJobProgressResponseMock = (overrideResponse: Partial< ProgressMessage > = {}): ProgressMessage => ({status: faker.helpers.arrayElement(['pending','running','success','failed'] as const), completed: (() => faker.number.int({ min: 0, max: 100 }))(), count: (() => 100)(), failed: (() => 0)(), message: faker.helpers.arrayElement([faker.string.alpha({length: {min: 10, max: 20}}), undefined]), ...overrideResponse})
-
-export const getStreamProgressResponseMock = (overrideResponse: Partial< ProgressMessage > = {}): ProgressMessage => ({status: faker.helpers.arrayElement(['pending','running','success','failed'] as const), completed: (() => faker.number.int({ min: 0, max: 100 }))(), count: (() => 100)(), failed: (() => 0)(), message: faker.helpers.arrayElement([faker.string.alpha({length: {min: 10, max: 20}}), undefined]), ...overrideResponse})
-
-
-export const getStreamJobProgressMockHandler = (overrideResponse?: ProgressMessage | ((info: Parameters<Parameters<typeof http.get>[1]>[0]) => Promise<ProgressMessage> | ProgressMessage), options?: RequestHandlerOptions) => {
+export const getStreamJobProgressMockHandler = (overrideResponse?: string | ((info: Parameters<Parameters<typeof http.get>[1]>[0]) => Promise<string> | string), options?: RequestHandlerOptions) => {
   return http.get('*/api/progress/:groupName/:runId', async (info) => {await delay(0);
   
     return new HttpResponse(JSON.stringify(overrideResponse !== undefined
@@ -52,7 +48,7 @@ export const getStreamJobProgressMockHandler = (overrideResponse?: ProgressMessa
   }, options)
 }
 
-export const getStreamProgressMockHandler = (overrideResponse?: ProgressMessage | ((info: Parameters<Parameters<typeof http.get>[1]>[0]) => Promise<ProgressMessage> | ProgressMessage), options?: RequestHandlerOptions) => {
+export const getStreamProgressMockHandler = (overrideResponse?: string | ((info: Parameters<Parameters<typeof http.get>[1]>[0]) => Promise<string> | string), options?: RequestHandlerOptions) => {
   return http.get('*/api/progress/:id', async (info) => {await delay(0);
   
     return new HttpResponse(JSON.stringify(overrideResponse !== undefined

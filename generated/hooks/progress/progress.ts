@@ -33,10 +33,10 @@ import type {
 } from '@tanstack/react-query';
 
 import type {
+  BadRequestResponse,
   ForbiddenResponse,
   JobType,
   NotFoundResponse,
-  ProgressMessage,
   UnauthorizedResponse
 } from '.././model';
 
@@ -65,9 +65,9 @@ export const getStreamJobProgressUrl = (groupName: JobType,
 }
 
 export const streamJobProgress = async (groupName: JobType,
-    runId: string, options?: RequestInit): Promise<ProgressMessage> => {
+    runId: string, options?: RequestInit): Promise<string> => {
   
-  return apiFetch<ProgressMessage>(getStreamJobProgressUrl(groupName,runId),
+  return apiFetch<string>(getStreamJobProgressUrl(groupName,runId),
   {      
     ...options,
     method: 'GET'
@@ -88,7 +88,7 @@ export const getStreamJobProgressQueryKey = (groupName?: JobType,
     }
 
     
-export const getStreamJobProgressQueryOptions = <TData = Awaited<ReturnType<typeof streamJobProgress>>, TError = UnauthorizedResponse | ForbiddenResponse | NotFoundResponse>(groupName: JobType,
+export const getStreamJobProgressQueryOptions = <TData = Awaited<ReturnType<typeof streamJobProgress>>, TError = BadRequestResponse | UnauthorizedResponse | ForbiddenResponse | NotFoundResponse>(groupName: JobType,
     runId: string, options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof streamJobProgress>>, TError, TData>>, request?: SecondParameter<typeof apiFetch>}
 ) => {
 
@@ -108,10 +108,10 @@ const {query: queryOptions, request: requestOptions} = options ?? {};
 }
 
 export type StreamJobProgressQueryResult = NonNullable<Awaited<ReturnType<typeof streamJobProgress>>>
-export type StreamJobProgressQueryError = UnauthorizedResponse | ForbiddenResponse | NotFoundResponse
+export type StreamJobProgressQueryError = BadRequestResponse | UnauthorizedResponse | ForbiddenResponse | NotFoundResponse
 
 
-export function useStreamJobProgress<TData = Awaited<ReturnType<typeof streamJobProgress>>, TError = UnauthorizedResponse | ForbiddenResponse | NotFoundResponse>(
+export function useStreamJobProgress<TData = Awaited<ReturnType<typeof streamJobProgress>>, TError = BadRequestResponse | UnauthorizedResponse | ForbiddenResponse | NotFoundResponse>(
  groupName: JobType,
     runId: string, options: { query:Partial<UseQueryOptions<Awaited<ReturnType<typeof streamJobProgress>>, TError, TData>> & Pick<
         DefinedInitialDataOptions<
@@ -122,7 +122,7 @@ export function useStreamJobProgress<TData = Awaited<ReturnType<typeof streamJob
       >, request?: SecondParameter<typeof apiFetch>}
  , queryClient?: QueryClient
   ):  DefinedUseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> }
-export function useStreamJobProgress<TData = Awaited<ReturnType<typeof streamJobProgress>>, TError = UnauthorizedResponse | ForbiddenResponse | NotFoundResponse>(
+export function useStreamJobProgress<TData = Awaited<ReturnType<typeof streamJobProgress>>, TError = BadRequestResponse | UnauthorizedResponse | ForbiddenResponse | NotFoundResponse>(
  groupName: JobType,
     runId: string, options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof streamJobProgress>>, TError, TData>> & Pick<
         UndefinedInitialDataOptions<
@@ -133,7 +133,7 @@ export function useStreamJobProgress<TData = Awaited<ReturnType<typeof streamJob
       >, request?: SecondParameter<typeof apiFetch>}
  , queryClient?: QueryClient
   ):  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> }
-export function useStreamJobProgress<TData = Awaited<ReturnType<typeof streamJobProgress>>, TError = UnauthorizedResponse | ForbiddenResponse | NotFoundResponse>(
+export function useStreamJobProgress<TData = Awaited<ReturnType<typeof streamJobProgress>>, TError = BadRequestResponse | UnauthorizedResponse | ForbiddenResponse | NotFoundResponse>(
  groupName: JobType,
     runId: string, options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof streamJobProgress>>, TError, TData>>, request?: SecondParameter<typeof apiFetch>}
  , queryClient?: QueryClient
@@ -142,7 +142,7 @@ export function useStreamJobProgress<TData = Awaited<ReturnType<typeof streamJob
  * @summary Follow a job's progress as server-sent events
  */
 
-export function useStreamJobProgress<TData = Awaited<ReturnType<typeof streamJobProgress>>, TError = UnauthorizedResponse | ForbiddenResponse | NotFoundResponse>(
+export function useStreamJobProgress<TData = Awaited<ReturnType<typeof streamJobProgress>>, TError = BadRequestResponse | UnauthorizedResponse | ForbiddenResponse | NotFoundResponse>(
  groupName: JobType,
     runId: string, options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof streamJobProgress>>, TError, TData>>, request?: SecondParameter<typeof apiFetch>}
  , queryClient?: QueryClient 
@@ -170,9 +170,9 @@ export const getStreamProgressUrl = (id: string,) => {
   return `/api/progress/${id}`
 }
 
-export const streamProgress = async (id: string, options?: RequestInit): Promise<ProgressMessage> => {
+export const streamProgress = async (id: string, options?: RequestInit): Promise<string> => {
   
-  return apiFetch<ProgressMessage>(getStreamProgressUrl(id),
+  return apiFetch<string>(getStreamProgressUrl(id),
   {      
     ...options,
     method: 'GET'
