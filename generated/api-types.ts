@@ -616,7 +616,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Download the return file (graded pages and next lessons); marks the file downloaded */
+        /**
+         * Download the return file (graded pages and next lessons); marks the file downloaded
+         * @description Changes state: marks the file downloaded (which allows Archive), but only for a same-origin request (`Sec-Fetch-Site: same-origin` or `none`; without that header, an `Origin` equal to the portal's). A request from another site (a link elsewhere) gets the file and changes nothing.
+         */
         get: operations["downloadGradedFile"];
         put?: never;
         post?: never;
@@ -962,7 +965,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Download a congregation's print packet; marks the file printed for that congregation */
+        /**
+         * Download a congregation's print packet; marks the file printed for that congregation
+         * @description Changes state: marks the packet downloaded and the file printed for the congregation, but only for a same-origin request (`Sec-Fetch-Site: same-origin` or `none`; without that header, an `Origin` equal to the portal's). A request from another site gets the packet and changes nothing.
+         */
         get: operations["downloadDistributedFile"];
         put?: never;
         post?: never;
@@ -1142,24 +1148,14 @@ export interface components {
             database: "ok" | "unreachable";
         };
         /**
-         * @description An error the client classifies by its error_type (uploads, validation, conflicts).
+         * @description An error with a plain-text detail (authentication, permission, not found).
          * @example {
-         *       "detail": {
-         *         "error_type": "VALIDATION_ERROR",
-         *         "message": "body must have required property 'name'"
-         *       }
+         *       "detail": "Student not found"
          *     }
          */
-        ErrorWithType: {
-            detail: {
-                /**
-                 * @description DUPLICATE_FILE, VALIDATION_ERROR, FILE_TOO_LARGE, NOT_FOUND, CONFLICT, ...
-                 * @example VALIDATION_ERROR
-                 */
-                error_type: string;
-                /** @example name: must have required property 'name' */
-                message: string;
-            };
+        ErrorSimple: {
+            /** @example Student not found */
+            detail: string;
         };
         /** @enum {string} */
         Role: "scanning_admin" | "study_helper_coordinator" | "standard_user";
@@ -1196,16 +1192,6 @@ export interface components {
             display_name?: string;
         };
         /**
-         * @description An error with a plain-text detail (authentication, permission, not found).
-         * @example {
-         *       "detail": "Student not found"
-         *     }
-         */
-        ErrorSimple: {
-            /** @example Student not found */
-            detail: string;
-        };
-        /**
          * Format: uuid
          * @example 3f2b8c1e-4a5d-4e6f-9a7b-1c2d3e4f5a6b
          */
@@ -1218,6 +1204,26 @@ export interface components {
         ViewAsRequest: {
             /** @description The congregation id to act as, or null to exit View As. */
             congregation: components["schemas"]["Uuid"] | null;
+        };
+        /**
+         * @description An error the client classifies by its error_type (uploads, validation, conflicts).
+         * @example {
+         *       "detail": {
+         *         "error_type": "VALIDATION_ERROR",
+         *         "message": "body must have required property 'name'"
+         *       }
+         *     }
+         */
+        ErrorWithType: {
+            detail: {
+                /**
+                 * @description DUPLICATE_FILE, VALIDATION_ERROR, FILE_TOO_LARGE, NOT_FOUND, CONFLICT, ...
+                 * @example VALIDATION_ERROR
+                 */
+                error_type: string;
+                /** @example name: must have required property 'name' */
+                message: string;
+            };
         };
         /**
          * @description Why a page has no usable code.
@@ -1849,15 +1855,6 @@ export interface components {
             };
             content?: never;
         };
-        /** @description The request does not match the contract (error_type VALIDATION_ERROR) or breaks a rule. */
-        BadRequest: {
-            headers: {
-                [name: string]: unknown;
-            };
-            content: {
-                "application/json": components["schemas"]["ErrorWithType"];
-            };
-        };
         /** @description Not signed in. */
         Unauthorized: {
             headers: {
@@ -1870,6 +1867,15 @@ export interface components {
                  *     }
                  */
                 "application/json": components["schemas"]["ErrorSimple"];
+            };
+        };
+        /** @description The request does not match the contract (error_type VALIDATION_ERROR) or breaks a rule. */
+        BadRequest: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["ErrorWithType"];
             };
         };
         /** @description Signed in, but the caller's role or congregation may not do this. */
@@ -2007,7 +2013,7 @@ export interface operations {
     login: {
         parameters: {
             query?: {
-                /** @description A same-origin path to land on after sign-in. */
+                /** @description A same-origin path to land on after sign-in, in plain URL characters. Anything else (another origin, `//`, backslashes, control or white-space characters, also percent-encoded) is replaced by `/`. */
                 return_to?: string;
             };
             header?: never;
@@ -2016,7 +2022,24 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            302: components["responses"]["Redirect"];
+            /** @description To the issuer's sign-in page. Sets a short-lived httpOnly cookie that binds this sign-in to this browser: the callback finishes it only where that cookie is. */
+            302: {
+                headers: {
+                    Location?: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Too many sign-ins started from this client address in the last minute. */
+            429: {
+                headers: {
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorSimple"];
+                };
+            };
         };
     };
     authCallback: {
@@ -2035,7 +2058,25 @@ export interface operations {
         requestBody?: never;
         responses: {
             302: components["responses"]["Redirect"];
-            400: components["responses"]["BadRequest"];
+            /** @description No state (JSON), or a sign-in this browser did not start (its binding cookie is missing or another): an HTML page saying so, with a link to sign in again; nobody is signed in. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorSimple"];
+                    "text/html": string;
+                };
+            };
+            /** @description The issuer's answer did not check out; nobody is signed in. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorSimple"];
+                };
+            };
         };
     };
     logout: {

@@ -5,7 +5,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { buildApp, type AppPlugin } from './app.js';
 import { apiPlugins } from './routes/index.js';
-import { FolderBlobStore } from './blob-store.js';
+import { FolderBlobStore, sweepTempFilesPeriodically } from './blob-store.js';
 import { ConfigError, loadConfig, type Config } from './config.js';
 import { migrate } from './db/migrate.js';
 import { openDatabase } from './db/open-database.js';
@@ -37,6 +37,7 @@ export async function start(options: StartOptions = {}) {
 
   const blobStore = new FolderBlobStore({ root: path.join(config.dataDir, 'blobs') });
   await blobStore.removeStaleTempFiles();
+  const stopTempSweep = sweepTempFilesPeriodically(blobStore, (error) => logger.warn({ err: error }, 'temporary files sweep failed'));
 
   const app = await buildApp({ config, db, blobStore, plugins: options.plugins ?? [] });
   await app.listen({ port: config.port, host: config.host });
@@ -74,6 +75,7 @@ export async function start(options: StartOptions = {}) {
     }, SHUTDOWN_TIMEOUT_MS);
     timer.unref();
     try {
+      stopTempSweep();
       await app.close();
       await db.close();
       process.exit(0);
