@@ -8,27 +8,30 @@ export interface RouteEntry {
   readonly pattern: string;
   /** The screen's title (placeholders render exactly this). */
   readonly title: string;
+  /** Only a scanning_admin may use it (the /admin/ routes); others see "Not Allowed". */
+  readonly adminOnly?: true;
 }
 
 export const routes = {
   home: { pattern: '/', title: 'Dashboard' },
-  adminHome: { pattern: '/admin/', title: 'Admin' },
+  adminHome: { pattern: '/admin/', title: 'Admin', adminOnly: true },
   graded: { pattern: '/graded', title: 'Graded' },
   resources: { pattern: '/resources', title: 'Resources' },
   baptismRequests: { pattern: '/baptism-requests/', title: 'Baptism Requests' },
   files: { pattern: '/files/', title: 'Files' },
   students: { pattern: '/students/', title: 'Students' },
   studyHelpers: { pattern: '/study-helpers/', title: 'Study Helpers' },
-  congregations: { pattern: '/admin/congregations/', title: 'Congregations' },
-  congregation: { pattern: '/admin/congregations/:group_id/', title: 'Congregation' },
-  congregationFiles: { pattern: '/admin/congregations/:group_id/files', title: 'Congregation Files' },
+  congregations: { pattern: '/admin/congregations/', title: 'Congregations', adminOnly: true },
+  congregation: { pattern: '/admin/congregations/:group_id/', title: 'Congregation', adminOnly: true },
+  congregationFiles: { pattern: '/admin/congregations/:group_id/files', title: 'Congregation Files', adminOnly: true },
   congregationStudyHelpers: {
     pattern: '/admin/congregations/:group_id/study-helpers',
     title: 'Congregation Study Helpers',
+    adminOnly: true,
   },
-  serviceCenters: { pattern: '/admin/service-centers/', title: 'Service Centers' },
-  serviceCenter: { pattern: '/admin/service-centers/:service_center_id', title: 'Service Center' },
-  page: { pattern: '/admin/pages/:page_id', title: 'Page Information' },
+  serviceCenters: { pattern: '/admin/service-centers/', title: 'Service Centers', adminOnly: true },
+  serviceCenter: { pattern: '/admin/service-centers/:service_center_id', title: 'Service Center', adminOnly: true },
+  page: { pattern: '/admin/pages/:page_id', title: 'Page Information', adminOnly: true },
   file: { pattern: '/file/:file_id/', title: 'File' },
   fileResponses: { pattern: '/file/:file_id/responses', title: 'Responses' },
   uploads: { pattern: '/files/uploads/', title: 'Uploads' },

@@ -16,6 +16,7 @@ import { Loading } from '../../components/ui/loading';
 import { PageHeader } from '../../components/ui/page-header';
 import { paths, routes } from '../../config/paths';
 import { ApiError } from '../../lib/api-client';
+import { isRefused, notAvailable } from '../../lib/refusal';
 import { PageItem } from '../pages/page-item';
 import { BaptismRequestButton } from './baptism-request-button';
 import { ResponseDetailsForm } from './response-details-form';
@@ -120,7 +121,7 @@ export default function ResponseDetail() {
   const response = useGetAnswerSheet(responseId);
   if (response.error) {
     const notFound = response.error instanceof ApiError && (response.error.status === 404 || response.error.status === 400);
-    return <PageHeader title={notFound ? NO_RESPONSE_FOUND : 'The response could not be loaded.'} />;
+    return <PageHeader title={notFound ? NO_RESPONSE_FOUND : isRefused(response.error) ? notAvailable('response') : 'The response could not be loaded.'} />;
   }
   if (!response.data) return <Loading />;
   return <ResponseContent response={response.data} />;
