@@ -73,6 +73,8 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   const app = Fastify({
     logger: loggerOptions(config.logLevel),
     genReqId: requestId,
+    // request.ip is the client's behind that many proxies (sign-in limits count per address).
+    trustProxy: trustedProxies(config.trustProxyHops),
     // Routes like /api/uploads/ and /api/uploads are the same call.
     routerOptions: { ignoreTrailingSlash: true },
     // A URL Fastify cannot decode (%ZZ) is bad input like any other, in the spec's shape.
@@ -176,6 +178,12 @@ function withTimeout<T>(promise: Promise<T>, ms: number): Promise<T> {
       },
     );
   });
+}
+
+/** The nearest `hops` proxies are trusted to say who their client is (X-Forwarded-For). */
+function trustedProxies(hops: number | undefined): boolean | ((address: string, hop: number) => boolean) {
+  if (hops === undefined || hops === 0) return false;
+  return (_address, hop) => hop < hops;
 }
 
 /** The spec's 400 answer: {"detail": {"error_type": "VALIDATION_ERROR", "message": ...}}. */

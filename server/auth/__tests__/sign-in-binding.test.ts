@@ -135,3 +135,23 @@ describe('safeReturnPath', () => {
     }
   });
 });
+
+describe('behind a reverse proxy (TRUST_PROXY=1)', () => {
+  let test: TestApp;
+
+  beforeAll(async () => {
+    test = await createTestApp({ env: { TRUST_PROXY: '1' } });
+  }, 90_000);
+
+  afterAll(async () => {
+    await test?.close();
+  });
+
+  it("counts sign-in starts by the proxy's client address, not the proxy's own", async () => {
+    const start = (client: string) =>
+      test.app.inject({ method: 'GET', url: '/api/auth/login', remoteAddress: '10.0.0.2', headers: { 'x-forwarded-for': client } });
+    for (let i = 0; i < 30; i++) expect((await start('203.0.113.7')).statusCode).toBe(302);
+    expect((await start('203.0.113.7')).statusCode).toBe(429);
+    expect((await start('198.51.100.9')).statusCode).toBe(302);
+  });
+});
