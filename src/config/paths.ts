@@ -8,7 +8,10 @@ export interface RouteEntry {
   readonly pattern: string;
   /** The screen's title (placeholders render exactly this). */
   readonly title: string;
-  /** Only a scanning_admin may use it (the /admin/ routes); others see "Not Allowed". */
+  /**
+   * Only a scanning_admin may use it (its calls are admin-only); others see "Not Allowed". The
+   * congregation pages and page information stay open: a coordinator reads its own there.
+   */
   readonly adminOnly?: true;
 }
 
@@ -22,16 +25,15 @@ export const routes = {
   students: { pattern: '/students/', title: 'Students' },
   studyHelpers: { pattern: '/study-helpers/', title: 'Study Helpers' },
   congregations: { pattern: '/admin/congregations/', title: 'Congregations', adminOnly: true },
-  congregation: { pattern: '/admin/congregations/:group_id/', title: 'Congregation', adminOnly: true },
-  congregationFiles: { pattern: '/admin/congregations/:group_id/files', title: 'Congregation Files', adminOnly: true },
+  congregation: { pattern: '/admin/congregations/:group_id/', title: 'Congregation' },
+  congregationFiles: { pattern: '/admin/congregations/:group_id/files', title: 'Congregation Files' },
   congregationStudyHelpers: {
     pattern: '/admin/congregations/:group_id/study-helpers',
     title: 'Congregation Study Helpers',
-    adminOnly: true,
   },
   serviceCenters: { pattern: '/admin/service-centers/', title: 'Service Centers', adminOnly: true },
   serviceCenter: { pattern: '/admin/service-centers/:service_center_id', title: 'Service Center', adminOnly: true },
-  page: { pattern: '/admin/pages/:page_id', title: 'Page Information', adminOnly: true },
+  page: { pattern: '/admin/pages/:page_id', title: 'Page Information' },
   file: { pattern: '/file/:file_id/', title: 'File' },
   fileResponses: { pattern: '/file/:file_id/responses', title: 'Responses' },
   uploads: { pattern: '/files/uploads/', title: 'Uploads' },

@@ -14,7 +14,7 @@ setupMockApi();
 const forbidden = () => HttpResponse.json({ detail: 'Forbidden' }, { status: 403 });
 
 describe('a route the role may not use', () => {
-  for (const path of ['/admin/', '/admin/congregations', '/admin/service-centers', '/admin/congregations/c1/files', '/admin/pages/p1']) {
+  for (const path of ['/admin/', '/admin/congregations', '/admin/service-centers', '/admin/service-centers/sc1']) {
     it(`shows a coordinator "Not Allowed" at ${path}, with a link home and no admin buttons`, async () => {
       renderApp(path, { as: 'coordinator' });
       expect(await screen.findByRole('heading', { level: 1, name: 'Not Allowed' })).toBeTruthy();
@@ -55,6 +55,13 @@ describe("another congregation's record", () => {
     student.unmount();
     renderApp('/responses/r-other', { as: 'coordinator' });
     expect(await screen.findByRole('heading', { level: 1, name: 'This response is not available to this account.' })).toBeTruthy();
+  });
+
+  it("says another congregation's pages are not available to this account, without their lists", async () => {
+    server.use(http.get('*/api/congregations/c-other', forbidden), http.get('*/api/files', forbidden));
+    renderApp('/admin/congregations/c-other/files', { as: 'coordinator' });
+    expect(await screen.findByText('This congregation is not available to this account.')).toBeTruthy();
+    expect(screen.queryByText('Could not load this list.')).toBeNull();
   });
 
   it('keeps "could not be loaded" for a failure that is not a refusal', async () => {
