@@ -263,6 +263,20 @@ describe('sign-in with the embedded OpenID provider', () => {
     }
   }, 30_000);
 
+  it("answers NUL in the provider's own form bodies with 400 invalid_request, not a 5xx", async () => {
+    const { clientSecret } = await providerSecrets(test.db);
+    for (const body of [
+      `grant_type=authorization_code&code=a%00b&redirect_uri=${base}/api/auth/callback&client_id=portal&client_secret=${clientSecret}&code_verifier=v`,
+      'grant_type=authorization_code&code=x&client_id=por%00tal&client_secret=x',
+      'response_type=code&client_id=portal&scope=openid&state=a%00b&code_challenge=x&code_challenge_method=S256',
+    ]) {
+      const url = body.startsWith('response_type') ? `${base}/oidc/auth` : `${base}/oidc/token`;
+      const response = await fetch(url, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body, redirect: 'manual' });
+      expect(response.status, body).toBeLessThan(500);
+      if (url.endsWith('/token')) expect(await response.json()).toMatchObject({ error: expect.stringMatching(/^invalid_/) });
+    }
+  });
+
   it("gives the sign-in provider's JSON answers the app's security headers", async () => {
     const response = await fetch(`${base}/oidc/.well-known/openid-configuration`);
     expect(response.status).toBe(200);
