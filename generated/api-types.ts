@@ -616,7 +616,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Download the return file (graded pages and next lessons); marks the file downloaded */
+        /**
+         * Download the return file (graded pages and next lessons); marks the file downloaded
+         * @description Changes state: marks the file downloaded (which allows Archive), but only for a same-origin request (`Sec-Fetch-Site: same-origin` or `none`; without that header, an `Origin` equal to the portal's). A request from another site (a link elsewhere) gets the file and changes nothing.
+         */
         get: operations["downloadGradedFile"];
         put?: never;
         post?: never;
@@ -962,7 +965,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Download a congregation's print packet; marks the file printed for that congregation */
+        /**
+         * Download a congregation's print packet; marks the file printed for that congregation
+         * @description Changes state: marks the packet downloaded and the file printed for the congregation, but only for a same-origin request (`Sec-Fetch-Site: same-origin` or `none`; without that header, an `Origin` equal to the portal's). A request from another site gets the packet and changes nothing.
+         */
         get: operations["downloadDistributedFile"];
         put?: never;
         post?: never;
@@ -1179,6 +1185,16 @@ export interface components {
                 message: string;
             };
         };
+        /**
+         * @description An error with a plain-text detail (authentication, permission, not found).
+         * @example {
+         *       "detail": "Student not found"
+         *     }
+         */
+        ErrorSimple: {
+            /** @example Student not found */
+            detail: string;
+        };
         /** @enum {string} */
         Role: "scanning_admin" | "study_helper_coordinator" | "standard_user";
         /**
@@ -1212,16 +1228,6 @@ export interface components {
              * @example Springfield North
              */
             display_name?: string;
-        };
-        /**
-         * @description An error with a plain-text detail (authentication, permission, not found).
-         * @example {
-         *       "detail": "Student not found"
-         *     }
-         */
-        ErrorSimple: {
-            /** @example Student not found */
-            detail: string;
         };
         /**
          * Format: uuid
@@ -1917,14 +1923,6 @@ export interface components {
         };
     };
     responses: {
-        /** @description A redirect. */
-        Redirect: {
-            headers: {
-                Location?: string;
-                [name: string]: unknown;
-            };
-            content?: never;
-        };
         /** @description The request does not match the contract (error_type VALIDATION_ERROR) or breaks a rule. */
         BadRequest: {
             headers: {
@@ -1933,6 +1931,14 @@ export interface components {
             content: {
                 "application/json": components["schemas"]["ErrorWithType"];
             };
+        };
+        /** @description A redirect. */
+        Redirect: {
+            headers: {
+                Location?: string;
+                [name: string]: unknown;
+            };
+            content?: never;
         };
         /** @description Not signed in. */
         Unauthorized: {
@@ -2083,7 +2089,7 @@ export interface operations {
     login: {
         parameters: {
             query?: {
-                /** @description A same-origin path to land on after sign-in. */
+                /** @description A same-origin path to land on after sign-in, in plain URL characters. Anything else (another origin, `//`, backslashes, control or white-space characters, also percent-encoded) is replaced by `/`. */
                 return_to?: string;
             };
             header?: never;
@@ -2092,8 +2098,25 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            302: components["responses"]["Redirect"];
+            /** @description To the issuer's sign-in page. Sets a short-lived httpOnly cookie that binds this sign-in to this browser: the callback finishes it only where that cookie is. */
+            302: {
+                headers: {
+                    Location?: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
             400: components["responses"]["BadRequest"];
+            /** @description Too many sign-ins started from this client address in the last minute. */
+            429: {
+                headers: {
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorSimple"];
+                };
+            };
         };
     };
     authCallback: {
@@ -2112,7 +2135,25 @@ export interface operations {
         requestBody?: never;
         responses: {
             302: components["responses"]["Redirect"];
-            400: components["responses"]["BadRequest"];
+            /** @description No state (JSON), or a sign-in this browser did not start (its binding cookie is missing or another): an HTML page saying so, with a link to sign in again; nobody is signed in. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorSimple"];
+                    "text/html": string;
+                };
+            };
+            /** @description The issuer's answer did not check out; nobody is signed in. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorSimple"];
+                };
+            };
         };
     };
     logout: {

@@ -5,7 +5,7 @@ import { existsSync } from 'node:fs';
 import path from 'node:path';
 import cookie from '@fastify/cookie';
 import fastifyStatic from '@fastify/static';
-import Fastify, { type FastifyError, type FastifyInstance, type FastifyPluginAsync } from 'fastify';
+import Fastify, { type FastifyError, type FastifyInstance, type FastifyPluginAsync, type FastifyReply } from 'fastify';
 import { embeddedProviderPlugin, createEmbeddedProvider, injectFetch } from './auth/embedded-provider.js';
 import { createOidcClient, type OidcClient } from './auth/oidc-client.js';
 import { authRoutes } from './auth/routes.js';
@@ -16,6 +16,7 @@ import { RowCountError, SQLSTATE, sqlState, type Database } from './db/database.
 import { HttpError, defaultDetail } from './http-error.js';
 import { loggerOptions, requestId } from './logger.js';
 import { PROJECT_ROOT } from './project-root.js';
+import { securityHeaders } from './security-headers.js';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -72,21 +73,37 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   const app = Fastify({
     logger: loggerOptions(config.logLevel),
     genReqId: requestId,
+    // request.ip is the client's behind that many proxies (sign-in limits count per address).
+    trustProxy: trustedProxies(config.trustProxyHops),
     // Routes like /api/uploads/ and /api/uploads are the same call.
     routerOptions: { ignoreTrailingSlash: true },
+    // A URL Fastify cannot decode (%ZZ) is bad input like any other, in the spec's shape.
+    frameworkErrors: (error, request, reply) => {
+      request.log.info({ code: error.code }, 'request refused before routing');
+      return (reply as unknown as FastifyReply).code(400).type('application/json; charset=utf-8').send(validationDetail('The URL is malformed'));
+    },
   });
 
   app.decorate('config', config);
   app.decorate('db', db);
   app.decorate('blobStore', blobStore);
 
+  const headers = securityHeaders(config.publicUrl);
   app.addHook('onSend', async (request, reply) => {
     reply.header('x-request-id', request.id);
-    reply.header('x-content-type-options', 'nosniff');
-    reply.header('referrer-policy', 'same-origin');
-    reply.header('x-frame-options', 'DENY');
+    reply.headers(headers);
     const type = reply.getHeader('content-type');
     if (typeof type === 'string' && type.startsWith('text/html')) reply.header('content-security-policy', CONTENT_SECURITY_POLICY);
+  });
+
+  // Text PostgreSQL cannot store (NUL, a lone UTF-16 surrogate) is refused at the edge, for
+  // every route: in the URL (path and query) before anything runs, in JSON bodies once parsed.
+  app.addHook('onRequest', async (request, reply) => {
+    if (request.url.includes('%00')) return reply.code(400).send(validationDetail('The URL must not contain NUL characters'));
+  });
+  app.addHook('preValidation', async (request, reply) => {
+    const where = unstorableText(request.body, 'body');
+    if (where !== null) return reply.code(400).send(validationDetail(`${where} must not contain NUL characters or lone surrogates`));
   });
 
   app.setErrorHandler(errorHandler);
@@ -163,6 +180,32 @@ function withTimeout<T>(promise: Promise<T>, ms: number): Promise<T> {
   });
 }
 
+/** The nearest `hops` proxies are trusted to say who their client is (X-Forwarded-For). */
+function trustedProxies(hops: number | undefined): boolean | ((address: string, hop: number) => boolean) {
+  if (hops === undefined || hops === 0) return false;
+  return (_address, hop) => hop < hops;
+}
+
+/** The spec's 400 answer: {"detail": {"error_type": "VALIDATION_ERROR", "message": ...}}. */
+export function validationDetail(message: string) {
+  return { detail: { error_type: 'VALIDATION_ERROR', message } };
+}
+
+const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
+
+/** Where in a parsed JSON value a string or key holds NUL or a lone surrogate; null when nowhere. */
+export function unstorableText(value: unknown, where: string): string | null {
+  if (typeof value === 'string') return value.includes('\0') || LONE_SURROGATE.test(value) ? where : null;
+  if (value === null || typeof value !== 'object' || Buffer.isBuffer(value)) return null;
+  for (const [key, item] of Object.entries(value as Record<string, unknown>)) {
+    const at = `${where}.${key}`;
+    if (unstorableText(key, at) !== null) return at;
+    const found = unstorableText(item, at);
+    if (found !== null) return found;
+  }
+  return null;
+}
+
 /** Maps any error to a status and a body that never carries stack traces or SQL. */
 export function errorResponse(error: unknown): { status: number; body: { detail: unknown } } {
   if (error instanceof HttpError) return { status: error.statusCode, body: { detail: error.detail } };
@@ -181,6 +224,10 @@ export function errorResponse(error: unknown): { status: number; body: { detail:
     case SQLSTATE.invalidTextRepresentation:
     case SQLSTATE.invalidDatetimeFormat:
     case SQLSTATE.datetimeFieldOverflow:
+    case SQLSTATE.numericValueOutOfRange:
+    case SQLSTATE.characterNotInRepertoire:
+    case SQLSTATE.untranslatableCharacter:
+    case SQLSTATE.stringDataRightTruncation:
       return { status: 400, body: { detail: 'Invalid input' } };
     default:
       break;
@@ -196,6 +243,8 @@ export function errorResponse(error: unknown): { status: number; body: { detail:
     (typeof fastifyError.code === 'string' && fastifyError.code.startsWith('FST_')) ||
     (error as { expose?: unknown }).expose === true;
   if (typeof status === 'number' && status >= 400 && status < 500 && exposable) {
+    // Bad input (invalid JSON, a wrong content type) is a validation error in the spec's shape.
+    if (status === 400) return { status, body: validationDetail(fastifyError.message ?? defaultDetail(400)) };
     return { status, body: { detail: fastifyError.message ?? defaultDetail(status) } };
   }
   return { status: 500, body: { detail: defaultDetail(500) } };

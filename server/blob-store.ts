@@ -5,6 +5,7 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { createReadStream } from 'node:fs';
 import { mkdir, open, readdir, rename, rm, stat, type FileHandle } from 'node:fs/promises';
+import { hostname } from 'node:os';
 import path from 'node:path';
 import { Readable, Transform, type TransformCallback } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
@@ -53,7 +54,16 @@ export class InvalidBlobKeyError extends Error {
 }
 
 const KEY = /^[0-9a-f]{64}$/;
-const STALE_TEMP_MS = 24 * 60 * 60 * 1000;
+/** A temporary file this long untouched belongs to no running write (writes touch it with every chunk). */
+const STALE_TEMP_MS = 60 * 60 * 1000;
+/** How often a server removes temporary files of writes that stopped (sweepTempFilesPeriodically). */
+export const TEMP_SWEEP_MS = 10 * 60 * 1000;
+/** The writer's process and host in every temporary name: `<time>-<random>~<pid>~<host>.part`. */
+const HOST = hostname().replace(/[^A-Za-z0-9.-]/g, '_');
+const WRITER = `${process.pid}~${HOST}`;
+const TEMP_WRITER = /~(\d+)~([A-Za-z0-9._-]+)\.part$/;
+/** Temporary files of writes in flight in this process (over every store instance). */
+const writesInFlight = new Set<string>();
 
 export interface FolderBlobStoreOptions {
   /** Folder holding the blobs, e.g. `${DATA_DIR}/blobs`. */
@@ -113,6 +123,8 @@ export class FolderBlobStore implements BlobStore {
       // pipeline() has already destroyed the streams; only the partial file is left to remove.
       await rm(tempPath, { force: true });
       throw error;
+    } finally {
+      writesInFlight.delete(tempPath);
     }
   }
 
@@ -144,6 +156,8 @@ export class FolderBlobStore implements BlobStore {
     } catch (error) {
       await rm(tempPath, { force: true });
       throw error;
+    } finally {
+      writesInFlight.delete(tempPath);
     }
   }
 
@@ -154,11 +168,12 @@ export class FolderBlobStore implements BlobStore {
 
   /** A fresh name in the temporary folder, where blobs are written before they are complete. */
   private newTempPath(): string {
-    return path.join(this.tempDir, `${Date.now()}-${randomBytes(8).toString('hex')}.part`);
+    return path.join(this.tempDir, `${Date.now()}-${randomBytes(8).toString('hex')}~${WRITER}.part`);
   }
 
   /** Creates a temporary file, and the temporary folder when it is missing (first write, emptied data folder). */
   private async openTemp(tempPath: string): Promise<FileHandle> {
+    writesInFlight.add(tempPath);
     try {
       return await open(tempPath, 'wx');
     } catch (error) {
@@ -205,7 +220,11 @@ export class FolderBlobStore implements BlobStore {
     return this.pathOf(key);
   }
 
-  /** Removes temporary files left by a crash; younger ones may belong to writes in flight. */
+  /**
+   * Removes temporary files of writes that are no longer running: those of a process of this
+   * host that has ended (a crash: its next start finds them at once), and any untouched for
+   * `olderThanMs` (another host's, or a name without its writer).
+   */
   async removeStaleTempFiles(olderThanMs: number = STALE_TEMP_MS): Promise<number> {
     let removed = 0;
     let names: string[];
@@ -216,12 +235,11 @@ export class FolderBlobStore implements BlobStore {
     }
     for (const name of names) {
       const file = path.join(this.tempDir, name);
+      if (writesInFlight.has(file)) continue;
       try {
-        const info = await stat(file);
-        if (Date.now() - info.mtimeMs > olderThanMs) {
-          await rm(file, { force: true });
-          removed += 1;
-        }
+        if (!writerEnded(name) && Date.now() - (await stat(file)).mtimeMs <= olderThanMs) continue;
+        await rm(file, { force: true });
+        removed += 1;
       } catch {
         // Finished or removed by another process meanwhile.
       }
@@ -233,6 +251,36 @@ export class FolderBlobStore implements BlobStore {
     if (!KEY.test(key)) throw new InvalidBlobKeyError(key);
     return path.join(this.root, key.slice(0, 2), key.slice(2, 4), key);
   }
+}
+
+/**
+ * Whether the temporary file's writer, a process of this host, has ended. This process's own
+ * pid counts as ended for a file not in flight here: a restarted container reuses the pid.
+ */
+function writerEnded(name: string): boolean {
+  const writer = TEMP_WRITER.exec(name);
+  if (writer === null || writer[2] !== HOST) return false;
+  const pid = Number(writer[1]);
+  if (pid === process.pid) return true;
+  try {
+    process.kill(pid, 0);
+    return false;
+  } catch (error) {
+    // EPERM: the process exists under another user.
+    return (error as NodeJS.ErrnoException).code === 'ESRCH';
+  }
+}
+
+/** Removes stale temporary files now and every TEMP_SWEEP_MS; returns a function that stops it. */
+export function sweepTempFilesPeriodically(
+  store: FolderBlobStore,
+  onError: (error: unknown) => void,
+  everyMs: number = TEMP_SWEEP_MS,
+): () => void {
+  const sweep = () => void store.removeStaleTempFiles().catch(onError);
+  const timer = setInterval(sweep, everyMs);
+  timer.unref();
+  return () => clearInterval(timer);
 }
 
 /** A file system error for a missing file or folder: how a missing blob shows (ENOENT). */

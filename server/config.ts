@@ -35,6 +35,11 @@ export interface Config {
    * on two cores or more). Each costs some 140 MB while a file is read; 0 reads on the job's thread.
    */
   pipelineThreads: number | undefined;
+  /**
+   * TRUST_PROXY: how many reverse proxies stand in front (their X-Forwarded-For gives the client
+   * address the sign-in limits count by); 0 or unset trusts none.
+   */
+  trustProxyHops?: number;
 }
 
 export class ConfigError extends Error {
@@ -99,6 +104,8 @@ export function loadConfig(env: Env = process.env): Config {
   const threadsText = text('PIPELINE_THREADS');
   const pipelineThreads = threadsText === undefined ? undefined : parseInteger(threadsText, 'PIPELINE_THREADS', 0, 16, problems);
 
+  const trustProxyHops = parseInteger(text('TRUST_PROXY') ?? '0', 'TRUST_PROXY', 0, 10, problems);
+
   const logLevelText = (text('LOG_LEVEL') ?? 'info').toLowerCase();
   if (!LOG_LEVELS.includes(logLevelText as LogLevel)) {
     problems.push(`LOG_LEVEL must be one of ${LOG_LEVELS.join(', ')}`);
@@ -119,6 +126,7 @@ export function loadConfig(env: Env = process.env): Config {
     demoData,
     demoFiles,
     pipelineThreads,
+    trustProxyHops: trustProxyHops > 0 ? trustProxyHops : undefined,
   };
 }
 

@@ -6,7 +6,7 @@ import { fileURLToPath } from 'node:url';
 import type { FastifyInstance } from 'fastify';
 import { buildApp, type AppPlugin } from './app.js';
 import { apiPlugins } from './routes/index.js';
-import { FolderBlobStore } from './blob-store.js';
+import { FolderBlobStore, sweepTempFilesPeriodically } from './blob-store.js';
 import { ConfigError, loadConfig, type Config } from './config.js';
 import { migrate } from './db/migrate.js';
 import { openDatabase } from './db/open-database.js';
@@ -38,6 +38,7 @@ export async function start(options: StartOptions = {}) {
 
   const blobStore = new FolderBlobStore({ root: path.join(config.dataDir, 'blobs') });
   await blobStore.removeStaleTempFiles();
+  const stopTempSweep = sweepTempFilesPeriodically(blobStore, (error) => logger.warn({ err: error }, 'temporary files sweep failed'));
 
   const app = await buildApp({ config, db, blobStore, plugins: options.plugins ?? [] });
   if (config.demoData && config.demoFiles) await makeDemoFilesOnce(app);
@@ -76,6 +77,7 @@ export async function start(options: StartOptions = {}) {
     }, SHUTDOWN_TIMEOUT_MS);
     timer.unref();
     try {
+      stopTempSweep();
       await app.close();
       await db.close();
       process.exit(0);

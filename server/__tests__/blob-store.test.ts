@@ -1,7 +1,8 @@
 // The folder blob store: content addressing, streaming limits, and nothing left behind.
 import { createHash } from 'node:crypto';
 import { mkdtemp, readdir, rm, stat, utimes, writeFile, mkdir } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { spawnSync } from 'node:child_process';
+import { hostname, tmpdir } from 'node:os';
 import path from 'node:path';
 import { Readable } from 'node:stream';
 import { text } from 'node:stream/consumers';
@@ -167,5 +168,30 @@ describe('FolderBlobStore', () => {
     await utimes(path.join(temp, 'old.part'), dayAgo, dayAgo);
     expect(await store.removeStaleTempFiles()).toBe(1);
     expect(await readdir(temp)).toEqual(['new.part']);
+  });
+
+  it("removes at once a fresh temporary file whose writer on this host has ended (a crash), keeping live writers' and writes in flight", async () => {
+    const temp = path.join(root, 'tmp');
+    await mkdir(temp, { recursive: true });
+    const host = hostname().replace(/[^A-Za-z0-9.-]/g, '_');
+    const ended = spawnSync(process.execPath, ['-e', '']).pid;
+    await writeFile(path.join(temp, `1-aa~${ended}~${host}.part`), 'crashed upload');
+    // This very pid without a write in flight: a previous run of a restarted container.
+    await writeFile(path.join(temp, `2-bb~${process.pid}~${host}.part`), 'previous run');
+    await writeFile(path.join(temp, `3-cc~${process.ppid}~${host}.part`), 'another live process');
+    await writeFile(path.join(temp, `4-dd~${ended}~other-host.part`), 'another host');
+
+    // A write of this process, in flight while the sweep runs.
+    const source = new Readable({ read() {} });
+    source.push('first chunk');
+    const writing = store.put(source);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    expect(await store.removeStaleTempFiles()).toBe(2);
+    const left = await readdir(temp);
+    expect(left.filter((name) => !name.startsWith('3-') && !name.startsWith('4-'))).toHaveLength(1);
+    expect(left).toEqual(expect.arrayContaining([`3-cc~${process.ppid}~${host}.part`, `4-dd~${ended}~other-host.part`]));
+    source.push(null);
+    const info = await writing;
+    expect(await text(store.createReadStream(info.key))).toBe('first chunk');
   });
 });

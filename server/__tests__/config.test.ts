@@ -54,6 +54,9 @@ describe('loadConfig', () => {
   });
 
   it('reads PIPELINE_THREADS, from 0 (read on the job thread) to 16', () => {
+    expect(loadConfig({}).trustProxyHops).toBeUndefined();
+    expect(loadConfig({ TRUST_PROXY: '1' }).trustProxyHops).toBe(1);
+    expect(() => loadConfig({ TRUST_PROXY: 'yes' })).toThrow('TRUST_PROXY must be an integer from 0 to 10');
     expect(loadConfig({}).pipelineThreads).toBeUndefined();
     expect(loadConfig({ PIPELINE_THREADS: '0' }).pipelineThreads).toBe(0);
     expect(loadConfig({ PIPELINE_THREADS: '1' }).pipelineThreads).toBe(1);

@@ -8,10 +8,11 @@ import type { FastifyInstance, FastifyPluginAsync } from 'fastify';
 import Provider, { interactionPolicy, type KoaContext } from 'oidc-provider';
 import type { CustomFetch } from 'openid-client';
 import type { Database } from '../db/database.js';
+import { securityHeaders } from '../security-headers.js';
 import { verifyPassword } from './passwords.js';
 import { databaseAdapterFactory, providerSecrets } from './provider-storage.js';
 import { renderSignInPage } from './sign-in-page.js';
-import { clearSignInFailures, recordSignInFailure, signInLocked, TOO_MANY_FAILURES_MESSAGE } from './sign-in-throttle.js';
+import { clearSignInFailures, recordSignInFailure, signInVerdict } from './sign-in-throttle.js';
 
 export const OIDC_MOUNT = '/oidc';
 export const EMBEDDED_CLIENT_ID = 'portal';
@@ -145,6 +146,9 @@ export const embeddedProviderPlugin: FastifyPluginAsync<EmbeddedProviderPluginOp
       req.originalUrl = req.url;
       req.url = (req.url ?? '/').slice(OIDC_MOUNT.length) || '/';
       reply.hijack();
+      // A hijacked reply skips the app's onSend hook: the provider's answers get its headers here.
+      for (const [name, value] of Object.entries(securityHeaders(options.publicUrl))) reply.raw.setHeader(name, value);
+      reply.raw.setHeader('x-request-id', request.id);
       await handle(asPublicRequest(req, publicUrl), reply.raw);
     });
   });
@@ -194,12 +198,20 @@ export const embeddedProviderPlugin: FastifyPluginAsync<EmbeddedProviderPluginOp
         if (interaction === null) return restart(reply);
         const email = String(request.body?.email ?? '').trim().toLowerCase();
         const password = String(request.body?.password ?? '');
-        // Checked before the password, so a locked e-mail costs no password hashing either.
-        if (await signInLocked(db, email)) {
-          request.log.warn('embedded sign-in refused: too many failed sign-ins for this e-mail');
-          reply.code(429).header('cache-control', 'no-store').type('text/html; charset=utf-8');
-          return page(request.params.uid, email, TOO_MANY_FAILURES_MESSAGE);
+        // NUL and other control characters never make a valid e-mail (and PostgreSQL refuses
+        // NUL in text); very long values would only cost hashing time.
+        if (/\p{Cc}/u.test(email) || email.length > 320 || password.length > 1024) {
+          reply.code(400).header('cache-control', 'no-store').type('text/html; charset=utf-8');
+          return page(request.params.uid, undefined, 'Wrong e-mail or password.');
         }
+        // Checked before the password, so a refused attempt costs no password hashing either.
+        const verdict = await signInVerdict(db, email, request.ip);
+        if (verdict.refused !== null) {
+          request.log.warn('embedded sign-in refused: too many failed sign-ins');
+          reply.code(429).header('cache-control', 'no-store').type('text/html; charset=utf-8');
+          return page(request.params.uid, email, verdict.refused);
+        }
+        if (verdict.delayMs > 0) await new Promise((resolve) => setTimeout(resolve, verdict.delayMs));
         const user = await db.maybeOne<{ id: string; password_hash: string | null }>(
           'SELECT id, password_hash FROM users WHERE email = $1',
           [email],
@@ -208,11 +220,11 @@ export const embeddedProviderPlugin: FastifyPluginAsync<EmbeddedProviderPluginOp
         if (user === null || !valid) {
           request.log.info('embedded sign-in refused: wrong e-mail or password');
           // Unknown e-mails count too: whether an e-mail has an account stays hidden.
-          if (email !== '') await recordSignInFailure(db, email);
+          if (email !== '') await recordSignInFailure(db, email, request.ip);
           reply.code(401).header('cache-control', 'no-store').type('text/html; charset=utf-8');
           return page(request.params.uid, email, 'Wrong e-mail or password.');
         }
-        await clearSignInFailures(db, email);
+        await clearSignInFailures(db, email, request.ip);
         const returnTo = await provider.interactionResult(
           asPublicRequest(request.raw, publicUrl),
           reply.raw,

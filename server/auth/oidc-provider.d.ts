@@ -65,5 +65,8 @@ declare module 'oidc-provider' {
     Check: typeof Check;
   };
 
+  export const errors: {
+    InvalidRequest: new (description?: string) => Error;
+  };
   export default Provider;
 }

@@ -2,6 +2,7 @@
 // interface) and its secrets (client secret, cookie keys, signing key) live in the database,
 // so every process of one installation acts as the same provider and restarts lose nothing.
 import { generateKeyPairSync, randomBytes } from 'node:crypto';
+import { errors } from 'oidc-provider';
 import type { Database } from '../db/database.js';
 
 /** Models whose records hang on a grant and go when it is revoked (as in oidc-provider's memory adapter). */
@@ -12,6 +13,17 @@ const PURGE_EVERY_UPSERTS = 50;
 
 type Payload = Record<string, unknown>;
 
+/**
+ * Values from a request body the provider reads itself (the app's NUL check sees only URLs and
+ * bodies Fastify parses): NUL, or a lone surrogate escaped in JSON, would make PostgreSQL fail
+ * (a 500); the provider answers this error as 400 invalid_request.
+ */
+function refuseUnstorable(...texts: string[]): void {
+  if (texts.some((text) => text.includes('\0') || /\\u0000|\\ud[89a-f]/i.test(text))) {
+    throw new errors.InvalidRequest('the request contains characters that are not allowed');
+  }
+}
+
 export function databaseAdapterFactory(db: Database) {
   let upserts = 0;
 
@@ -19,6 +31,7 @@ export function databaseAdapterFactory(db: Database) {
     constructor(private readonly model: string) {}
 
     async upsert(id: string, payload: Payload, expiresIn?: number): Promise<void> {
+      refuseUnstorable(id, JSON.stringify(payload));
       await db.query(
         `INSERT INTO oidc_provider_records (model, id, payload, grant_id, user_code, uid, expires_at)
          VALUES ($1, $2, $3, $4, $5, $6,
@@ -55,10 +68,12 @@ export function databaseAdapterFactory(db: Database) {
     }
 
     async consume(id: string): Promise<void> {
+      refuseUnstorable(id);
       await db.query('UPDATE oidc_provider_records SET consumed_at = now() WHERE model = $1 AND id = $2', [this.model, id]);
     }
 
     async destroy(id: string): Promise<void> {
+      refuseUnstorable(id);
       await db.query('DELETE FROM oidc_provider_records WHERE model = $1 AND id = $2', [this.model, id]);
     }
 
@@ -67,6 +82,7 @@ export function databaseAdapterFactory(db: Database) {
     }
 
     private async findWhere(condition: string, value: string): Promise<Payload | undefined> {
+      refuseUnstorable(value);
       const row = await db.maybeOne<{ payload: Payload; consumed_at: Date | null }>(
         `SELECT payload, consumed_at FROM oidc_provider_records
          WHERE model = $1 AND ${condition} AND (expires_at IS NULL OR expires_at > now())

@@ -6,6 +6,7 @@ import { badRequest, notFound } from '../http-error.js';
 import { SignInError, type OidcClient } from './oidc-client.js';
 import {
   clearSessionCookie,
+  isHttps,
   readSessionToken,
   requireIsAdmin,
   requireUser,
@@ -19,6 +20,8 @@ import {
   setActingCongregation,
   type SessionUser,
 } from './session-store.js';
+import { renderSignInProblemPage } from './sign-in-page.js';
+import { TOO_MANY_STARTS_MESSAGE, tooManySignInStarts } from './sign-in-throttle.js';
 import { userForSignIn } from './users.js';
 
 export interface AuthRoutesOptions {
@@ -29,6 +32,8 @@ export interface AuthRoutesOptions {
 
 /** How long a started sign-in may take before its state is forgotten. */
 const LOGIN_STATE_TTL_MINUTES = 15;
+const OTHER_BROWSER_MESSAGE =
+  'This sign-in was not started in this browser, or it took too long. Nobody was signed in. Please sign in again.';
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 /** The spec's "current user (about-me)": congregation is "" when there is none. */
@@ -41,26 +46,55 @@ export function aboutMe(user: SessionUser) {
   };
 }
 
-/** Only same-site paths: an absolute URL here would make the sign-in an open redirect. */
+/** A path on this origin in plain URL characters: no scheme, host, spaces, controls or backslashes. */
+const PLAIN_PATH = /^\/(?![/\\])[A-Za-z0-9\-._~!$&'()*+,;=:@/%?]*$/;
+
+/**
+ * Only plain same-origin paths: anything else would make the sign-in an open redirect (or,
+ * with control characters, an invalid Location header). Percent-encoded variants are checked
+ * decoded too, so "/%2F/evil.example" or "/%09/evil.example" are refused as well.
+ */
 export function safeReturnPath(value: unknown): string | null {
-  if (typeof value !== 'string' || value.length > 2000) return null;
-  if (!value.startsWith('/') || value.startsWith('//') || value.startsWith('/\\')) return null;
+  if (typeof value !== 'string' || value.length > 2000 || !PLAIN_PATH.test(value)) return null;
+  let decoded: string;
+  try {
+    decoded = decodeURIComponent(value);
+  } catch {
+    return null;
+  }
+  if (/[\p{Cc}\p{Cf}\p{Z}\s\\]/u.test(decoded) || decoded.startsWith('//')) return null;
   return value;
+}
+
+/**
+ * The cookie that ties a started sign-in to its browser. `__Host-` on https: no sibling
+ * subdomain can plant one. SameSite=Lax still comes along on the issuer's top-level redirect.
+ */
+export function signInCookieName(publicUrl: string): string {
+  return isHttps(publicUrl) ? '__Host-sign_in' : 'sign_in';
+}
+
+function signInCookieOptions(publicUrl: string, minutes: number) {
+  return { path: '/', httpOnly: true, sameSite: 'lax' as const, secure: isHttps(publicUrl), maxAge: minutes * 60 };
 }
 
 export const authRoutes: FastifyPluginAsync<AuthRoutesOptions> = async (app, { config, db, oidc }) => {
   app.get<{ Querystring: { return_to?: string } }>('/api/auth/login', async (request, reply) => {
+    reply.header('cache-control', 'no-store');
     // Housekeeping rides on sign-ins: both deletes use an index and touch few rows.
     await db.query(`DELETE FROM login_states WHERE created_at < now() - interval '${LOGIN_STATE_TTL_MINUTES} minutes'`);
     await deleteExpiredSessions(db);
+    if (await tooManySignInStarts(db, request.ip)) {
+      request.log.warn('sign-in start refused: too many from this address');
+      return reply.code(429).header('retry-after', '60').send({ detail: TOO_MANY_STARTS_MESSAGE });
+    }
     const { checks, url } = await oidc.start();
-    await db.query('INSERT INTO login_states (state, code_verifier, nonce, return_to) VALUES ($1, $2, $3, $4)', [
-      checks.state,
-      checks.codeVerifier,
-      checks.nonce,
-      safeReturnPath(request.query.return_to),
-    ]);
-    reply.header('cache-control', 'no-store');
+    await db.query(
+      'INSERT INTO login_states (state, code_verifier, nonce, return_to, client_address) VALUES ($1, $2, $3, $4, $5)',
+      [checks.state, checks.codeVerifier, checks.nonce, safeReturnPath(request.query.return_to), request.ip],
+    );
+    // Binds the sign-in to this browser: the callback finishes only where the cookie is.
+    reply.setCookie(signInCookieName(config.publicUrl), checks.state, signInCookieOptions(config.publicUrl, LOGIN_STATE_TTL_MINUTES));
     return reply.redirect(url.href, 302);
   });
 
@@ -81,6 +115,12 @@ export const authRoutes: FastifyPluginAsync<AuthRoutesOptions> = async (app, { c
     if (pending === null) {
       request.log.warn('sign-in callback with an unknown or expired state');
       return reply.redirect('/', 302);
+    }
+    // A sign-in link carried to another browser (login CSRF: the victim would be signed in
+    // as whoever started it) is refused; the state was used up above either way.
+    if (request.cookies[signInCookieName(config.publicUrl)] !== state) {
+      request.log.warn('sign-in callback in a browser that did not start this sign-in');
+      return reply.code(400).type('text/html; charset=utf-8').send(renderSignInProblemPage(OTHER_BROWSER_MESSAGE));
     }
     // The user cancelled on the issuer's page.
     if (error !== undefined) return reply.redirect('/', 302);

@@ -61,6 +61,19 @@ export function isSameOriginRequest(request: FastifyRequest, publicOrigin: strin
   return request.headers['sec-fetch-site'] === 'same-origin';
 }
 
+/**
+ * Whether a GET that changes state (a download marking a packet printed or a return file
+ * downloaded) comes from the portal itself: a link on another site must not trigger it under
+ * SameSite=Lax. Sec-Fetch-Site "same-origin" (the app) or "none" (typed, bookmarked); without
+ * it, an Origin equal to PUBLIC_URL's. Neither: not changed (old clients just download).
+ */
+export function isSameOriginGet(request: FastifyRequest, publicUrl: string): boolean {
+  const site = request.headers['sec-fetch-site'];
+  if (typeof site === 'string') return site === 'same-origin' || site === 'none';
+  const origin = request.headers.origin;
+  return typeof origin === 'string' && origin === new URL(publicUrl).origin;
+}
+
 const sessionPluginImpl: FastifyPluginAsync<SessionPluginOptions> = async (app, { config, db }) => {
   const publicOrigin = new URL(config.publicUrl).origin;
   const cookieName = sessionCookieName(config.publicUrl);

@@ -68,3 +68,28 @@ ${hint}
 </body>
 </html>`;
 }
+
+/** A sign-in the portal refuses to finish (started in another browser, or expired): no session. */
+export function renderSignInProblemPage(message: string): string {
+  return `<!DOCTYPE html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<title>Sign-in problem - ${escapeHtml(PORTAL_TITLE)}</title>
+<style>${STYLE}
+.problem{padding:20px 24px}
+.problem a{color:#1d4ed8;font-weight:600}
+</style>
+</head>
+<body>
+<main>
+<header><h1>${escapeHtml(PORTAL_TITLE)}</h1><p>Sign-in problem</p></header>
+<div class="problem">
+<p class="error" role="alert">${escapeHtml(message)}</p>
+<p><a href="/api/auth/login">Sign in again</a></p>
+</div>
+</main>
+</body>
+</html>`;
+}

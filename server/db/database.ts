@@ -46,6 +46,11 @@ export const SQLSTATE = {
   invalidTextRepresentation: '22P02',
   invalidDatetimeFormat: '22007',
   datetimeFieldOverflow: '22008',
+  // Input PostgreSQL cannot take: numbers out of range, NUL or unencodable text, too long.
+  numericValueOutOfRange: '22003',
+  characterNotInRepertoire: '22021',
+  untranslatableCharacter: '22P05',
+  stringDataRightTruncation: '22001',
 } as const;
 
 /** The SQLSTATE of a database error from either driver, or undefined for other errors. */

@@ -19,6 +19,9 @@ export function fileTooLarge(): HttpError {
   return new HttpError(413, { error_type: 'FILE_TOO_LARGE', message: 'File too large' });
 }
 
+/** Room in a multipart body for its boundaries, part headers and text fields besides the file. */
+const MULTIPART_ALLOWANCE = 2 * 1024 * 1024;
+
 export interface ReceivedUpload {
   fields: Record<string, string>;
   /** The stored file; null when the request had no file part. */
@@ -35,15 +38,19 @@ export async function receiveUpload(
   blobStore: BlobStore,
   options: { maxBytes: number; fileField?: string },
 ): Promise<ReceivedUpload> {
+  // A body announced over the limit is refused before a byte of it is read.
+  if (Number(request.headers['content-length']) > options.maxBytes + MULTIPART_ALLOWANCE) throw new UploadTooLargeError(options.maxBytes);
   const fileField = options.fileField ?? 'file';
   const fields: Record<string, string> = {};
   let blob: BlobInfo | null = null;
   let filename: string | null = null;
+  let nulField: string | null = null;
   try {
     for await (const part of request.parts() as AsyncIterableIterator<Multipart>) {
       if (part.type === 'field') {
         if (typeof part.value === 'string' || typeof part.value === 'number' || typeof part.value === 'boolean') {
           fields[part.fieldname] = String(part.value);
+          if (fields[part.fieldname]?.includes('\0') || part.fieldname.includes('\0')) nulField ??= part.fieldname;
         }
         continue;
       }
@@ -59,6 +66,11 @@ export async function receiveUpload(
   } catch (error) {
     if (isTooLarge(error)) throw new UploadTooLargeError(options.maxBytes);
     throw error;
+  }
+  // Text with NUL cannot be stored (PostgreSQL refuses it): a 400, and the file is not kept.
+  if (nulField !== null) {
+    if (blob !== null) await discardIfUnreferenced(request.server.db, blobStore, blob.key);
+    throw new HttpError(400, { error_type: 'VALIDATION_ERROR', message: `${nulField.replace(/\0/g, '')} must not contain NUL characters` });
   }
   return { fields, blob, filename };
 }

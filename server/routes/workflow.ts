@@ -4,7 +4,7 @@
 // grading completes, archive before the return file was downloaded.
 import multipart from '@fastify/multipart';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { congregationScope, requireAdmin, requireUser } from '../auth/session';
+import { congregationScope, isSameOriginGet, requireAdmin, requireUser } from '../auth/session';
 import type { ReplyOf, Route } from '../contract/types';
 import { HttpError, forbidden, notFound } from '../http-error';
 import { contentDisposition, pdfName, sendBlob } from '../jobs/blob-response';
@@ -97,7 +97,8 @@ export function createWorkflowRoutes(options: WorkflowRoutesOptions = {}) {
     app.get<Route<'downloadDistributedFile'>>('/api/study-helpers/distributed-files/:id.pdf', async (request, reply) => {
       const packet = await packetFor(request, request.params.id);
       if (packet.blob_key === null) throw notFound('The print packet is not ready yet');
-      await db.transaction(async (tx) => {
+      // Marked printed only when the portal asks (see isSameOriginGet): a cross-site link just downloads.
+      if (isSameOriginGet(request, app.config.publicUrl)) await db.transaction(async (tx) => {
         await tx.query('UPDATE distributed_files SET downloaded_at = COALESCE(downloaded_at, now()) WHERE id = $1', [packet.id]);
         await tx.query(
           'UPDATE file_congregations SET printed_at = COALESCE(printed_at, now()) WHERE file_id = $1 AND congregation_id = $2',
@@ -244,7 +245,10 @@ export function createWorkflowRoutes(options: WorkflowRoutesOptions = {}) {
       );
       if (file === null) throw notFound(FILE_NOT_FOUND);
       if (!file.return_prepped || file.return_blob_key === null) throw conflictError('The return file is not ready yet.');
-      await db.query(`UPDATE files SET file_status = 'downloaded' WHERE id = $1 AND file_status IS DISTINCT FROM 'archived'`, [fileId]);
+      // Marked downloaded (Archive allowed) only when the portal asks: a cross-site link just downloads.
+      if (isSameOriginGet(request, app.config.publicUrl)) {
+        await db.query(`UPDATE files SET file_status = 'downloaded' WHERE id = $1 AND file_status IS DISTINCT FROM 'archived'`, [fileId]);
+      }
       return sendBlob(request, reply, app.blobStore, file.return_blob_key, {
         contentType: 'application/pdf',
         downloadName: pdfName(`${file.name} - graded`, fileId),

@@ -2,22 +2,38 @@
 // loaded module under features/ whose default export is the screen component.
 import type { ComponentType } from 'react';
 import type { RouteObject } from 'react-router-dom';
-import { routes } from '../config/paths';
+import { routes, type RouteEntry } from '../config/paths';
+import { isScanningAdmin, useCurrentUser } from '../lib/auth';
+import { NotAllowed } from '../features/auth/not-allowed';
 import { Loading } from '../components/ui/loading';
 import { RootRoute } from './routes/root';
 import { RouteError } from './routes/route-error';
 
 type ScreenModule = { default: ComponentType };
 
+type LazyScreen = () => Promise<{ Component: ComponentType }>;
+
 /** A route's `lazy`: loads the screen module when the route is first visited. */
-function screen(load: () => Promise<ScreenModule>): RouteObject['lazy'] {
+function screen(load: () => Promise<ScreenModule>): LazyScreen {
   return async () => ({ Component: (await load()).default });
+}
+
+/** An admin-only route: other roles get "Not Allowed" (no admin buttons, no failing lists). */
+function adminOnly(lazy: LazyScreen): LazyScreen {
+  return async () => {
+    const { Component: Screen } = await lazy();
+    return {
+      Component: function AdminOnlyScreen() {
+        return isScanningAdmin(useCurrentUser()) ? <Screen /> : <NotAllowed />;
+      },
+    };
+  };
 }
 
 const home = screen(() => import('../features/dashboard/home-dashboard'));
 
 /** The screen module of every route of the registry (one line per route of the spec's table). */
-const screens: Record<keyof typeof routes, RouteObject['lazy']> = {
+const screens: Record<keyof typeof routes, LazyScreen> = {
   home,
   adminHome: screen(() => import('../features/dashboard/admin-dashboard')),
   graded: screen(() => import('../features/graded/graded-list')),
@@ -47,6 +63,11 @@ const screens: Record<keyof typeof routes, RouteObject['lazy']> = {
   studyHelperStudent: screen(() => import('../features/study-helpers/study-helper-student')),
 };
 
+function isAdminOnly(id: string): boolean {
+  const entry: RouteEntry = routes[id as keyof typeof routes];
+  return entry.adminOnly === true;
+}
+
 export const appRoutes: RouteObject[] = [
   {
     path: '/',
@@ -55,7 +76,9 @@ export const appRoutes: RouteObject[] = [
     hydrateFallbackElement: <Loading />,
     children: [
       ...Object.entries(screens).map(([id, lazy]): RouteObject =>
-        id === 'home' ? { index: true, lazy } : { path: routes[id as keyof typeof routes].pattern, lazy },
+        id === 'home'
+          ? { index: true, lazy }
+          : { path: routes[id as keyof typeof routes].pattern, lazy: isAdminOnly(id) ? adminOnly(lazy) : lazy },
       ),
       { path: '*', lazy: screen(() => import('../features/misc/not-found')) },
     ],

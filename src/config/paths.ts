@@ -8,26 +8,31 @@ export interface RouteEntry {
   readonly pattern: string;
   /** The screen's title (placeholders render exactly this). */
   readonly title: string;
+  /**
+   * Only a scanning_admin may use it (its calls are admin-only); others see "Not Allowed". The
+   * congregation pages and page information stay open: a coordinator reads its own there.
+   */
+  readonly adminOnly?: true;
 }
 
 export const routes = {
   home: { pattern: '/', title: 'Dashboard' },
-  adminHome: { pattern: '/admin/', title: 'Admin' },
+  adminHome: { pattern: '/admin/', title: 'Admin', adminOnly: true },
   graded: { pattern: '/graded', title: 'Graded' },
   resources: { pattern: '/resources', title: 'Resources' },
   baptismRequests: { pattern: '/baptism-requests/', title: 'Baptism Requests' },
   files: { pattern: '/files/', title: 'Files' },
   students: { pattern: '/students/', title: 'Students' },
   studyHelpers: { pattern: '/study-helpers/', title: 'Study Helpers' },
-  congregations: { pattern: '/admin/congregations/', title: 'Congregations' },
+  congregations: { pattern: '/admin/congregations/', title: 'Congregations', adminOnly: true },
   congregation: { pattern: '/admin/congregations/:group_id/', title: 'Congregation' },
   congregationFiles: { pattern: '/admin/congregations/:group_id/files', title: 'Congregation Files' },
   congregationStudyHelpers: {
     pattern: '/admin/congregations/:group_id/study-helpers',
     title: 'Congregation Study Helpers',
   },
-  serviceCenters: { pattern: '/admin/service-centers/', title: 'Service Centers' },
-  serviceCenter: { pattern: '/admin/service-centers/:service_center_id', title: 'Service Center' },
+  serviceCenters: { pattern: '/admin/service-centers/', title: 'Service Centers', adminOnly: true },
+  serviceCenter: { pattern: '/admin/service-centers/:service_center_id', title: 'Service Center', adminOnly: true },
   page: { pattern: '/admin/pages/:page_id', title: 'Page Information' },
   file: { pattern: '/file/:file_id/', title: 'File' },
   fileResponses: { pattern: '/file/:file_id/responses', title: 'Responses' },

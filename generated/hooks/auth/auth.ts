@@ -40,6 +40,7 @@ import type {
   AboutMe,
   AuthCallbackParams,
   BadRequestResponse,
+  ErrorSimple,
   ForbiddenResponse,
   LoginParams,
   NotFoundResponse,
@@ -95,7 +96,7 @@ export const getLoginQueryKey = (params?: LoginParams,) => {
     }
 
     
-export const getLoginQueryOptions = <TData = Awaited<ReturnType<typeof login>>, TError = RedirectResponse | BadRequestResponse>(params?: LoginParams, options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof login>>, TError, TData>>, request?: SecondParameter<typeof apiFetch>}
+export const getLoginQueryOptions = <TData = Awaited<ReturnType<typeof login>>, TError = void | BadRequestResponse | ErrorSimple>(params?: LoginParams, options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof login>>, TError, TData>>, request?: SecondParameter<typeof apiFetch>}
 ) => {
 
 const {query: queryOptions, request: requestOptions} = options ?? {};
@@ -114,10 +115,10 @@ const {query: queryOptions, request: requestOptions} = options ?? {};
 }
 
 export type LoginQueryResult = NonNullable<Awaited<ReturnType<typeof login>>>
-export type LoginQueryError = RedirectResponse | BadRequestResponse
+export type LoginQueryError = void | BadRequestResponse | ErrorSimple
 
 
-export function useLogin<TData = Awaited<ReturnType<typeof login>>, TError = RedirectResponse | BadRequestResponse>(
+export function useLogin<TData = Awaited<ReturnType<typeof login>>, TError = void | BadRequestResponse | ErrorSimple>(
  params: undefined |  LoginParams, options: { query:Partial<UseQueryOptions<Awaited<ReturnType<typeof login>>, TError, TData>> & Pick<
         DefinedInitialDataOptions<
           Awaited<ReturnType<typeof login>>,
@@ -127,7 +128,7 @@ export function useLogin<TData = Awaited<ReturnType<typeof login>>, TError = Red
       >, request?: SecondParameter<typeof apiFetch>}
  , queryClient?: QueryClient
   ):  DefinedUseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> }
-export function useLogin<TData = Awaited<ReturnType<typeof login>>, TError = RedirectResponse | BadRequestResponse>(
+export function useLogin<TData = Awaited<ReturnType<typeof login>>, TError = void | BadRequestResponse | ErrorSimple>(
  params?: LoginParams, options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof login>>, TError, TData>> & Pick<
         UndefinedInitialDataOptions<
           Awaited<ReturnType<typeof login>>,
@@ -137,7 +138,7 @@ export function useLogin<TData = Awaited<ReturnType<typeof login>>, TError = Red
       >, request?: SecondParameter<typeof apiFetch>}
  , queryClient?: QueryClient
   ):  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> }
-export function useLogin<TData = Awaited<ReturnType<typeof login>>, TError = RedirectResponse | BadRequestResponse>(
+export function useLogin<TData = Awaited<ReturnType<typeof login>>, TError = void | BadRequestResponse | ErrorSimple>(
  params?: LoginParams, options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof login>>, TError, TData>>, request?: SecondParameter<typeof apiFetch>}
  , queryClient?: QueryClient
   ):  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> }
@@ -145,7 +146,7 @@ export function useLogin<TData = Awaited<ReturnType<typeof login>>, TError = Red
  * @summary Start sign-in (OpenID Connect authorization code with PKCE)
  */
 
-export function useLogin<TData = Awaited<ReturnType<typeof login>>, TError = RedirectResponse | BadRequestResponse>(
+export function useLogin<TData = Awaited<ReturnType<typeof login>>, TError = void | BadRequestResponse | ErrorSimple>(
  params?: LoginParams, options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof login>>, TError, TData>>, request?: SecondParameter<typeof apiFetch>}
  , queryClient?: QueryClient 
  ):  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> } {
@@ -201,7 +202,7 @@ export const getAuthCallbackQueryKey = (params?: AuthCallbackParams,) => {
     }
 
     
-export const getAuthCallbackQueryOptions = <TData = Awaited<ReturnType<typeof authCallback>>, TError = RedirectResponse | BadRequestResponse>(params?: AuthCallbackParams, options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof authCallback>>, TError, TData>>, request?: SecondParameter<typeof apiFetch>}
+export const getAuthCallbackQueryOptions = <TData = Awaited<ReturnType<typeof authCallback>>, TError = RedirectResponse | ErrorSimple | string | ErrorSimple>(params?: AuthCallbackParams, options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof authCallback>>, TError, TData>>, request?: SecondParameter<typeof apiFetch>}
 ) => {
 
 const {query: queryOptions, request: requestOptions} = options ?? {};
@@ -220,10 +221,10 @@ const {query: queryOptions, request: requestOptions} = options ?? {};
 }
 
 export type AuthCallbackQueryResult = NonNullable<Awaited<ReturnType<typeof authCallback>>>
-export type AuthCallbackQueryError = RedirectResponse | BadRequestResponse
+export type AuthCallbackQueryError = RedirectResponse | ErrorSimple | string | ErrorSimple
 
 
-export function useAuthCallback<TData = Awaited<ReturnType<typeof authCallback>>, TError = RedirectResponse | BadRequestResponse>(
+export function useAuthCallback<TData = Awaited<ReturnType<typeof authCallback>>, TError = RedirectResponse | ErrorSimple | string | ErrorSimple>(
  params: undefined |  AuthCallbackParams, options: { query:Partial<UseQueryOptions<Awaited<ReturnType<typeof authCallback>>, TError, TData>> & Pick<
         DefinedInitialDataOptions<
           Awaited<ReturnType<typeof authCallback>>,
@@ -233,7 +234,7 @@ export function useAuthCallback<TData = Awaited<ReturnType<typeof authCallback>>
       >, request?: SecondParameter<typeof apiFetch>}
  , queryClient?: QueryClient
   ):  DefinedUseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> }
-export function useAuthCallback<TData = Awaited<ReturnType<typeof authCallback>>, TError = RedirectResponse | BadRequestResponse>(
+export function useAuthCallback<TData = Awaited<ReturnType<typeof authCallback>>, TError = RedirectResponse | ErrorSimple | string | ErrorSimple>(
  params?: AuthCallbackParams, options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof authCallback>>, TError, TData>> & Pick<
         UndefinedInitialDataOptions<
           Awaited<ReturnType<typeof authCallback>>,
@@ -243,7 +244,7 @@ export function useAuthCallback<TData = Awaited<ReturnType<typeof authCallback>>
       >, request?: SecondParameter<typeof apiFetch>}
  , queryClient?: QueryClient
   ):  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> }
-export function useAuthCallback<TData = Awaited<ReturnType<typeof authCallback>>, TError = RedirectResponse | BadRequestResponse>(
+export function useAuthCallback<TData = Awaited<ReturnType<typeof authCallback>>, TError = RedirectResponse | ErrorSimple | string | ErrorSimple>(
  params?: AuthCallbackParams, options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof authCallback>>, TError, TData>>, request?: SecondParameter<typeof apiFetch>}
  , queryClient?: QueryClient
   ):  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> }
@@ -251,7 +252,7 @@ export function useAuthCallback<TData = Awaited<ReturnType<typeof authCallback>>
  * @summary Finish sign-in, set the session cookie and go home
  */
 
-export function useAuthCallback<TData = Awaited<ReturnType<typeof authCallback>>, TError = RedirectResponse | BadRequestResponse>(
+export function useAuthCallback<TData = Awaited<ReturnType<typeof authCallback>>, TError = RedirectResponse | ErrorSimple | string | ErrorSimple>(
  params?: AuthCallbackParams, options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof authCallback>>, TError, TData>>, request?: SecondParameter<typeof apiFetch>}
  , queryClient?: QueryClient 
  ):  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> } {

@@ -1091,6 +1091,7 @@ export function useListFileCongregations<TData = Awaited<ReturnType<typeof listF
 
 
 /**
+ * Changes state: marks the file downloaded (which allows Archive), but only for a same-origin request (`Sec-Fetch-Site: same-origin` or `none`; without that header, an `Origin` equal to the portal's). A request from another site (a link elsewhere) gets the file and changes nothing.
  * @summary Download the return file (graded pages and next lessons); marks the file downloaded
  */
 export const getDownloadGradedFileUrl = (fileId: string,) => {

@@ -37,6 +37,7 @@ reason?: ReviewReason;
 /**
  * Rows to skip (paging).
  * @minimum 0
+ * @maximum 2147483647
  */
 skip?: SkipParameter;
 /**

@@ -24,6 +24,7 @@ export type ListBaptismRequestsParams = {
 /**
  * Rows to skip (paging).
  * @minimum 0
+ * @maximum 2147483647
  */
 skip?: SkipParameter;
 /**

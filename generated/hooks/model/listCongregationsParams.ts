@@ -31,6 +31,7 @@ wbs_code?: string;
 /**
  * Rows to skip (paging).
  * @minimum 0
+ * @maximum 2147483647
  */
 skip?: SkipParameter;
 /**

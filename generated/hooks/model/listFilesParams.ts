@@ -29,6 +29,7 @@ export type ListFilesParams = {
 /**
  * Rows to skip (paging).
  * @minimum 0
+ * @maximum 2147483647
  */
 skip?: SkipParameter;
 /**

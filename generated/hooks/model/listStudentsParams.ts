@@ -32,6 +32,7 @@ human_id_prefix?: string;
 /**
  * Rows to skip (paging).
  * @minimum 0
+ * @maximum 2147483647
  */
 skip?: SkipParameter;
 /**

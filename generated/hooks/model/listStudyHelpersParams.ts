@@ -30,6 +30,7 @@ congregation?: Uuid;
 /**
  * Rows to skip (paging).
  * @minimum 0
+ * @maximum 2147483647
  */
 skip?: SkipParameter;
 /**

@@ -20,8 +20,8 @@ congregation's data), `admin` (scanning_admin only).
 
 export type LoginParams = {
 /**
- * A same-origin path to land on after sign-in.
- * @pattern ^/
+ * A same-origin path to land on after sign-in, in plain URL characters. Anything else (another origin, `//`, backslashes, control or white-space characters, also percent-encoded) is replaced by `/`.
+ * @maxLength 2000
  */
 return_to?: string;
 };

@@ -363,6 +363,7 @@ export function useGetDistributedFileExists<TData = Awaited<ReturnType<typeof ge
 
 
 /**
+ * Changes state: marks the packet downloaded and the file printed for the congregation, but only for a same-origin request (`Sec-Fetch-Site: same-origin` or `none`; without that header, an `Origin` equal to the portal's). A request from another site gets the packet and changes nothing.
  * @summary Download a congregation's print packet; marks the file printed for that congregation
  */
 export const getDownloadDistributedFileUrl = (id: string,) => {

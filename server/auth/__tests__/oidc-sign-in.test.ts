@@ -242,6 +242,51 @@ describe('sign-in with the embedded OpenID provider', () => {
     expect(response.headers.get('location')).toBe('/');
     expect(response.headers.getSetCookie().some((line) => line.startsWith('session='))).toBe(false);
   });
+
+  it('answers a NUL in the sign-in form as bad input (400), and an overlong or control-character value with the form again', async () => {
+    const post = async (fields: Record<string, string>) => {
+      const b = browser(base);
+      const { action } = await openSignInPage(b);
+      return b.request(action, {
+        method: 'POST',
+        headers: { 'content-type': 'application/x-www-form-urlencoded' },
+        body: new URLSearchParams(fields).toString(),
+      });
+    };
+    const nul = await post({ email: 'a\u0000b@example.org', password: 'x' });
+    expect(nul.status).toBe(400);
+    expect(await nul.json()).toEqual({ detail: { error_type: 'VALIDATION_ERROR', message: 'body.email must not contain NUL characters or lone surrogates' } });
+    for (const fields of [{ email: 'a\u0007b@example.org', password: 'x' }, { email: 'helper@example.org', password: 'p'.repeat(2000) }]) {
+      const response = await post(fields);
+      expect(response.status).toBe(400);
+      expect(await response.text()).toContain('Wrong e-mail or password.');
+    }
+  }, 30_000);
+
+  it("answers NUL in the provider's own form bodies with 400 invalid_request, not a 5xx", async () => {
+    const { clientSecret } = await providerSecrets(test.db);
+    for (const body of [
+      `grant_type=authorization_code&code=a%00b&redirect_uri=${base}/api/auth/callback&client_id=portal&client_secret=${clientSecret}&code_verifier=v`,
+      'grant_type=authorization_code&code=x&client_id=por%00tal&client_secret=x',
+      'response_type=code&client_id=portal&scope=openid&state=a%00b&code_challenge=x&code_challenge_method=S256',
+    ]) {
+      const url = body.startsWith('response_type') ? `${base}/oidc/auth` : `${base}/oidc/token`;
+      const response = await fetch(url, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body, redirect: 'manual' });
+      expect(response.status, body).toBeLessThan(500);
+      if (url.endsWith('/token')) expect(await response.json()).toMatchObject({ error: expect.stringMatching(/^invalid_/) });
+    }
+  });
+
+  it("gives the sign-in provider's JSON answers the app's security headers", async () => {
+    const response = await fetch(`${base}/oidc/.well-known/openid-configuration`);
+    expect(response.status).toBe(200);
+    expect(response.headers.get('content-type')).toMatch(/json/);
+    expect(response.headers.get('x-content-type-options')).toBe('nosniff');
+    expect(response.headers.get('x-frame-options')).toBe('DENY');
+    expect(response.headers.get('referrer-policy')).toBe('same-origin');
+    // Over http, no HSTS (browsers ignore it there; see the https test of the app).
+    expect(response.headers.get('strict-transport-security')).toBeNull();
+  });
 });
 
 describe('the embedded provider shared by two server processes on one database', () => {

@@ -256,7 +256,13 @@ describe('GET /api/auth/callback error paths', () => {
     await test?.close();
   });
 
-  const callback = (query: string) => test.app.inject({ method: 'GET', url: `/api/auth/callback?${query}` });
+  // From the browser that started the sign-in: its binding cookie holds the state.
+  const callback = (query: string) =>
+    test.app.inject({
+      method: 'GET',
+      url: `/api/auth/callback?${query}`,
+      cookies: { sign_in: new URLSearchParams(query).get('state') ?? '' },
+    });
   const pending = (state: string) =>
     test.db.query(`INSERT INTO login_states (state, code_verifier, nonce) VALUES ($1, 'v', 'n')`, [state]);
 

@@ -6,6 +6,7 @@ import { ProgressSpinner } from 'primereact/progressspinner';
 import { Button } from 'primereact/button';
 import { SortableHeader } from './sortable-header';
 import type { SortDirection } from './list-state';
+import { isRefused, notAvailable } from '../../lib/refusal';
 
 export interface ListColumn<T> {
   id: string;
@@ -48,7 +49,16 @@ export function ListTable<T>(props: ListTableProps<T>) {
   };
 
   let body: ReactNode;
-  if (error) {
+  if (error && isRefused(error)) {
+    // A refusal: trying again would not change it.
+    body = (
+      <tr>
+        <td colSpan={columns.length} className="list-message" role="alert">
+          {notAvailable('list')}
+        </td>
+      </tr>
+    );
+  } else if (error) {
     body = (
       <tr>
         <td colSpan={columns.length} className="list-message" role="alert">

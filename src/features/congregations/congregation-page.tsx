@@ -6,6 +6,7 @@ import { useGetCongregation } from '../../../generated/hooks/congregations/congr
 import { SideNavLayout } from '../../components/page-layout/side-nav-layout';
 import { PageHeader } from '../../components/ui/page-header';
 import { ApiError } from '../../lib/api-client';
+import { isRefused, notAvailable } from '../../lib/refusal';
 import { CongregationSideLinks, type CongregationPageId } from './congregation-side-links';
 
 export const CONGREGATION_NOT_FOUND = 'This congregation does not exist.';
@@ -26,14 +27,18 @@ export interface CongregationPageProps {
 export function CongregationPage({ groupId, current, title, actions, children }: CongregationPageProps) {
   const congregation = useGetCongregation(groupId);
   const missing = congregation.error instanceof ApiError && congregation.error.status === 404;
+  // Another congregation's pages, for a coordinator: a refusal, not a failure.
+  const refused = isRefused(congregation.error);
   const subtitle = congregation.data
     ? [congregation.data.wbs_code, congregation.data.display_name].filter(Boolean).join(' · ')
     : undefined;
   return (
     <>
-      <PageHeader title={title} subtitle={subtitle} actions={missing ? undefined : actions} />
+      <PageHeader title={title} subtitle={subtitle} actions={missing || refused ? undefined : actions} />
       {missing ? (
         <p role="alert">{CONGREGATION_NOT_FOUND}</p>
+      ) : refused ? (
+        <p role="alert">{notAvailable('congregation')}</p>
       ) : (
         <SideNavLayout label="Congregation" nav={<CongregationSideLinks groupId={groupId} current={current} />}>
           {children}

@@ -16,6 +16,7 @@ import { Loading } from '../../components/ui/loading';
 import { PageHeader } from '../../components/ui/page-header';
 import { routes } from '../../config/paths';
 import { ApiError } from '../../lib/api-client';
+import { isRefused, notAvailable } from '../../lib/refusal';
 import { isScanningAdmin, useCurrentUser } from '../../lib/auth';
 import { ActionItemLinks } from './action-items';
 import { BackToFiles } from './back-to-files';
@@ -104,6 +105,8 @@ export default function FileDetail() {
         <BackToFiles />
         {notFound ? (
           <PageHeader title={FILE_NOT_FOUND} />
+        ) : isRefused(file.error) ? (
+          <PageHeader title={notAvailable('file')} />
         ) : (
           <Message severity="error" text="The file could not be loaded. Please try again." />
         )}

@@ -29,6 +29,7 @@ import { invalidateAnswerSheetsAndFiles } from './file-cache';
 import { BackToFiles } from './back-to-files';
 import { FileTabs } from './file-tabs';
 import './files.css';
+import { isRefused, notAvailable } from '../../lib/refusal';
 
 export const RESPONSES_EMPTY_MESSAGE = 'There are no responses to display';
 export const PROCESSING_FAILED_MESSAGE = 'Processing failed. Please try again.';
@@ -114,6 +115,14 @@ export default function FileResponses() {
     onProgress,
   );
 
+  if (isRefused(file.error)) {
+    return (
+      <>
+        <BackToFiles />
+        <PageHeader title={notAvailable('file')} />
+      </>
+    );
+  }
   return (
     <>
       <BackToFiles />

@@ -20,6 +20,7 @@ import { PageHeader } from '../../components/ui/page-header';
 import { paths, routes } from '../../config/paths';
 import { ApiError } from '../../lib/api-client';
 import { isScanningAdmin, useCurrentUser } from '../../lib/auth';
+import { isRefused, notAvailable } from '../../lib/refusal';
 import { PageItem } from '../pages/page-item';
 import { JoinPreviousButton } from './join-previous-button';
 import { BaptismRequestButton } from './baptism-request-button';
@@ -158,12 +159,8 @@ export default function ResponseDetail() {
   const responseId = useParams().response_id ?? '';
   const response = useGetAnswerSheet(responseId);
   if (response.error) {
-    const notFound =
-      response.error instanceof ApiError &&
-      (response.error.status === 404 || response.error.status === 400);
-    return (
-      <PageHeader title={notFound ? NO_RESPONSE_FOUND : 'The response could not be loaded.'} />
-    );
+    const notFound = response.error instanceof ApiError && (response.error.status === 404 || response.error.status === 400);
+    return <PageHeader title={notFound ? NO_RESPONSE_FOUND : isRefused(response.error) ? notAvailable('response') : 'The response could not be loaded.'} />;
   }
   if (!response.data) return <Loading />;
   return <ResponseContent response={response.data} />;

@@ -12,6 +12,7 @@ import { Loading } from '../../components/ui/loading';
 import { PageHeader } from '../../components/ui/page-header';
 import { paths, routes } from '../../config/paths';
 import { ApiError } from '../../lib/api-client';
+import { isRefused, notAvailable } from '../../lib/refusal';
 import { FileTabs } from '../files/file-tabs';
 import '../files/files.css';
 import { BackToResponses, NO_RESPONSE_FOUND } from './response-detail';
@@ -55,9 +56,7 @@ export default function ResponseStudentInfo() {
   const response = useGetAnswerSheet(responseId);
   if (response.error) {
     const notFound = response.error instanceof ApiError && response.error.status === 404;
-    return (
-      <PageHeader title={notFound ? NO_RESPONSE_FOUND : 'The response could not be loaded.'} />
-    );
+    return <PageHeader title={notFound ? NO_RESPONSE_FOUND : isRefused(response.error) ? notAvailable('response') : 'The response could not be loaded.'} />;
   }
   if (!response.data) return <Loading />;
   const sheet = response.data;

@@ -16,6 +16,7 @@ import { Loading } from '../../components/ui/loading';
 import { PageHeader } from '../../components/ui/page-header';
 import { paths, routes } from '../../config/paths';
 import { ApiError } from '../../lib/api-client';
+import { isRefused, notAvailable } from '../../lib/refusal';
 import { StudentAttributesForm } from './student-attributes-form';
 import { StudentCard } from './student-card';
 import { StudentUploads } from './student-uploads';
@@ -41,7 +42,7 @@ export default function StudentDetail() {
     return (
       <>
         {back}
-        <PageHeader title={missing ? studentNotFound(id) : 'Could not load this student.'} />
+        <PageHeader title={missing ? studentNotFound(id) : isRefused(student.error) ? notAvailable('student') : 'Could not load this student.'} />
       </>
     );
   }

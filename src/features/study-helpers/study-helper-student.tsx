@@ -9,6 +9,7 @@ import { Loading } from '../../components/ui/loading';
 import { PageHeader } from '../../components/ui/page-header';
 import { paths, routes } from '../../config/paths';
 import { ApiError } from '../../lib/api-client';
+import { isRefused, notAvailable } from '../../lib/refusal';
 
 export const studentNotFound = (id: string) => `Sorry, can't find student ${id}`;
 
@@ -24,7 +25,7 @@ export default function StudyHelperStudent() {
     return (
       <>
         {back}
-        <PageHeader title={missing ? studentNotFound(studentId) : 'Could not load this student.'} />
+        <PageHeader title={missing ? studentNotFound(studentId) : isRefused(student.error) ? notAvailable('student') : 'Could not load this student.'} />
       </>
     );
   }
