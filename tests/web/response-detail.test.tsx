@@ -306,9 +306,13 @@ describe('Review mends on a response', () => {
     expect(pageItem(5).getAllByText('Blank back').length).toBeGreaterThan(0);
     expect(pageItem(5).queryByText('Unrecognized')).toBeNull();
     expect(pageItem(5).queryByText(/No answer sheet expects/)).toBeNull();
-    // The first page of a response cannot start a new one; the others can.
-    expect(pageItem(3).queryByRole('button', { name: 'Start New Response Here' })).toBeNull();
+    // A flagged page shows its mends; another offers them on request. The first page of a
+    // response cannot start a new one; the others can.
     expect(pageItem(4).getByRole('button', { name: 'Start New Response Here' })).toBeTruthy();
+    expect(pageItem(3).queryByRole('group', { name: 'Mend page 3' })).toBeNull();
+    fireEvent.click(pageItem(3).getByRole('button', { name: 'Move or Split…' }));
+    expect(pageItem(3).getByRole('group', { name: 'Mend page 3' })).toBeTruthy();
+    expect(pageItem(3).queryByRole('button', { name: 'Start New Response Here' })).toBeNull();
   });
 
   it('keeps a page here, moves it, starts a response at it and takes a typed code, each as one PATCH', async () => {

@@ -91,6 +91,8 @@ function TemplatePicker({
 export function PageItem({ page, response, mends }: PageItemProps) {
   const queryClient = useQueryClient();
   const [expanded, setExpanded] = useState(false);
+  // A flagged page shows its mends at once; another offers them on request.
+  const [mending, setMending] = useState(false);
   const update = useUpdatePage();
   const lessonId = response.lesson?.id ?? null;
   const courseId = response.course?.id ?? response.lesson?.course_id ?? '';
@@ -180,7 +182,21 @@ export function PageItem({ page, response, mends }: PageItemProps) {
             onClick={() => setExpanded((open) => !open)}
           />
         </div>
-        {mends && !page.ignored && <PageMends page={page} first={mends.first} only={mends.only} />}
+        {mends &&
+          !page.ignored &&
+          (page.flagged || mending ? (
+            <PageMends page={page} first={mends.first} only={mends.only} />
+          ) : (
+            <Button
+              type="button"
+              label="Move or Split…"
+              icon="pi pi-arrows-h"
+              text
+              size="small"
+              className="page-item-mend-open"
+              onClick={() => setMending(true)}
+            />
+          ))}
       </div>
       {expanded && (
         <img
