@@ -616,7 +616,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Download the return file (graded pages and next lessons); marks the file downloaded */
+        /**
+         * Download the return file (graded pages and next lessons); marks the file downloaded
+         * @description Made for double-sided printing by default: every student's block starts on an odd page and each graded page is followed by its back or a blank page. `sides=one` gives the one-sided variant (no blank pages added).
+         */
         get: operations["downloadGradedFile"];
         put?: never;
         post?: never;
@@ -962,7 +965,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Download a congregation's print packet; marks the file printed for that congregation */
+        /**
+         * Download a congregation's print packet; the first download marks the file printed for that congregation
+         * @description The packet can be downloaded again ("Print again") until the file is archived; after that, 409.
+         */
         get: operations["downloadDistributedFile"];
         put?: never;
         post?: never;
@@ -3448,7 +3454,10 @@ export interface operations {
     };
     downloadGradedFile: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description two (default) for double-sided printers, one for one-sided printing. */
+                sides?: "two" | "one";
+            };
             header?: never;
             path: {
                 file_id: components["parameters"]["FileId"];
@@ -4385,6 +4394,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
         };
     };
     uploadStudyHelperFile: {

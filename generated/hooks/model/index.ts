@@ -72,6 +72,8 @@ export * from './created';
 export * from './databaseResult';
 export * from './databaseResultStatus';
 export * from './distributedFileExists';
+export * from './downloadGradedFileParams';
+export * from './downloadGradedFileSides';
 export * from './errorSimple';
 export * from './errorWithType';
 export * from './errorWithTypeDetail';
