@@ -1097,6 +1097,43 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/uploads/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * An upload's report, page by page (the Feedback Upload Page)
+         * @description Every page read, and what became of it: matched (to which file and answer sheet), not matched with its reason, or blank and dropped. The summary counts are those of the list.
+         */
+        get: operations["getUpload"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/uploads/{id}/pages/{page_number}/image": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The scan of one page of an upload (JPEG), for the report's thumbnails */
+        get: operations["getUploadPageImage"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/database/init": {
         parameters: {
             query?: never;
@@ -1824,15 +1861,74 @@ export interface components {
         CourseList: components["schemas"]["Paging"] & {
             items: components["schemas"]["Course"][];
         };
+        /**
+         * @description What an upload's pages became (pages still being read count in pages_read only).
+         * @example {
+         *       "pages_read": 12,
+         *       "matched": 9,
+         *       "not_matched": 1,
+         *       "blank_dropped": 2
+         *     }
+         */
+        UploadSummary: {
+            pages_read: number;
+            /** @description Pages kept (graded fronts and their backs; intro pages made into sheets). */
+            matched: number;
+            not_matched: number;
+            /** @description Blank backs (and blank pages) dropped. */
+            blank_dropped: number;
+        };
         UploadListItem: {
             id: components["schemas"]["Uuid"];
             name: string;
             created_at: components["schemas"]["Timestamp"];
             process_status?: components["schemas"]["ProcessStatus"];
             is_intro?: boolean;
+            summary?: components["schemas"]["UploadSummary"];
         };
         UploadList: components["schemas"]["Paging"] & {
             items: components["schemas"]["UploadListItem"][];
+        };
+        /** @enum {string} */
+        UploadPageResult: "matched" | "not_matched" | "blank_dropped";
+        /**
+         * @description Why a page was not matched (or, for already_graded, that an earlier scan existed): no_code, unreadable (a code seen but not read, or a page not processed), unknown_code, other_congregation (another congregation's packet), already_graded (see kept), file_archived, not_sent (the file is not being graded), not_packet_page (another kind of code).
+         * @enum {string}
+         */
+        UploadPageReason: "no_code" | "unreadable" | "unknown_code" | "other_congregation" | "already_graded" | "file_archived" | "not_sent" | "not_packet_page";
+        FileRef: {
+            id: components["schemas"]["Uuid"];
+            name: string;
+        };
+        UploadReportSheet: {
+            id: components["schemas"]["Uuid"];
+            student_human_id: number | null;
+            lesson: string | null;
+        };
+        UploadReportPage: {
+            page_number: number;
+            result: components["schemas"]["UploadPageResult"];
+            reason: components["schemas"]["UploadPageReason"] | null;
+            /** @description This scan was kept (for already_graded, whether the newer scan was kept). */
+            kept: boolean;
+            detail: string | null;
+            /** @description The code read on the page, as printed beside the QR (e.g. P-7KQ2M9XH). */
+            code: string | null;
+            /** @description The file a matched page belongs to. */
+            file: components["schemas"]["FileRef"] | null;
+            answer_sheet: components["schemas"]["UploadReportSheet"] | null;
+            /** @description The page's scan can be fetched (GET /api/uploads/{id}/pages/{page_number}/image). */
+            has_image: boolean;
+        };
+        UploadReport: {
+            id: components["schemas"]["Uuid"];
+            name: string;
+            created_at: components["schemas"]["Timestamp"];
+            process_status: components["schemas"]["ProcessStatus"];
+            is_intro: boolean;
+            failure_reason: string | null;
+            summary: components["schemas"]["UploadSummary"];
+            pages: components["schemas"]["UploadReportPage"][];
         };
         /**
          * @example {
@@ -4661,6 +4757,51 @@ export interface operations {
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
+        };
+    };
+    getUpload: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: components["parameters"]["Id"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The upload's report. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["UploadReport"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+        };
+    };
+    getUploadPageImage: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: components["parameters"]["Id"];
+                page_number: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: components["responses"]["Jpeg"];
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
         };
     };
     initDatabase: {

@@ -404,6 +404,16 @@ const calls: Call[] = [
   {
     operationId: 'listUploads',
     build: () => ({ query: { order_by: 'name', order_direction: 'asc' } }),
+    learn: (ctx, body) => (ctx.ids.upload = id(first(body)?.id)),
+  },
+  {
+    operationId: 'getUpload',
+    build: (ctx) => (ctx.ids.upload ? { path: { id: ctx.ids.upload } } : null),
+  },
+  {
+    operationId: 'getUploadPageImage',
+    build: (ctx) => (ctx.ids.upload ? { path: { id: ctx.ids.upload, page_number: 1 } } : null),
+    why: 'a page may have no image (blank): 404 accepted',
   },
   {
     operationId: 'resolveQrCode',
