@@ -412,7 +412,7 @@ const calls: Call[] = [
   },
   {
     operationId: 'getUploadPageImage',
-    build: (ctx) => (ctx.ids.upload ? { path: { id: ctx.ids.upload, page_number: 1 } } : null),
+    build: (ctx) => (ctx.ids.upload ? { path: { id: ctx.ids.upload, page_number: '1' } } : null),
     why: 'a page may have no image (blank): 404 accepted',
   },
   {
