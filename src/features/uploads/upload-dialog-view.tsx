@@ -83,7 +83,7 @@ export function UploadDialogView({ snapshot, send, studyHelperPicker }: UploadDi
       {(asking || choosing || uploading) && (
         <Button type="button" label="Cancel" outlined onClick={() => send({ type: 'CANCEL' })} />
       )}
-      {processing && <Button type="button" label="Close" outlined onClick={() => send({ type: 'CLOSE' })} />}
+      {processing && <Button type="button" label="Continue in background" outlined onClick={() => send({ type: 'CLOSE' })} />}
       {(choosing || uploading) && (
         <Button
           type="button"
