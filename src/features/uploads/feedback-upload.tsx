@@ -64,7 +64,10 @@ function MatchedRow({ page }: { page: UploadReportPage }) {
       <td>{page.page_number}</td>
       <td>{page.file ? <Link to={paths.file(page.file.id)}>{page.file.name}</Link> : '—'}</td>
       <td>{sheet ? <Link to={paths.response(sheet.id)}>{[sheet.student_human_id === null ? null : `Student ${sheet.student_human_id}`, sheet.lesson].filter(Boolean).join(', ') || sheet.id.slice(0, 6)}</Link> : '—'}</td>
-      <td>{[reasonLabel(page), page.detail].filter(Boolean).join(' ')}</td>
+      <td>
+        {page.reason && <strong className="upload-report-note">{reasonLabel(page)}</strong>}
+        {page.detail && <span className="upload-report-detail">{page.detail}</span>}
+      </td>
     </tr>
   );
 }

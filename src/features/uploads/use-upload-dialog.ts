@@ -70,6 +70,8 @@ export function useUploadDialog({ variant, uploadFile, onSuccess }: UseUploadDia
         banner.show({ type: 'success' });
         succeeded.current?.(state.context.uploadedFileIds);
       } else if (state.matches({ open: 'warning' }) && !before.matches({ open: 'warning' })) {
+        // A success banner of an earlier upload must not stand beside this warning.
+        banner.dismiss();
         if (state.context.report) notifications.notify(warningText(state.context.report), { severity: 'warn' });
         succeeded.current?.(state.context.uploadedFileIds);
       } else if (state.matches({ open: 'failed' }) && !before.matches({ open: 'failed' })) {
