@@ -222,11 +222,6 @@ export async function returnFileBlocks(db: Database, fileId: string, publicUrl: 
   return out.filter((block) => block.length > 0);
 }
 
-/** The pages of a file's return file in one layout (two-sided unless asked). */
-export async function returnFilePages(db: Database, fileId: string, publicUrl: string, sides: ReturnSides = 'two'): Promise<ReturnPage[]> {
-  return layOutReturnFile(await returnFileBlocks(db, fileId, publicUrl), sides);
-}
-
 export async function buildReturnFile(context: JobContext, fileId: string): Promise<void> {
   const { db, blobStore, config } = context;
   const lease = await takeLease(db, JOB.generateReturnFile, fileId, {

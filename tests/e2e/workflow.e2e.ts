@@ -100,7 +100,15 @@ describe('a file from upload to return', () => {
     const dialog = admin.getByRole('dialog');
     await dialog.locator('input[type="file"]').setInputFiles(path);
     await snap(admin, 'workflow-01-upload-dialog');
+    // A slow link (about 1 Mbit/s up): the dialog counts the bytes sent and the time left.
+    const cdp = await admin.context().newCDPSession(admin);
+    await cdp.send('Network.enable');
+    await cdp.send('Network.emulateNetworkConditions', { offline: false, latency: 20, downloadThroughput: -1, uploadThroughput: 125_000 });
     await dialog.getByRole('button', { name: 'Upload' }).click();
+    await expect.poll(() => dialog.textContent(), { timeout: 60_000 }).toMatch(/[\d.]+ [kM]?B of [\d.]+ [kM]?B sent \(\d+%\), about .* left/);
+    await snap(admin, 'workflow-01a-uploading');
+    expect(await dialog.getByRole('button', { name: 'Cancel' }).isVisible()).toBe(true);
+    await cdp.send('Network.emulateNetworkConditions', { offline: false, latency: 0, downloadThroughput: -1, uploadThroughput: -1 });
     // The dialog follows the processing and ends with its summary; Done goes to the file.
     await expect.poll(() => dialog.textContent(), { timeout: 120_000 }).toMatch(/Upload complete|not everything went through/);
     await snap(admin, 'workflow-01b-upload-summary');
@@ -249,6 +257,9 @@ describe('a file from upload to return', () => {
     await snap(admin, 'workflow-09-return');
     const [download] = await Promise.all([admin.waitForEvent('download'), workflow.getByRole('button', { name: 'Download', exact: true }).click()]);
     await download.saveAs(join(work, 'return.pdf'));
+    // The one-sided variant beside it.
+    const [oneSided] = await Promise.all([admin.waitForEvent('download'), workflow.getByRole('button', { name: 'Download one-sided' }).click()]);
+    expect(oneSided.suggestedFilename()).toMatch(/one-sided\.pdf$/);
     await expect.poll(() => workflow.getByRole('button', { name: 'Archive', exact: true }).isEnabled()).toBe(true);
     await workflow.getByRole('button', { name: 'Archive', exact: true }).click();
     await expect.poll(() => bodyText(admin)).toContain('Archived');
