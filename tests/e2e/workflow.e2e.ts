@@ -189,9 +189,13 @@ describe('a file from upload to return', () => {
     await second.saveAs(join(work, 'packet-again.pdf'));
     expect(new Uint8Array(readFileSync(join(work, 'packet-again.pdf')))).toEqual(coordinatorPacket);
     await page.getByRole('link', { name: fileName }).first().click();
-    await expect.poll(() => page.getByRole('button', { name: `Print again ${fileName}` }).isVisible()).toBe(true);
+    await page.waitForURL(/\/file\/[0-9a-f-]{36}/);
+    const packetCard = page.getByRole('region', { name: 'Print packet' });
+    await expect.poll(() => packetCard.getByRole('button', { name: `Print again ${fileName}` }).isEnabled(), { timeout: 30_000 }).toBe(true);
     // The coordinator cannot download the original scan: no button for it.
     expect(await page.getByRole('button', { name: 'Original PDF' }).count()).toBe(0);
+    // (No axe check here yet: the Grading step's progress bar has no name, issue 22 item 6.)
+    await snap(page, 'workflow-07c-coordinator-file');
     const graded = await printAndScan([coordinatorPacket], { seed: 11, penMarks: true, duplexBacks: true });
     const gradedPath = join(work, 'graded.pdf');
     writeFileSync(gradedPath, graded);
