@@ -618,7 +618,7 @@ export interface paths {
         };
         /**
          * Download the return file (graded pages and next lessons); marks the file downloaded
-         * @description Changes state: marks the file downloaded (which allows Archive), but only for a same-origin request (`Sec-Fetch-Site: same-origin` or `none`; without that header, an `Origin` equal to the portal's). A request from another site (a link elsewhere) gets the file and changes nothing.
+         * @description Made for double-sided printing by default: every student's block starts on an odd page and each graded page is followed by its back or a blank page. `sides=one` gives the one-sided variant (no blank pages added). Changes state: marks the file downloaded (which allows Archive), but only for a same-origin request (`Sec-Fetch-Site: same-origin` or `none`; without that header, an `Origin` equal to the portal's). A request from another site (a link elsewhere) gets the file and changes nothing.
          */
         get: operations["downloadGradedFile"];
         put?: never;
@@ -966,8 +966,8 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * Download a congregation's print packet; marks the file printed for that congregation
-         * @description Changes state: marks the packet downloaded and the file printed for the congregation, but only for a same-origin request (`Sec-Fetch-Site: same-origin` or `none`; without that header, an `Origin` equal to the portal's). A request from another site gets the packet and changes nothing.
+         * Download a congregation's print packet; the first download marks the file printed for that congregation
+         * @description The packet can be downloaded again ("Print again") until the file is archived; after that, 409. The first download marks the packet downloaded and the file printed for the congregation, but only for a same-origin request (`Sec-Fetch-Site: same-origin` or `none`; without that header, an `Origin` equal to the portal's). A request from another site gets the packet and changes nothing.
          */
         get: operations["downloadDistributedFile"];
         put?: never;
@@ -1089,6 +1089,43 @@ export interface paths {
         };
         /** Graded-packet uploads of congregations */
         get: operations["listUploads"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/uploads/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * An upload's report, page by page (the Feedback Upload Page)
+         * @description Every page read, and what became of it: matched (to which file and answer sheet), not matched with its reason, or blank and dropped. The summary counts are those of the list.
+         */
+        get: operations["getUpload"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/uploads/{id}/pages/{page_number}/image": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The scan of one page of an upload (JPEG), for the report's thumbnails */
+        get: operations["getUploadPageImage"];
         put?: never;
         post?: never;
         delete?: never;
@@ -1900,15 +1937,74 @@ export interface components {
         CourseList: components["schemas"]["Paging"] & {
             items: components["schemas"]["Course"][];
         };
+        /**
+         * @description What an upload's pages became (pages still being read count in pages_read only).
+         * @example {
+         *       "pages_read": 12,
+         *       "matched": 9,
+         *       "not_matched": 1,
+         *       "blank_dropped": 2
+         *     }
+         */
+        UploadSummary: {
+            pages_read: number;
+            /** @description Pages kept (graded fronts and their backs; intro pages made into sheets). */
+            matched: number;
+            not_matched: number;
+            /** @description Blank backs (and blank pages) dropped. */
+            blank_dropped: number;
+        };
         UploadListItem: {
             id: components["schemas"]["Uuid"];
             name: string;
             created_at: components["schemas"]["Timestamp"];
             process_status?: components["schemas"]["ProcessStatus"];
             is_intro?: boolean;
+            summary?: components["schemas"]["UploadSummary"];
         };
         UploadList: components["schemas"]["Paging"] & {
             items: components["schemas"]["UploadListItem"][];
+        };
+        /** @enum {string} */
+        UploadPageResult: "matched" | "not_matched" | "blank_dropped";
+        /**
+         * @description Why a page was not matched (or, for already_graded, that an earlier scan existed): no_code, unreadable (a code seen but not read, or a page not processed), unknown_code, other_congregation (another congregation's packet), already_graded (see kept), file_archived, not_sent (the file is not being graded), not_packet_page (another kind of code).
+         * @enum {string}
+         */
+        UploadPageReason: "no_code" | "unreadable" | "unknown_code" | "other_congregation" | "already_graded" | "file_archived" | "not_sent" | "not_packet_page";
+        FileRef: {
+            id: components["schemas"]["Uuid"];
+            name: string;
+        };
+        UploadReportSheet: {
+            id: components["schemas"]["Uuid"];
+            student_human_id: number | null;
+            lesson: string | null;
+        };
+        UploadReportPage: {
+            page_number: number;
+            result: components["schemas"]["UploadPageResult"];
+            reason: components["schemas"]["UploadPageReason"] | null;
+            /** @description This scan was kept (for already_graded, whether the newer scan was kept). */
+            kept: boolean;
+            detail: string | null;
+            /** @description The code read on the page, as printed beside the QR (e.g. P-7KQ2M9XH). */
+            code: string | null;
+            /** @description The file a matched page belongs to. */
+            file: components["schemas"]["FileRef"] | null;
+            answer_sheet: components["schemas"]["UploadReportSheet"] | null;
+            /** @description The page's scan can be fetched (GET /api/uploads/{id}/pages/{page_number}/image). */
+            has_image: boolean;
+        };
+        UploadReport: {
+            id: components["schemas"]["Uuid"];
+            name: string;
+            created_at: components["schemas"]["Timestamp"];
+            process_status: components["schemas"]["ProcessStatus"];
+            is_intro: boolean;
+            failure_reason: string | null;
+            summary: components["schemas"]["UploadSummary"];
+            pages: components["schemas"]["UploadReportPage"][];
         };
         /**
          * @example {
@@ -3592,7 +3688,10 @@ export interface operations {
     };
     downloadGradedFile: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description two (default) for double-sided printers, one for one-sided printing. */
+                sides?: "two" | "one";
+            };
             header?: never;
             path: {
                 file_id: components["parameters"]["FileId"];
@@ -4597,6 +4696,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
         };
     };
     uploadStudyHelperFile: {
@@ -4863,6 +4963,51 @@ export interface operations {
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
+        };
+    };
+    getUpload: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: components["parameters"]["Id"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The upload's report. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["UploadReport"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+        };
+    };
+    getUploadPageImage: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: components["parameters"]["Id"];
+                page_number: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: components["responses"]["Jpeg"];
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
         };
     };
     initDatabase: {

@@ -118,13 +118,16 @@ export type FileWorkflowEvent =
   | { type: 'VIEW_STEP'; step: WorkflowStep }
   | ({ type: 'PROGRESS' } & ProgressMessage)
   | { type: 'SEND' }
-  | { type: 'DOWNLOAD' }
+  /** sides 'one': the return file's one-sided variant (default: made for double-sided printers). */
+  | { type: 'DOWNLOAD'; sides?: 'two' | 'one' }
   | { type: 'REGENERATE' }
   | { type: 'ARCHIVE' };
 
 /** Input of every actor of this machine. */
 export interface FileActorInput {
   fileId: string;
+  /** downloadReturnFile: which layout of the return file. */
+  sides?: 'two' | 'one';
 }
 
 const notProvided = <TOutput>(name: string) =>
@@ -319,7 +322,7 @@ export const fileWorkflowMachine = setup({
           invoke: {
             id: 'downloadReturnFile',
             src: 'downloadReturnFile',
-            input: fileInput,
+            input: ({ context, event }) => ({ fileId: context.fileId, sides: event.type === 'DOWNLOAD' ? (event.sides ?? 'two') : 'two' }),
             onDone: { target: '#fileWorkflow.loading' },
             onError: {
               target: 'idle',

@@ -19,15 +19,24 @@
 //                          ("File is undefined", "File too large") is recorded and skipped;
 //                          otherwise → sending
 //       sending            invokes actor `uploadFile` (id "uploadFile") for context.currentIndex;
-//                          done or error → nextFile (an error is classified with classifyUploadError)
-//     (decide)             transient: summarizeUploadResults → success | failed
-//     success              every file uploaded; context.uploadedFileIds (a service-center screen
-//                          navigates to /file/{uploadedFileIds[0]})
+//                          UPLOAD_PROGRESS {loaded, total, at} updates bytes sent, percent and time
+//                          left; done or error → nextFile (an error is classified with
+//                          classifyUploadError)
+//     (decide)             transient: summarizeUploadResults → processing | failed
+//     processing           every file uploaded (context.uploadedFileIds); invokes actor
+//                          `followProcessing` (id "followProcessing") until the server has read
+//                          every page; its report → (reported)
+//     (reported)           transient: a report with no problem → success, otherwise → warning
+//     success              everything matched (graded) or nothing flagged (service center)
+//     warning              context.report: counts and the next step
 //     failed               context.errorType (spec §8), e.g. for the result banner
 //
 // The screen supplies with .provide(): actor `uploadFile` (the multipart POST; it throws
-// {status, body} for an HTTP error and anything else for a network failure). Leaving `sending`
-// (CANCEL/CLOSE) stops the actor, which aborts its `signal`.
+// {status, body} for an HTTP error and anything else for a network failure; it reports bytes
+// sent through input.onProgress) and actor `followProcessing` (waits for the server's processing
+// of the uploaded ids and returns a ProcessingReport; an error there ends in success with no
+// report: the upload itself worked). Leaving `sending` (CANCEL/CLOSE) stops the actor, which
+// aborts its `signal`: the request is cancelled. Closing while processing leaves the server at it.
 import { assign, fromPromise, setup } from 'xstate';
 import {
   DEFAULT_ANSWER_SHEET_PAGE_LENGTH,
@@ -168,10 +177,51 @@ export interface UploadDialogContext {
   uploadedFileIds: string[];
   /** Set in `failed`. */
   errorType: UploadErrorType | null;
+  /**
+   * Bytes of the current file: sent so far and in all; the first report (time and bytes, where the
+   * rate counts from) and the time of the last one.
+   */
+  transfer: { loaded: number; total: number; startedAt: number | null; startLoaded: number; at: number | null };
+  /** Set when processing ended (success with a report, or warning). */
+  report: ProcessingReport | null;
+}
+
+/** Share of the current file sent, 0 to 100. */
+export function uploadPercent(context: Pick<UploadDialogContext, 'transfer'>): number {
+  const { loaded, total } = context.transfer;
+  return total > 0 ? Math.min(100, Math.floor((loaded / total) * 100)) : 0;
+}
+
+/** Seconds left at the average rate so far, or null before there is a rate to go by. */
+export function uploadSecondsLeft(context: Pick<UploadDialogContext, 'transfer'>): number | null {
+  const { loaded, total, startedAt, startLoaded, at } = context.transfer;
+  if (startedAt === null || at === null || at <= startedAt || loaded <= startLoaded || total <= 0) return null;
+  const rate = (loaded - startLoaded) / (at - startedAt);
+  return Math.max(0, Math.ceil((total - loaded) / rate / 1000));
+}
+
+/** What the server made of the uploaded files, as the dialog's end summary shows it. */
+export interface ProcessingReport {
+  /** Pages not matched (graded uploads) or pages flagged (service center): 0 means success. */
+  problems: number;
+  /** The counts to show, in order (e.g. pages read, matched, not matched). */
+  counts: readonly { label: string; count: number }[];
+  /** What to do about the problems, when there are any. */
+  nextStep: string | null;
+  /** Where the whole report is (the upload page or the file). */
+  href: string | null;
+}
+
+/** Bytes sent of the file being uploaded, and when (ms since the epoch) they were counted. */
+export interface UploadProgress {
+  loaded: number;
+  total: number;
+  at: number;
 }
 
 export type UploadDialogEvent =
   | { type: 'OPEN' }
+  | ({ type: 'UPLOAD_PROGRESS' } & UploadProgress)
   | { type: 'ANSWER_INTRO'; isIntro: boolean }
   | { type: 'SELECT_STUDY_HELPER'; studyHelperId: string | null }
   | { type: 'SET_PAGE_LENGTH'; pageLength: AnswerSheetPageLength }
@@ -192,6 +242,15 @@ export interface UploadFileInput {
   isIntro: boolean;
   /** study_helper: sent as `study_helper` only for intro files; null otherwise. */
   studyHelperId: string | null;
+  /** Called with the bytes sent so far (the actor reports them to the machine through it). */
+  onProgress?: (progress: UploadProgress) => void;
+}
+
+/** Input of the `followProcessing` actor. */
+export interface FollowProcessingInput {
+  variant: UploadVariant;
+  /** The ids the server gave the uploaded files, in order. */
+  ids: readonly string[];
 }
 
 /** Output of the `uploadFile` actor: the created file's id when the server returns one. */
@@ -228,6 +287,8 @@ const freshContext = (variant: UploadVariant, acceptedTypes: string[]): UploadDi
   results: [],
   uploadedFileIds: [],
   errorType: null,
+  transfer: { loaded: 0, total: 0, startedAt: null, startLoaded: 0, at: null },
+  report: null,
 });
 
 export const uploadDialogMachine = setup({
@@ -239,6 +300,9 @@ export const uploadDialogMachine = setup({
   actors: {
     uploadFile: fromPromise<UploadFileOutput, UploadFileInput>(async () => {
       throw new Error('upload-dialog machine: "uploadFile" must be supplied by the screen with .provide()');
+    }),
+    followProcessing: fromPromise<ProcessingReport, FollowProcessingInput>(async () => {
+      throw new Error('upload-dialog machine: "followProcessing" must be supplied by the screen with .provide()');
     }),
   },
   actions: {
@@ -267,7 +331,25 @@ export const uploadDialogMachine = setup({
         : {},
     ),
     clearFiles: assign({ files: [], tooLargeFiles: [] }),
-    startUploading: assign({ currentIndex: 0, results: [], uploadedFileIds: [], errorType: null }),
+    startUploading: assign({ currentIndex: 0, results: [], uploadedFileIds: [], errorType: null, report: null }),
+    startFile: assign(({ context }) => ({
+      transfer: { loaded: 0, total: context.files[context.currentIndex]?.size ?? 0, startedAt: null, startLoaded: 0, at: null },
+    })),
+    countBytes: assign(({ context, event }) =>
+      event.type === 'UPLOAD_PROGRESS'
+        ? {
+            transfer: {
+              loaded: event.loaded,
+              total: event.total > 0 ? event.total : context.transfer.total,
+              // The rate counts from the first report: the time to open the connection is not sending.
+              startedAt: context.transfer.startedAt ?? event.at,
+              startLoaded: context.transfer.startedAt === null ? event.loaded : context.transfer.startLoaded,
+              at: event.at,
+            },
+          }
+        : {},
+    ),
+    keepReport: assign((_, params: { report: ProcessingReport }) => ({ report: params.report })),
     recordUnsendableFile: assign(({ context }) => {
       const file = context.files[context.currentIndex];
       const result: UploadFileResult = {
@@ -316,6 +398,7 @@ export const uploadDialogMachine = setup({
     allFilesHandled: ({ context }) => context.currentIndex >= context.files.length,
     allFilesUploaded: ({ context }) => summarizeUploadResults(context.results).status === 'success',
     currentFileUnsendable: ({ context }) => fileProblem(context.files[context.currentIndex]) !== null,
+    reportHasProblems: ({ context }) => (context.report?.problems ?? 0) > 0,
   },
 }).createMachine({
   id: 'uploadDialog',
@@ -360,15 +443,18 @@ export const uploadDialogMachine = setup({
               ],
             },
             sending: {
+              entry: 'startFile',
+              on: { UPLOAD_PROGRESS: { actions: 'countBytes' } },
               invoke: {
                 id: 'uploadFile',
                 src: 'uploadFile',
-                input: ({ context }) => ({
+                input: ({ context, self }) => ({
                   variant: context.variant,
                   file: context.files[context.currentIndex] as FileLike,
                   answerSheetPageLength: context.answerSheetPageLength,
                   isIntro: context.isIntro,
                   studyHelperId: context.isIntro ? context.studyHelperId : null,
+                  onProgress: (progress: UploadProgress) => self.send({ type: 'UPLOAD_PROGRESS', ...progress }),
                 }),
                 onDone: {
                   target: 'nextFile',
@@ -384,11 +470,25 @@ export const uploadDialogMachine = setup({
         },
         decide: {
           always: [
-            { guard: 'allFilesUploaded', target: 'success', actions: 'finishSuccess' },
+            { guard: 'allFilesUploaded', target: 'processing', actions: 'finishSuccess' },
             { target: 'failed', actions: 'finishFailure' },
           ],
         },
+        processing: {
+          invoke: {
+            id: 'followProcessing',
+            src: 'followProcessing',
+            input: ({ context }) => ({ variant: context.variant, ids: context.uploadedFileIds }),
+            onDone: { target: 'reported', actions: { type: 'keepReport', params: ({ event }) => ({ report: event.output }) } },
+            // The files were uploaded; only following their processing failed.
+            onError: { target: 'success' },
+          },
+        },
+        reported: {
+          always: [{ guard: 'reportHasProblems', target: 'warning' }, { target: 'success' }],
+        },
         success: {},
+        warning: {},
         failed: {},
       },
     },
@@ -400,6 +500,7 @@ const pdf = (name: string, size: number): FileLike => ({ name, size, type: 'appl
 /** One example of every event, for model-based tests (the drop mixes a too-large PDF and a text file). */
 export const uploadDialogEventFixtures = {
   OPEN: { type: 'OPEN' },
+  UPLOAD_PROGRESS: { type: 'UPLOAD_PROGRESS', loaded: 1_024, total: 2_048, at: 1_700_000_001_000 },
   ANSWER_INTRO: { type: 'ANSWER_INTRO', isIntro: true },
   SELECT_STUDY_HELPER: { type: 'SELECT_STUDY_HELPER', studyHelperId: 'sh-1' },
   SET_PAGE_LENGTH: { type: 'SET_PAGE_LENGTH', pageLength: 2 },
@@ -421,6 +522,19 @@ export const uploadDialogActorResults: readonly ActorResultEvent[] = [
   {
     type: 'xstate.error.actor.uploadFile',
     error: { status: 409, body: { detail: { error_type: 'DUPLICATE_FILE' } } } satisfies UploadHttpError,
+  },
+  {
+    type: 'xstate.done.actor.followProcessing',
+    output: { problems: 0, counts: [{ label: 'pages read', count: 4 }, { label: 'matched', count: 4 }], nextStep: null, href: null } satisfies ProcessingReport,
+  },
+  {
+    type: 'xstate.done.actor.followProcessing',
+    output: {
+      problems: 2,
+      counts: [{ label: 'pages read', count: 4 }, { label: 'matched', count: 2 }, { label: 'not matched', count: 2 }],
+      nextStep: 'Open the upload to see why.',
+      href: null,
+    } satisfies ProcessingReport,
   },
 ];
 

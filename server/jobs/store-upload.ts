@@ -94,6 +94,7 @@ async function* untruncated(part: MultipartFile, limit: number): AsyncGenerator<
 const BLOB_KEY_COLUMNS: readonly [table: string, column: string][] = [
   ['files', 'blob_key'],
   ['files', 'return_blob_key'],
+  ['files', 'return_one_sided_blob_key'],
   ['pages', 'image_blob_key'],
   ['pages', 'thumbnail_500_blob_key'],
   ['pages', 'thumbnail_1000_blob_key'],

@@ -1,16 +1,25 @@
-// Graded-packet uploads that congregations sent back (feedback uploads): sorted, filtered by
-// congregation and paged. A coordinator sees its own congregation's uploads only.
-import type { FastifyInstance } from 'fastify';
+// Graded-packet uploads that congregations sent back (feedback uploads): the list (sorted,
+// filtered by congregation, paged, with each upload's matched / not matched counts), an upload's
+// report page by page, and the scan of a page for the report's thumbnails. A coordinator sees its
+// own congregation's uploads only.
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { congregationScope } from '../auth/session';
 import type { ReplyOf, Route, Schemas } from '../contract/types';
+import { forbidden, notFound } from '../http-error';
+import { sendBlob } from '../jobs/blob-response';
+import { IMAGE_CACHE_CONTROL } from '../jobs/job-types';
+import { meaningOf, uploadSummaryJoin } from '../workflow/upload-report';
 import { orderClause, pageOf, paged, type SortColumn } from './shared/paging';
 import { iso } from './shared/refs';
 import { listCongregation } from './shared/scope';
 import { Where } from './shared/where';
 
 const SORT: Record<'name' | 'created_at', SortColumn> = {
-  name: { sql: 'lower(name)', defaultDirection: 'asc' },
-  created_at: { sql: 'created_at', defaultDirection: 'desc' },
+  name: { sql: 'lower(u.name)', defaultDirection: 'asc' },
+  created_at: { sql: 'u.created_at', defaultDirection: 'desc' },
 };
+
+const UPLOAD_NOT_FOUND = 'Upload not found';
 
 interface UploadRow {
   id: string;
@@ -18,27 +27,130 @@ interface UploadRow {
   created_at: Date;
   process_status: Schemas['ProcessStatus'];
   is_intro: boolean;
+  pages_read: number;
+  matched: number;
+  not_matched: number;
+  blank_dropped: number;
+}
+
+const summaryOf = (row: UploadRow): Schemas['UploadSummary'] => ({
+  pages_read: row.pages_read,
+  matched: row.matched,
+  not_matched: row.not_matched,
+  blank_dropped: row.blank_dropped,
+});
+
+interface ReportPageRow {
+  page_number: number;
+  outcome: string | null;
+  detail: string | null;
+  code_prefix: string | null;
+  code_id: string | null;
+  has_image: boolean;
+  file_id: string | null;
+  file_name: string | null;
+  sheet_id: string | null;
+  student_human_id: number | null;
+  lesson: string | null;
 }
 
 export async function uploadRoutes(app: FastifyInstance) {
   const db = app.db;
 
+  /** The upload, when the caller may see it (404 unknown, 403 another congregation's). */
+  const uploadFor = async (request: FastifyRequest, id: string) => {
+    const scope = congregationScope(request);
+    const upload = await db.maybeOne<UploadRow & { congregation_id: string; failure_reason: string | null }>(
+      `SELECT u.id, u.name, u.created_at, u.process_status, u.is_intro, u.congregation_id, u.failure_reason, summary.*
+       FROM feedback_uploads u ${uploadSummaryJoin('u')} WHERE u.id = $1`,
+      [id],
+    );
+    if (upload === null) throw notFound(UPLOAD_NOT_FOUND);
+    if (scope !== null && upload.congregation_id !== scope) throw forbidden();
+    return upload;
+  };
+
   app.get<Route<'listUploads'>>('/api/uploads/', async (request): Promise<ReplyOf<'listUploads'>> => {
     const query = request.query;
     const congregation = listCongregation(request, query.group_id);
     const page = pageOf(query);
-    const where = new Where().addIf(congregation, (p) => `congregation_id = ${p}`);
-    const order = orderClause(SORT, query.order_by ?? 'created_at', query.order_direction, 'id');
-    const { total } = await db.one<{ total: number }>(`SELECT count(*) AS total FROM feedback_uploads ${where.sql}`, where.params);
+    const where = new Where().addIf(congregation, (p) => `u.congregation_id = ${p}`);
+    const order = orderClause(SORT, query.order_by ?? 'created_at', query.order_direction, 'u.id');
+    const { total } = await db.one<{ total: number }>(`SELECT count(*) AS total FROM feedback_uploads u ${where.sql}`, where.params);
     const rows = await db.query<UploadRow>(
-      `SELECT id, name, created_at, process_status, is_intro FROM feedback_uploads ${where.sql}
-       ${order} LIMIT ${where.param(page.limit)} OFFSET ${where.param(page.skip)}`,
+      `SELECT u.id, u.name, u.created_at, u.process_status, u.is_intro, summary.*
+       FROM (SELECT u.* FROM feedback_uploads u ${where.sql} ${order} LIMIT ${where.param(page.limit)} OFFSET ${where.param(page.skip)}) u
+       ${uploadSummaryJoin('u')}
+       ${order}`,
       where.params,
     );
     return paged(
-      rows.map((row) => ({ ...row, created_at: iso(row.created_at) })),
+      rows.map((row) => ({
+        id: row.id,
+        name: row.name,
+        created_at: iso(row.created_at),
+        process_status: row.process_status,
+        is_intro: row.is_intro,
+        summary: summaryOf(row),
+      })),
       total,
       page,
     );
+  });
+
+  app.get<Route<'getUpload'>>('/api/uploads/:id', async (request): Promise<ReplyOf<'getUpload'>> => {
+    const upload = await uploadFor(request, request.params.id);
+    const pages = await db.query<ReportPageRow>(
+      `SELECT s.page_number, s.outcome, s.detail, s.code_prefix, s.code_id, s.image_blob_key IS NOT NULL AS has_image,
+              f.id AS file_id, f.name AS file_name, a.id AS sheet_id, st.human_id AS student_human_id, l.name AS lesson
+       FROM feedback_upload_pages s
+       LEFT JOIN pages p ON p.id = s.page_id
+       LEFT JOIN files f ON f.id = p.file_id
+       LEFT JOIN answer_sheets a ON a.id = p.answer_sheet_id
+       LEFT JOIN students st ON st.id = a.student_id
+       LEFT JOIN lessons l ON l.id = a.lesson_id
+       WHERE s.upload_id = $1 ORDER BY s.page_number`,
+      [upload.id],
+    );
+    return {
+      id: upload.id,
+      name: upload.name,
+      created_at: iso(upload.created_at),
+      process_status: upload.process_status,
+      is_intro: upload.is_intro,
+      failure_reason: upload.failure_reason,
+      summary: summaryOf(upload),
+      pages: pages.map((page) => {
+        const meaning = meaningOf(page.outcome);
+        // The original page a scan was matched to says where it went: only for kept scans and
+        // already-graded ones (a refused page names nothing of another congregation's).
+        const showsTarget = meaning !== null && (meaning.kept || meaning.reason === 'already_graded');
+        return {
+          page_number: page.page_number,
+          // A page still being read is not matched (yet).
+          result: meaning?.result ?? 'not_matched',
+          reason: meaning?.reason ?? null,
+          kept: meaning?.kept ?? false,
+          detail: page.detail,
+          code: page.code_prefix !== null && page.code_id !== null ? `${page.code_prefix.toUpperCase()}-${page.code_id}` : null,
+          file: showsTarget && page.file_id !== null ? { id: page.file_id, name: page.file_name ?? '' } : null,
+          answer_sheet:
+            showsTarget && page.sheet_id !== null
+              ? { id: page.sheet_id, student_human_id: page.student_human_id === null ? null : Number(page.student_human_id), lesson: page.lesson }
+              : null,
+          has_image: page.has_image,
+        };
+      }),
+    };
+  });
+
+  app.get<Route<'getUploadPageImage'>>('/api/uploads/:id/pages/:page_number/image', async (request, reply) => {
+    const upload = await uploadFor(request, request.params.id);
+    const page = await db.maybeOne<{ image_blob_key: string | null }>(
+      'SELECT image_blob_key FROM feedback_upload_pages WHERE upload_id = $1 AND page_number = $2',
+      [upload.id, request.params.page_number],
+    );
+    if (page?.image_blob_key == null) throw notFound('This page has no image');
+    return sendBlob(request, reply, app.blobStore, page.image_blob_key, { contentType: 'image/jpeg', cacheControl: IMAGE_CACHE_CONTROL, conditional: true });
   });
 }

@@ -78,8 +78,9 @@ export function createWorkflowRoutes(options: WorkflowRoutesOptions = {}) {
 
     const packetFor = async (request: FastifyRequest, id: string) => {
       const scope = congregationScope(request);
-      const packet = await db.maybeOne<{ id: string; file_id: string; congregation_id: string; blob_key: string | null; file_name: string; wbs_code: string }>(
-        `SELECT d.id, d.file_id, d.congregation_id, d.blob_key, f.name AS file_name, g.wbs_code
+      const packet = await db.maybeOne<{ id: string; file_id: string; congregation_id: string; blob_key: string | null; file_name: string; wbs_code: string; archived: boolean }>(
+        `SELECT d.id, d.file_id, d.congregation_id, d.blob_key, f.name AS file_name, g.wbs_code,
+                f.file_status IS NOT DISTINCT FROM 'archived' AS archived
          FROM distributed_files d JOIN files f ON f.id = d.file_id JOIN congregations g ON g.id = d.congregation_id
          WHERE d.id = $1`,
         [id],
@@ -97,6 +98,8 @@ export function createWorkflowRoutes(options: WorkflowRoutesOptions = {}) {
     app.get<Route<'downloadDistributedFile'>>('/api/study-helpers/distributed-files/:id.pdf', async (request, reply) => {
       const packet = await packetFor(request, request.params.id);
       if (packet.blob_key === null) throw notFound('The print packet is not ready yet');
+      // Downloadable again and again (a jam, a lost download) until the file is archived.
+      if (packet.archived) throw conflictError('This file is archived: its print packet is no longer offered.');
       // Marked printed only when the portal asks (see isSameOriginGet): a cross-site link just downloads.
       if (isSameOriginGet(request, app.config.publicUrl)) await db.transaction(async (tx) => {
         await tx.query('UPDATE distributed_files SET downloaded_at = COALESCE(downloaded_at, now()) WHERE id = $1', [packet.id]);
@@ -239,19 +242,22 @@ export function createWorkflowRoutes(options: WorkflowRoutesOptions = {}) {
     app.get<Route<'downloadGradedFile'>>('/api/file/:file_id/graded_pdf', async (request, reply) => {
       requireAdmin(request);
       const fileId = request.params.file_id;
-      const file = await db.maybeOne<{ name: string; return_prepped: boolean; return_blob_key: string | null }>(
-        'SELECT name, return_prepped, return_blob_key FROM files WHERE id = $1',
+      const oneSided = request.query.sides === 'one';
+      const file = await db.maybeOne<{ name: string; return_prepped: boolean; blob_key: string | null }>(
+        `SELECT name, return_prepped, ${oneSided ? 'return_one_sided_blob_key' : 'return_blob_key'} AS blob_key FROM files WHERE id = $1`,
         [fileId],
       );
       if (file === null) throw notFound(FILE_NOT_FOUND);
-      if (!file.return_prepped || file.return_blob_key === null) throw conflictError('The return file is not ready yet.');
+      if (!file.return_prepped) throw conflictError('The return file is not ready yet.');
+      // Return files made before the one-sided variant existed have none until regenerated.
+      if (file.blob_key === null) throw conflictError(oneSided ? 'Regenerate the return file to get its one-sided variant.' : 'The return file is not ready yet.');
       // Marked downloaded (Archive allowed) only when the portal asks: a cross-site link just downloads.
       if (isSameOriginGet(request, app.config.publicUrl)) {
         await db.query(`UPDATE files SET file_status = 'downloaded' WHERE id = $1 AND file_status IS DISTINCT FROM 'archived'`, [fileId]);
       }
-      return sendBlob(request, reply, app.blobStore, file.return_blob_key, {
+      return sendBlob(request, reply, app.blobStore, file.blob_key, {
         contentType: 'application/pdf',
-        downloadName: pdfName(`${file.name} - graded`, fileId),
+        downloadName: pdfName(`${file.name} - graded${oneSided ? ' - one-sided' : ''}`, fileId),
         cacheControl: 'private, no-cache',
       });
     });

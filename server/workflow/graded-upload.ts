@@ -179,7 +179,8 @@ async function matchUpload(db: Database, upload: UploadRow): Promise<MatchResult
     const codeIds = staged.filter((page) => page.code_prefix === 'p' && page.code_id !== null).map((page) => page.code_id!);
     const targets = await tx.query<CodeTarget & { code_id: string }>(
       `SELECT pc.code_id, p.id AS page_id, a.assigned_group AS congregation_id,
-              (f.sent_at IS NOT NULL AND f.file_status IS DISTINCT FROM 'archived' AND NOT p.ignored AND a.id IS NOT NULL) AS open_for_grading
+              (f.sent_at IS NOT NULL AND f.file_status IS DISTINCT FROM 'archived' AND NOT p.ignored AND a.id IS NOT NULL) AS open_for_grading,
+              f.file_status IS NOT DISTINCT FROM 'archived' AS archived
        FROM printed_codes pc JOIN pages p ON p.id = pc.target_id JOIN files f ON f.id = p.file_id
        LEFT JOIN answer_sheets a ON a.id = p.answer_sheet_id
        WHERE pc.prefix = 'p' AND pc.code_id = ANY($1::text[])`,
@@ -222,7 +223,7 @@ async function matchUpload(db: Database, upload: UploadRow): Promise<MatchResult
       await tx.query('DELETE FROM feedback WHERE page_id = ANY($1::uuid[])', [pageIds]);
       // The older uploads' results say what became of their scans.
       await tx.query(
-        `UPDATE feedback_upload_pages SET outcome = 'superseded', image_blob_key = NULL,
+        `UPDATE feedback_upload_pages SET outcome = 'superseded',
                 detail = 'A newer scan of this page (upload "' || $3 || '") replaced this one.'
          WHERE upload_id <> $1 AND page_id = ANY($2::uuid[]) AND outcome = ANY($4::text[])`,
         [upload.id, earlier.map((row) => row.page_id), upload.name, KEPT_OUTCOMES],
@@ -238,11 +239,8 @@ async function matchUpload(db: Database, upload: UploadRow): Promise<MatchResult
         feedback.map((item) => (item.back_page_number === null ? null : (imageOf.get(item.back_page_number) ?? null))),
       ],
     );
+    // Images of pages not kept stay with the upload: its report shows them.
     await writeOutcomes(tx, upload.id, match.pages);
-    for (const page of staged) {
-      const result = resultOf.get(page.page_number);
-      if (page.image_blob_key !== null && (!result || !KEPT_OUTCOMES.includes(result.outcome))) unusedBlobs.push(page.image_blob_key);
-    }
 
     const sheets = await tx.query<{ id: string }>(
       'SELECT DISTINCT answer_sheet_id AS id FROM pages WHERE id = ANY($1::uuid[]) AND answer_sheet_id IS NOT NULL',

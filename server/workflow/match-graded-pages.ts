@@ -10,7 +10,8 @@
 //   - The same original page scanned twice in one upload: the later scan wins (`replaced`), the
 //     earlier one and its back are `superseded`.
 //   - Everything else is refused and says why: a `p` code of another congregation's page
-//     (`wrong_congregation`), of a file not sent (`not_sent`), a code never printed or not ours
+//     (`wrong_congregation`), of a file archived (`file_archived`) or not being graded
+//     (`not_sent`), a code never printed or not ours
 //     (`unknown_code`), a code of another kind (`other_kind`), a page with no code that follows
 //     no front (`unrecognized`), or one the reader could not process (`unreadable`). A page
 //     whose code was seen but not decoded is never taken as a back: it is most likely a front.
@@ -26,6 +27,7 @@ export type GradedPageOutcome =
   | 'blank'
   | 'wrong_congregation'
   | 'not_sent'
+  | 'file_archived'
   | 'unknown_code'
   | 'other_kind'
   | 'unrecognized'
@@ -48,6 +50,8 @@ export interface CodeTarget {
   congregation_id: string | null;
   /** The page's file was sent to its study helpers (and not archived). */
   open_for_grading: boolean;
+  /** The page's file is archived: its grading is over. */
+  archived: boolean;
 }
 
 export interface GradedPageResult {
@@ -111,6 +115,10 @@ export function matchGradedPages(
       }
       if (target.congregation_id !== congregationId) {
         add(page.page_number, 'wrong_congregation', null, `P-${page.code.id} is a page of another congregation's packet; it was not taken.`);
+        continue;
+      }
+      if (target.archived) {
+        add(page.page_number, 'file_archived', null, `P-${page.code.id} belongs to a file that is archived; its grading is over.`);
         continue;
       }
       if (!target.open_for_grading) {

@@ -3,7 +3,15 @@
 // each of their sheets, front then back, page by page; then, when the course goes on, a
 // personalised sheet of the next lesson whose pages carry `s` codes issued to that student (and
 // the student's human id in the name field), so the next answers come back already identified.
-// Sheets without a student bring only their graded pages. Written page by page to disk.
+// Sheets without a student bring only their graded pages.
+//
+// Two layouts are written in one pass, page by page, each straight to the blob store:
+//   two-sided (the default download): made for duplex printers. Every student's block starts on
+//     an odd page; every graded front is followed by its back or a blank page, so front and back
+//     share one sheet of paper; each next-lesson page is printed as its master is meant to be,
+//     alone on the front of its own sheet (blank back), so the student's answers never share a
+//     sheet with anything else and the scanner drops the blank back.
+//   one-sided: the same pages with no blank page added (`?sides=one`).
 import type { Database } from '../db/database';
 import { notFound } from '../http-error';
 import { keptSheetSql } from '../jobs/file-steps';
@@ -81,13 +89,47 @@ interface TemplateRow {
   course_name: string;
 }
 
-/** One page of the return file: a scan, or a page of a personalised next-lesson sheet. */
+/** One page of the return file: a scan, a page of a personalised next-lesson sheet, or blank paper. */
 export type ReturnPage =
   | { kind: 'scan'; blob_key: string | null }
+  | { kind: 'next_lesson'; page: NextLessonPage }
+  | { kind: 'blank' };
+
+/** One sheet of paper's worth: a graded front with its back (if scanned), or a next-lesson page. */
+export type ReturnLeaf =
+  | { kind: 'graded'; front: string | null; back: string | null }
   | { kind: 'next_lesson'; page: NextLessonPage };
 
-/** The pages of a file's return file, in order. Issues the `s` codes it needs. */
-export async function returnFilePages(db: Database, fileId: string, publicUrl: string): Promise<ReturnPage[]> {
+/** Everything one student (or one sheet without a student) gets back, in order. */
+export type ReturnBlock = ReturnLeaf[];
+
+export type ReturnSides = 'two' | 'one';
+
+/**
+ * The pages to print for a layout. Two-sided: each block starts on an odd page and every leaf
+ * fills both sides of one sheet (its back, or a blank page). One-sided: the pages as they are.
+ */
+export function layOutReturnFile(blocks: readonly ReturnBlock[], sides: ReturnSides): ReturnPage[] {
+  const out: ReturnPage[] = [];
+  for (const block of blocks) {
+    // Every leaf takes two pages, so a block always ends on an even page: this only guards it.
+    if (sides === 'two' && out.length % 2 === 1) out.push({ kind: 'blank' });
+    for (const leaf of block) {
+      if (leaf.kind === 'graded') {
+        out.push({ kind: 'scan', blob_key: leaf.front });
+        if (leaf.back !== null) out.push({ kind: 'scan', blob_key: leaf.back });
+        else if (sides === 'two') out.push({ kind: 'blank' });
+      } else {
+        out.push({ kind: 'next_lesson', page: leaf.page });
+        if (sides === 'two') out.push({ kind: 'blank' });
+      }
+    }
+  }
+  return out;
+}
+
+/** The return file's student blocks, in order. Issues the `s` codes it needs. */
+export async function returnFileBlocks(db: Database, fileId: string, publicUrl: string): Promise<ReturnBlock[]> {
   const sheets = await db.query<SheetRow>(
     `SELECT a.id, a.student_id, st.human_id AS student_human_id, st.attributes ->> 'name' AS student_name,
             COALESCE(l.next_lesson_id,
@@ -151,13 +193,12 @@ export async function returnFilePages(db: Database, fileId: string, publicUrl: s
   const copies = [...groups.values()].flatMap((group) => nextOf(group).map((template) => ({ studentId: group[0]!.student_id!, templateId: template.id })));
   const codes = await issuedSheetCodes(db, copies);
 
-  const out: ReturnPage[] = [];
+  const out: ReturnBlock[] = [];
   for (const group of groups.values()) {
+    const block: ReturnBlock = [];
+    out.push(block);
     for (const sheet of group) {
-      for (const page of pagesOf.get(sheet.id) ?? []) {
-        out.push({ kind: 'scan', blob_key: page.front_key });
-        if (page.back_key !== null) out.push({ kind: 'scan', blob_key: page.back_key });
-      }
+      for (const page of pagesOf.get(sheet.id) ?? []) block.push({ kind: 'graded', front: page.front_key, back: page.back_key });
     }
     const next = nextOf(group);
     if (next.length === 0) continue;
@@ -176,9 +217,9 @@ export async function returnFilePages(db: Database, fileId: string, publicUrl: s
     };
     // Everything the master prints: a renamed lesson is drawn afresh, not taken from the cache.
     const master = (template: TemplateRow) => JSON.stringify([template.id, input.courseName, input.lessonName, input.lessonNumber, next.length, publicUrl]);
-    next.forEach((template, index) => out.push({ kind: 'next_lesson', page: { input, index, masterKey: master(template) } }));
+    next.forEach((template, index) => block.push({ kind: 'next_lesson', page: { input, index, masterKey: master(template) } }));
   }
-  return out;
+  return out.filter((block) => block.length > 0);
 }
 
 export async function buildReturnFile(context: JobContext, fileId: string): Promise<void> {
@@ -191,8 +232,9 @@ export async function buildReturnFile(context: JobContext, fileId: string): Prom
   if (lease === null) return;
   try {
     // The request as text: a JavaScript Date would drop its microseconds and never compare equal.
-    const file = await db.maybeOne<{ grading_complete: boolean; return_requested_at: string | null; return_prepped: boolean; return_blob_key: string | null }>(
-      'SELECT grading_complete, return_requested_at::text AS return_requested_at, return_prepped, return_blob_key FROM files WHERE id = $1',
+    const file = await db.maybeOne<{ grading_complete: boolean; return_requested_at: string | null; return_prepped: boolean; return_blob_key: string | null; return_one_sided_blob_key: string | null }>(
+      `SELECT grading_complete, return_requested_at::text AS return_requested_at, return_prepped, return_blob_key, return_one_sided_blob_key
+       FROM files WHERE id = $1`,
       [fileId],
     );
     if (file === null || !file.grading_complete || file.return_requested_at === null || file.return_prepped) {
@@ -208,42 +250,59 @@ export async function buildReturnFile(context: JobContext, fileId: string): Prom
       return;
     }
 
-    const pages = await returnFilePages(db, fileId, config.publicUrl);
-    const progress = new ProgressWriter(db, JOB.generateReturnFile, fileId, pages.length);
+    const blocks = await returnFileBlocks(db, fileId, config.publicUrl);
+    const twoSided = layOutReturnFile(blocks, 'two');
+    const oneSided = layOutReturnFile(blocks, 'one');
+    const progress = new ProgressWriter(db, JOB.generateReturnFile, fileId, oneSided.length);
     await progress.start();
     const { createBlobPdfWriter, drawNextLessonPage, drawScan, PAGE_SIZES } = await pdfDrawing();
-    const writer = createBlobPdfWriter(blobStore, { title: 'Return file', signal: lease.signal });
-    let blob;
+    const writers = { two: createBlobPdfWriter(blobStore, { title: 'Return file', signal: lease.signal }), one: createBlobPdfWriter(blobStore, { title: 'Return file (one-sided)', signal: lease.signal }) };
+    const addPage = async (writer: typeof writers.two, page: ReturnPage, jpeg: Uint8Array | null) => {
+      if (page.kind === 'next_lesson') await writer.addPage(PAGE_SIZES.a4, (pageContext) => drawNextLessonPage(pageContext, page.page, PAGE_SIZES.a4));
+      else
+        await writer.addPage(PAGE_SIZES.a4, async ({ page: pdfPage }) => {
+          if (page.kind === 'scan' && jpeg !== null) await drawScan(pdfPage, jpeg);
+        });
+    };
+    let blobs;
     try {
+      // Both layouts from one read of the scans: the one-sided pages are the two-sided ones
+      // without their blank pages, in the same order.
+      let twoIndex = 0;
       let index = 0;
-      const keys = pages.map((page) => (page.kind === 'scan' ? page.blob_key : null));
+      const keys = oneSided.map((page) => (page.kind === 'scan' ? page.blob_key : null));
       for await (const jpeg of readAhead(blobStore, keys)) {
-        const page = pages[index++]!;
-        if (page.kind === 'scan') {
-          await writer.addPage(PAGE_SIZES.a4, async ({ page: pdfPage }) => {
-            if (jpeg !== null) await drawScan(pdfPage, jpeg);
-          });
-        } else {
-          await writer.addPage(PAGE_SIZES.a4, (pageContext) => drawNextLessonPage(pageContext, page.page, PAGE_SIZES.a4));
-        }
+        const page = oneSided[index++]!;
+        while (twoSided[twoIndex]?.kind === 'blank') await addPage(writers.two, twoSided[twoIndex++]!, null);
+        await addPage(writers.two, twoSided[twoIndex++]!, jpeg);
+        await addPage(writers.one, page, jpeg);
         lease.signal.throwIfAborted();
         await progress.step();
       }
-      blob = (await writer.finish()).blob;
+      while (twoIndex < twoSided.length) await addPage(writers.two, twoSided[twoIndex++]!, null);
+      blobs = { two: (await writers.two.finish()).blob, one: (await writers.one.finish()).blob };
     } catch (error) {
-      await writer.abort();
+      await writers.two.abort();
+      await writers.one.abort();
       throw error;
     }
+    const blob = blobs.two;
     const stored = await db.transaction(async (tx) => {
       // Only the request this run served: a newer regenerate request waits for its own run.
       const changed = await tx.execute(
-        `UPDATE files SET return_blob_key = $2, return_page_count = $3, return_prepped = true
+        `UPDATE files SET return_blob_key = $2, return_page_count = $3, return_one_sided_blob_key = $5, return_prepped = true
          WHERE id = $1 AND return_requested_at::text = $4 AND NOT return_prepped`,
-        [fileId, blob.key, pages.length, file.return_requested_at],
+        [fileId, blob.key, twoSided.length, file.return_requested_at, blobs.one.key],
       );
-      if (changed > 0) await updateProgress(tx, JOB.generateReturnFile, fileId, { status: 'success', completed: pages.length, count: pages.length });
+      if (changed > 0) await updateProgress(tx, JOB.generateReturnFile, fileId, { status: 'success', completed: oneSided.length, count: oneSided.length });
       return changed > 0;
     });
+    if (stored && file.return_one_sided_blob_key !== null && file.return_one_sided_blob_key !== blobs.one.key) {
+      await discardIfUnreferenced(db, blobStore, file.return_one_sided_blob_key).catch(() => undefined);
+    }
+    if (!stored) {
+      for (const key of [blob.key, blobs.one.key]) await discardIfUnreferenced(db, blobStore, key).catch(() => undefined);
+    }
     if (stored && file.return_blob_key !== null && file.return_blob_key !== blob.key) {
       await discardIfUnreferenced(db, blobStore, file.return_blob_key).catch(() => undefined);
     }

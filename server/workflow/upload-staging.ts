@@ -5,7 +5,6 @@ import { JOB } from '../jobs/job-types';
 import { updateProgress } from '../jobs/progress';
 import type { Code, CodePrefix } from '../pipeline/codes';
 import type { PageReason } from '../pipeline/find-codes';
-import { KEPT_OUTCOMES } from './match-graded-pages';
 
 /** A page's outcome as recorded (graded outcomes, or `intro` / `blank` for intro files). */
 export interface PageOutcomeRow {
@@ -49,21 +48,13 @@ export function codeOf(page: StagedPage): Code | null {
   return page.code_prefix !== null && page.code_id !== null ? { prefix: page.code_prefix, id: page.code_id } : null;
 }
 
-/** Records every page's outcome; images of pages not kept are no longer pointed at. */
+/** Records every page's outcome; every page keeps its image, so the upload's report can show it. */
 export async function writeOutcomes(db: Database, uploadId: string, results: readonly PageOutcomeRow[]): Promise<void> {
   await db.query(
-    `UPDATE feedback_upload_pages s SET outcome = v.outcome, page_id = v.page_id, detail = v.detail,
-            image_blob_key = CASE WHEN v.outcome = ANY($6::text[]) THEN s.image_blob_key END
+    `UPDATE feedback_upload_pages s SET outcome = v.outcome, page_id = v.page_id, detail = v.detail
      FROM unnest($2::int[], $3::text[], $4::uuid[], $5::text[]) AS v(page_number, outcome, page_id, detail)
      WHERE s.upload_id = $1 AND s.page_number = v.page_number`,
-    [
-      uploadId,
-      results.map((r) => r.page_number),
-      results.map((r) => r.outcome),
-      results.map((r) => r.page_id),
-      results.map((r) => r.detail),
-      [...KEPT_OUTCOMES, 'intro'],
-    ],
+    [uploadId, results.map((r) => r.page_number), results.map((r) => r.outcome), results.map((r) => r.page_id), results.map((r) => r.detail)],
   );
 }
 

@@ -30,3 +30,19 @@ export function formatRelativeTime(value: string | null | undefined, now: Date =
 export function shortId(id: string, length = 6): string {
   return id.slice(0, length);
 }
+
+/** Bytes as people read them: "512 B", "12.0 MB", "1.40 GB" (powers of 1000, as the 1.5 GB limit). */
+export function formatBytes(bytes: number): string {
+  if (bytes < 1_000) return `${bytes} B`;
+  if (bytes < 1_000_000) return `${(bytes / 1_000).toFixed(1)} kB`;
+  if (bytes < 1_000_000_000) return `${(bytes / 1_000_000).toFixed(1)} MB`;
+  return `${(bytes / 1_000_000_000).toFixed(2)} GB`;
+}
+
+/** A time left: "45 s", "3 min", "1 h 20 min". */
+export function formatDuration(seconds: number): string {
+  if (seconds < 60) return `${Math.max(0, Math.round(seconds))} s`;
+  const minutes = Math.round(seconds / 60);
+  if (minutes < 60) return `${minutes} min`;
+  return `${Math.floor(minutes / 60)} h ${minutes % 60} min`;
+}

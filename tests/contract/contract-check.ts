@@ -691,7 +691,18 @@ export async function runContractCheck(options: CheckOptions): Promise<CheckRepo
   });
   if (leave && graded) left.push(`graded upload ${str((graded.json as Json).id)}`);
   if (leave && congregationId) await quiet('setViewAs', { body: { congregation: null } });
-  await check('listUploads', { req: { query: { order_by: 'name', order_direction: 'asc', limit: '3' } }, expect: [200] });
+  const uploads = await check('listUploads', { req: { query: { order_by: 'name', order_direction: 'asc', limit: '3' } }, expect: [200] });
+  const uploadId = str(items(uploads)[0]?.id);
+  await check('getUpload', {
+    req: { path: { id: uploadId ?? UNKNOWN_UUID } },
+    expect: uploadId ? [200] : [404],
+    note: uploadId ? '' : 'no upload on this server: 404',
+  });
+  await check('getUploadPageImage', {
+    req: { path: { id: uploadId ?? UNKNOWN_UUID, page_number: '1' } },
+    expect: uploadId ? [200, 404] : [404],
+    note: uploadId ? 'a page kept without an image (a blank back) answers 404' : 'no upload on this server: 404',
+  });
   await check('resolveQrCode', { req: { path: { prefix: 'p', id: 'ZZZZZZZZ' } }, expect: [404], note: 'an unknown code: 404' });
   if (leave && fileId) {
     await check('deleteFile', { req: { path: filePath }, expect: [409], note: 'a sent file is kept: 409' });

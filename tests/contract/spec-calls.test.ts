@@ -83,10 +83,15 @@ POST /api/database/delete
   .split('\n')
   .map((line) => line.trim());
 
-/** Calls the contract adds beyond spec section 7 (issue: printing what we read back). */
+/**
+ * Calls the contract adds beyond spec section 7 (issues: printing what we read back; an upload's
+ * report on the Feedback Upload Page, with its pages' scans).
+ */
 const additions = [
   'GET /api/service_centers/{id}/cover-sheet.pdf',
   'GET /api/courses/{id}/lessons/{lesson_id}/master.pdf',
+  'GET /api/uploads/{id}',
+  'GET /api/uploads/{id}/pages/{page_number}/image',
 ];
 
 const inContract = new Set(contract().operations.map((op) => `${op.method} ${op.path}`));

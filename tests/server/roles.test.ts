@@ -33,6 +33,7 @@ interface Side {
   sheet: string;
   page: string;
   distributed: string;
+  upload: string;
 }
 
 interface World {
@@ -59,12 +60,12 @@ async function makeSide(db: Database, code: string, world: { serviceCenter: stri
     'INSERT INTO distributed_files (file_id, congregation_id, page_count) VALUES ($1, $2, 1) RETURNING id',
     [file, congregation],
   );
-  await db.query(
-    `INSERT INTO feedback_uploads (name, congregation_id, blob_key, sha256, process_status) VALUES ($1, $2, 'x', $3, 'success')`,
+  const upload = await db.one<{ id: string }>(
+    `INSERT INTO feedback_uploads (name, congregation_id, blob_key, sha256, process_status) VALUES ($1, $2, 'x', $3, 'success') RETURNING id`,
     [`Upload ${code}`, congregation, randomUUID().replace(/-/g, '').padEnd(64, '0')],
   );
   await db.query(`INSERT INTO baptism_requests (student_id, status) VALUES ($1, 'pending')`, [student.id]);
-  return { congregation, helper, student: student.id, studentWithoutRequest: other.human_id, file, sheet, page: page.id, distributed: distributed.id };
+  return { congregation, helper, student: student.id, studentWithoutRequest: other.human_id, file, sheet, page: page.id, distributed: distributed.id, upload: upload.id };
 }
 
 async function tinyPdf(): Promise<Buffer> {
@@ -165,6 +166,8 @@ const requests: Record<string, (w: World, s: Side) => Request> = {
   listCoursePages: (w) => ({ url: `/api/courses/${w.course}/pages` }),
   printLessonMaster: (w) => ({ url: `/api/courses/${w.course}/lessons/${w.lesson}/master.pdf` }),
   listUploads: (_w, s) => ({ url: `/api/uploads/?group_id=${s.congregation}` }),
+  getUpload: (_w, s) => ({ url: `/api/uploads/${s.upload}` }),
+  getUploadPageImage: (_w, s) => ({ url: `/api/uploads/${s.upload}/pages/1/image` }),
   initDatabase: () => ({ url: '/api/database/init' }),
   deleteDatabase: () => ({ url: '/api/database/delete' }),
   logout: () => ({ url: '/api/auth/logout' }),

@@ -43,7 +43,15 @@ describe('GET /api/uploads/', () => {
     const { a, first } = await setUp();
     expect(await names('')).toEqual({ total: 3, skip: 0, limit: 10, names: ['Alpha.pdf', 'charlie.pdf', 'bravo.pdf'] });
     const { body } = await getJson<Listed<Upload>>(t.app, await admin(t.app), `/api/uploads?group_id=${a}`);
-    expect(body.items[1]).toEqual({ id: first, name: 'bravo.pdf', created_at: daysAgo(3).toISOString(), process_status: 'pending', is_intro: true });
+    // Still pending, nothing read yet: the counts are all zero.
+    expect(body.items[1]).toEqual({
+      id: first,
+      name: 'bravo.pdf',
+      created_at: daysAgo(3).toISOString(),
+      process_status: 'pending',
+      is_intro: true,
+      summary: { pages_read: 0, matched: 0, not_matched: 0, blank_dropped: 0 },
+    });
   });
 
   it('sorts by name or created_at in either direction', async () => {

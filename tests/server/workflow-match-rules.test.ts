@@ -7,10 +7,11 @@ import { matchGradedPages, type CodeTarget, type GradedPageInput } from '../../s
 
 const MINE = 'congregation-a';
 const targets: Record<string, CodeTarget> = {
-  AAAA2222: { page_id: 'page-1', congregation_id: MINE, open_for_grading: true },
-  BBBB2222: { page_id: 'page-2', congregation_id: MINE, open_for_grading: true },
-  CCCC2222: { page_id: 'page-3', congregation_id: 'congregation-b', open_for_grading: true },
-  DDDD2222: { page_id: 'page-4', congregation_id: MINE, open_for_grading: false },
+  AAAA2222: { page_id: 'page-1', congregation_id: MINE, open_for_grading: true, archived: false },
+  BBBB2222: { page_id: 'page-2', congregation_id: MINE, open_for_grading: true, archived: false },
+  CCCC2222: { page_id: 'page-3', congregation_id: 'congregation-b', open_for_grading: true, archived: false },
+  DDDD2222: { page_id: 'page-4', congregation_id: MINE, open_for_grading: false, archived: false },
+  EEEE2222: { page_id: 'page-5', congregation_id: MINE, open_for_grading: false, archived: true },
 };
 const resolve = (code: Code) => targets[code.id] ?? null;
 
@@ -42,11 +43,12 @@ describe('graded upload matching rules', () => {
     ]);
   });
 
-  it("refuses other congregations' pages, files not being graded, codes never printed and other kinds; their backs too", () => {
-    expect(outcomes(pages(['p', 'CCCC2222'], 'back', ['p', 'DDDD2222'], ['p', 'ZZZZ2222'], ['t', 'AAAA2222'], 'other_kind', 'unknown_code', 'blank'))).toEqual([
+  it("refuses other congregations' pages, files not being graded or archived, codes never printed and other kinds; their backs too", () => {
+    expect(outcomes(pages(['p', 'CCCC2222'], 'back', ['p', 'DDDD2222'], ['p', 'EEEE2222'], ['p', 'ZZZZ2222'], ['t', 'AAAA2222'], 'other_kind', 'unknown_code', 'blank'))).toEqual([
       ['wrong_congregation', null],
       ['unrecognized', null],
       ['not_sent', null],
+      ['file_archived', null],
       ['unknown_code', null],
       ['other_kind', null],
       ['other_kind', null],

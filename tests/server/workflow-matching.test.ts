@@ -14,7 +14,10 @@ import { signIn, type SignedIn } from '../helpers/sign-in';
 import { createTestApp } from '../helpers/test-app';
 import { createPipelineApp, type PipelineApp } from './pipeline-harness';
 import { coordinator, insertCongregation, insertFile, insertStudent, insertStudyHelper } from './support';
+import type { Schemas } from '../../server/contract/types';
 import { api, codesOnPages, scanGradedPackets, uploadGraded, uploadOutcomes, waitFor, waitForUpload } from './workflow-world';
+
+type UploadReport = Schemas['UploadReport'];
 
 const PUBLIC_URL = 'http://localhost:3000';
 
@@ -146,8 +149,10 @@ describe('graded uploads', () => {
     expect(after[0]!.back_blob_key).not.toBeNull();
     const preview = await api(h.app, coordinatorA, 'GET', `/api/pages/${sheetOf.A.pageId}/graded-preview`);
     expect(preview.raw.headers.etag).toBe(`"${after[0]!.front_blob_key}"`);
-    // The replaced scan's image is gone from the store.
-    expect(await h.blobStore.stat(before[0]!.front_blob_key)).toBeNull();
+    // The replaced scan is no feedback any more; the earlier upload's report still shows it, not kept.
+    expect(after.map((row) => row.front_blob_key)).not.toContain(before[0]!.front_blob_key);
+    const earlier = (await api(h.app, coordinatorA, 'GET', `/api/uploads/${before[0]!.upload_id}`)).json as unknown as UploadReport;
+    expect(earlier.pages[0]).toMatchObject({ result: 'not_matched', reason: 'already_graded', kept: false, has_image: true });
 
     const twice = await gradedUpload(coordinatorA, await scanGradedPackets(packetOf.A.pdf, { seed: 4, pages: [0, 0], back: (i) => (i === 0 ? 'comment' : 'none') }), 'Twice');
     const twiceOutcomes = await uploadOutcomes(h.db, twice);
@@ -245,6 +250,69 @@ describe('intro files', () => {
     const students = (await api(h.app, coordinatorA, 'GET', `/api/study-helper/${helper}/students`)).json as unknown as { total: number };
     expect(students.total).toBe(3);
     expect(((await api(h.app, admin, 'GET', `/api/file/${upload.file_id}/steps`)).json as unknown as { step: string }).step).toBe('send');
+  });
+});
+
+describe('upload reports', () => {
+  it('reports every page: matched to its file and sheet, not matched with its reason, blank backs dropped', async () => {
+    // A's page (graded before) with a blank back; B's page with a written back; a packet code
+    // never printed; a blank master's page (another kind of code).
+    const neverPrinted = await makeAnswerSheetMaster({
+      courseName: 'The Gospel of John',
+      lessonName: 'Lesson 1',
+      lessonNumber: 1,
+      pages: [{ page_number: 1, code: { prefix: 'p', id: newCodeId() } }],
+      publicUrl: PUBLIC_URL,
+    });
+    const upload = await joinPdfs([
+      await scanGradedPackets(packetOf.A.pdf, { seed: 31, back: () => 'blank' }),
+      await scanGradedPackets(packetOf.B.pdf, { seed: 32, back: () => 'comment' }),
+      await scanGradedPackets(neverPrinted, { seed: 33 }),
+      await scanGradedPackets(await masterPdf(0), { seed: 34 }),
+    ]);
+    const uploadId = await gradedUpload(coordinatorA, upload, 'Report check');
+    const report = (await api(h.app, coordinatorA, 'GET', `/api/uploads/${uploadId}`)).json as unknown as UploadReport;
+    expect(report).toMatchObject({ id: uploadId, name: 'Report check', process_status: 'success', is_intro: false, failure_reason: null });
+    expect(report.summary).toEqual({ pages_read: 6, matched: 1, not_matched: 4, blank_dropped: 1 });
+    expect(report.pages.map((page) => [page.page_number, page.result, page.reason, page.kept])).toEqual([
+      [1, 'matched', 'already_graded', true],
+      [2, 'blank_dropped', null, false],
+      [3, 'not_matched', 'other_congregation', false],
+      [4, 'not_matched', 'no_code', false],
+      [5, 'not_matched', 'unknown_code', false],
+      [6, 'not_matched', 'not_packet_page', false],
+    ]);
+    // The matched page names its file and answer sheet; a refused one names nothing of B's.
+    expect(report.pages[0]).toMatchObject({ file: { id: fileId, name: 'Matching batch' }, answer_sheet: { id: sheetOf.A.sheetId, lesson: 'Lesson 1' } });
+    expect(report.pages[0]!.code).toMatch(/^P-/);
+    expect(report.pages[2]).toMatchObject({ file: null, answer_sheet: null });
+    expect(report.pages[2]!.detail).toMatch(/another congregation/);
+    // Every page not matched has its scan for the thumbnail; the blank back has none.
+    for (const page of report.pages.filter((p) => p.result === 'not_matched')) {
+      expect(page.has_image).toBe(true);
+      const image = await api(h.app, coordinatorA, 'GET', `/api/uploads/${uploadId}/pages/${page.page_number}/image`);
+      expect(image.status).toBe(200);
+      expect(image.raw.headers['content-type']).toBe('image/jpeg');
+    }
+    expect(report.pages[1]!.has_image).toBe(false);
+    expect((await api(h.app, coordinatorA, 'GET', `/api/uploads/${uploadId}/pages/2/image`)).status).toBe(404);
+    // Another congregation sees neither the report nor its pages; the admin sees both.
+    expect((await api(h.app, coordinatorB, 'GET', `/api/uploads/${uploadId}`)).status).toBe(403);
+    expect((await api(h.app, coordinatorB, 'GET', `/api/uploads/${uploadId}/pages/3/image`)).status).toBe(403);
+    expect((await api(h.app, admin, 'GET', `/api/uploads/${uploadId}`)).status).toBe(200);
+    expect((await api(h.app, admin, 'GET', '/api/uploads/3f2b8c1e-4a5d-4e6f-9a7b-1c2d3e4f5a6b')).status).toBe(404);
+    // The list carries the same counts.
+    const list = (await api(h.app, coordinatorA, 'GET', '/api/uploads/?order_by=created_at')).json as unknown as { items: { id: string; summary: unknown }[] };
+    expect(list.items.find((item) => item.id === uploadId)!.summary).toEqual(report.summary);
+  });
+
+  it('refuses the pages of an archived file, saying so', async () => {
+    await h.db.query(`UPDATE files SET file_status = 'archived' WHERE id = $1`, [fileId]);
+    const uploadId = await gradedUpload(coordinatorA, await scanGradedPackets(packetOf.A.pdf, { seed: 35 }), 'After archiving');
+    const report = (await api(h.app, coordinatorA, 'GET', `/api/uploads/${uploadId}`)).json as unknown as UploadReport;
+    expect(report.summary).toEqual({ pages_read: 1, matched: 0, not_matched: 1, blank_dropped: 0 });
+    expect(report.pages[0]).toMatchObject({ result: 'not_matched', reason: 'file_archived', kept: false, has_image: true, file: null });
+    expect(report.pages[0]!.detail).toMatch(/archived/);
   });
 });
 

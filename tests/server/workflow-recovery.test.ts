@@ -222,9 +222,10 @@ describe('the return file', () => {
       'SELECT return_prepped, return_page_count, return_blob_key FROM files WHERE id = $1',
       [fileId],
     );
-    // Every sheet's page, the backs of congregation 1, and a one-page next lesson per student.
+    // Two-sided: every sheet's page with its back or a blank page, and a one-page next lesson
+    // per student on a sheet of its own.
     const sheetsTotal = CONGREGATIONS * SHEETS_EACH;
-    expect(built).toMatchObject({ return_prepped: true, return_page_count: sheetsTotal + SHEETS_EACH / 2 + sheetsTotal });
+    expect(built).toMatchObject({ return_prepped: true, return_page_count: 2 * sheetsTotal + 2 * sheetsTotal });
 
     const regenerate = await api(t.app, admin, 'POST', `/api/file/${fileId}/regenerate`);
     expect(regenerate).toMatchObject({ status: 202, json: { group_name: 'generate_return_file_requested', run_id: fileId } });

@@ -3,7 +3,9 @@
 // sent; each congregation's print packet is downloaded, "printed, graded and scanned back"
 // (rasterised, pen marks, tilt, noise, duplex backs) and uploaded by its coordinator; sheets and
 // congregation states move on until grading completes; the return file holds exactly the
-// expected pages in order (read back by their codes); it is downloaded and the file archived.
+// expected pages in order (read back by their codes), two-sided (every student on an odd page,
+// every page followed by its back or blank paper) and one-sided; it is downloaded and the file
+// archived.
 import { readFileSync } from 'node:fs';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { makeScan, type MadeScan } from '../fixtures/make-scans';
@@ -238,15 +240,9 @@ describe('the file workflow, end to end', () => {
     expect(messages[messages.length - 1]).toMatchObject({ status: 'success' });
   });
 
-  it('returns per student the graded pages, front and back, then a personalised next-lesson sheet', async () => {
-    const download = await api(h.app, admin, 'GET', `/api/file/${fileId}/graded_pdf`);
-    expect(download.status).toBe(200);
-    expect(String(download.raw.headers['content-disposition'])).toContain('Lagos batch 7 - graded.pdf');
-    const pdf = new Uint8Array(download.raw.rawPayload);
-    returnPdf = pdf;
-
+  it('returns per student the graded pages, front and back, then a personalised next-lesson sheet, one-sided and two-sided', async () => {
     // Expected, from the database: students in the order of their first sheet; a kept page's
-    // code, then 'back' when its graded scan has a back; the next lesson's pages for the student.
+    // code, then its back when its graded scan has one; the next lesson's pages for the student.
     const sheets = await h.db.query<{ id: string; student_id: string | null; next_pages: number }>(
       `SELECT a.id, a.student_id,
               (SELECT count(*)::int FROM lessons nl JOIN page_templates pt ON pt.lesson_id = nl.id
@@ -266,35 +262,75 @@ describe('the file workflow, end to end', () => {
     );
     const groups = new Map<string, typeof sheets>();
     for (const sheet of sheets) groups.set(sheet.student_id ?? sheet.id, [...(groups.get(sheet.student_id ?? sheet.id) ?? []), sheet]);
-    const expected: string[] = [];
-    for (const group of groups.values()) {
+    // One block per student: its pages, a back as 'none' (no code), and whether it was a back.
+    const blocks = [...groups.values()].map((group) => {
+      const block: { token: string; back?: boolean }[] = [];
       for (const sheet of group) {
         for (const page of pages.filter((p) => p.sheet_id === sheet.id)) {
-          expected.push(`p:${page.code_id}`);
-          if (page.has_back) expected.push('back');
+          block.push({ token: `p:${page.code_id}` });
+          if (page.has_back) block.push({ token: 'none', back: true });
         }
       }
       const last = group[group.length - 1]!;
-      if (last.student_id !== null) for (let i = 0; i < last.next_pages; i++) expected.push(`s:${last.student_id}`);
-    }
-    expect(expected.filter((token) => token.startsWith('s:')).length).toBeGreaterThan(0);
-    expect(expected).toContain('back');
+      if (last.student_id !== null) for (let i = 0; i < last.next_pages; i++) block.push({ token: `s:${last.student_id}` });
+      return block;
+    });
+    const oneSided = blocks.flat().map((page) => page.token);
+    expect(oneSided.filter((token) => token.startsWith('s:')).length).toBeGreaterThan(0);
+    expect(blocks.some((block) => block.some((page) => page.back))).toBe(true);
+    expect(blocks.some((block) => block.some((page, i) => page.token.startsWith('p:') && !block[i + 1]?.back))).toBe(true);
 
-    expect(pdfPageCount(pdf)).toBe(expected.length);
-    const read = await codesOnPages(pdf);
     const issuedTo = new Map(
       (await h.db.query<{ code_id: string; student_id: string }>(`SELECT code_id, student_id FROM printed_codes WHERE prefix = 's' AND student_id IS NOT NULL`)).map(
         (row) => [row.code_id, row.student_id],
       ),
     );
-    const tokens = read.map((code) => (code === null ? 'back' : code.prefix === 's' ? `s:${issuedTo.get(code.id) ?? 'unknown'}` : `${code.prefix}:${code.id}`));
-    expect(tokens).toEqual(expected);
+    const read = async (query: string, name: string) => {
+      const download = await api(h.app, admin, 'GET', `/api/file/${fileId}/graded_pdf${query}`);
+      expect(download.status).toBe(200);
+      expect(String(download.raw.headers['content-disposition'])).toContain(name);
+      const pdf = new Uint8Array(download.raw.rawPayload);
+      // The two-sided return file is the one that goes out; cycle 2 comes back from it.
+      if (query === '') returnPdf = pdf;
+      const codes = await codesOnPages(pdf);
+      expect(codes).toHaveLength(pdfPageCount(pdf));
+      return codes.map((code) => (code === null ? 'none' : code.prefix === 's' ? `s:${issuedTo.get(code.id) ?? 'unknown'}` : `${code.prefix}:${code.id}`));
+    };
+
+    // One-sided: the pages as they are, nothing added.
+    expect(await read('?sides=one', 'Lagos batch 7 - graded - one-sided.pdf')).toEqual(oneSided);
+
+    // Two-sided (the default): read page by page, every student's block starts on an odd page,
+    // every page with a code is on the front of a sheet (odd page), and what follows it is its
+    // back or blank paper, never another student's or another page's code.
+    const twoSided = await read('', 'Lagos batch 7 - graded.pdf');
+    let at = 0;
+    for (const block of blocks) {
+      while (twoSided[at] === 'none') at++;
+      expect(at % 2, `student block starting ${block[0]!.token} is on page ${at + 1}`).toBe(0);
+      for (const page of block) {
+        if (page.back) continue;
+        expect(twoSided[at], `page ${at + 1}`).toBe(page.token);
+        expect(at % 2, `${page.token} is on page ${at + 1}`).toBe(0);
+        // Its back, or a blank page: nothing with a code.
+        expect(twoSided[at + 1], `the back of page ${at + 1}`).toBe('none');
+        at += 2;
+      }
+    }
+    expect(at).toBe(twoSided.length);
+    expect(twoSided.filter((token) => token !== 'none')).toEqual(oneSided.filter((token) => token !== 'none'));
 
     expect(await steps()).toMatchObject({ step: 'return', prepped: true, downloaded: true });
     expect(((await api(h.app, admin, 'GET', `/api/file/${fileId}`)).json as unknown as { file_status: string }).file_status).toBe('downloaded');
   });
 
-  it('archives the file once its return file was downloaded, and only once', async () => {
+  it('archives the file once its return file was downloaded, and only once; packets are offered until then', async () => {
+    const list = (await api(h.app, admin, 'GET', `/api/file/${fileId}/congregations`)).json as unknown as { id: string; distributed_file_id: string }[];
+    const packetA = list.find((row) => row.id === congregationA)!.distributed_file_id;
+    // Printed and graded long ago, the packet still downloads (a jam, a lost download).
+    const again = await api(h.app, coordinatorA, 'GET', `/api/study-helpers/distributed-files/${packetA}.pdf`);
+    expect(again.status).toBe(200);
+    expect(new Uint8Array(again.raw.rawPayload)).toEqual(packets.get(congregationA));
     expect((await api(h.app, coordinatorA, 'POST', `/api/file/${fileId}/archive`)).status).toBe(403);
     const archived = await api(h.app, admin, 'POST', `/api/file/${fileId}/archive`);
     expect(archived.status).toBe(200);
@@ -303,6 +339,9 @@ describe('the file workflow, end to end', () => {
     expect((await api(h.app, admin, 'POST', `/api/file/${fileId}/archive`)).status).toBe(409);
     expect((await api(h.app, admin, 'POST', `/api/file/${fileId}/regenerate`)).status).toBe(409);
     expect(await steps()).toMatchObject({ step: 'return', downloaded: true });
+    // Archived: the packet is no longer offered.
+    const after = await api(h.app, coordinatorA, 'GET', `/api/study-helpers/distributed-files/${packetA}.pdf`);
+    expect(after.status).toBe(409);
   });
 
   it('reads the next-lesson sheets filled in and scanned back as a new file, each assigned on arrival, at Send without Assign', async () => {

@@ -13,7 +13,7 @@ import { server } from '../../src/testing/mocks/server';
 import { chooseOption, optionLabels } from './support/dropdown';
 import { captureDownloads } from './support/downloads';
 import { pdfFile, toBrowserFile } from './support/files';
-import { fileRecord } from './support/fixtures';
+import { fileRecord, statsRecord } from './support/fixtures';
 
 setupMockApi();
 
@@ -143,6 +143,9 @@ describe('service-center upload', () => {
         return HttpResponse.json({ id: `new-${requests.length}` }, { status: 201 });
       }),
       http.get('*/api/file/:id', () => HttpResponse.json(fileRecord())),
+      http.get('*/api/file/:id/stats', () =>
+        HttpResponse.json(statsRecord({ pages: 6, sheets: 3, unassigned: 3 })),
+      ),
     );
     const { router } = await openUpload();
     expect(dialog().getAllByRole('radio').map((radio) => radio.closest('.upload-page-length')?.textContent)).toEqual([
@@ -155,6 +158,9 @@ describe('service-center upload', () => {
     fireEvent.click(dialog().getByLabelText('1 (Single-page intro)'));
     choose(pdfFile('a.pdf', 2_048, Date.UTC(2024, 2, 1, 9)), pdfFile('b.pdf'));
     fireEvent.click(dialog().getByRole('button', { name: 'Upload' }));
+    // The dialog stays for the processing and its summary (nothing flagged: success); Done goes to the file.
+    expect(await dialog().findByText('Upload complete: every page went through. 12 pages read, 6 answer sheets.')).toBeTruthy();
+    fireEvent.click(dialog().getByRole('button', { name: 'Done' }));
     await waitFor(() => expect(router.state.location.pathname).toBe('/file/new-1'));
     expect(requests).toHaveLength(2);
     expect(requests[0]?.get('name')).toBe('a.pdf');
@@ -163,6 +169,32 @@ describe('service-center upload', () => {
     expect((requests[0]?.get('file') as globalThis.File).name).toBe('a.pdf');
     expect(requests[1]?.get('name')).toBe('b.pdf');
     expect(await screen.findByText('Operation successful.')).toBeTruthy();
+  });
+
+  it('warns with the counts and the next step when the processed file has flagged pages', async () => {
+    server.use(
+      http.post('*/api/file', () => HttpResponse.json({ id: 'new-1' }, { status: 201 })),
+      http.get('*/api/file/:id', () => HttpResponse.json(fileRecord())),
+      http.get('*/api/file/:id/stats', () =>
+        HttpResponse.json(
+          statsRecord({
+            pages: 16,
+            sheets: 8,
+            unrecognized: 16,
+            mismatched: 1,
+            unassigned: 8,
+            flagged: 16,
+            reasons: { no_code_found: 16, unreadable: 0, unknown_code: 0, out_of_order: 0, stray_page: 0, another_course: 0, duplicate_sheet: 0, blank_back: 0 },
+          }),
+        ),
+      ),
+    );
+    await openUpload();
+    choose(pdfFile('no-codes.pdf'));
+    fireEvent.click(dialog().getByRole('button', { name: 'Upload' }));
+    expect(await dialog().findByText('Uploaded, but not everything went through. 16 pages read, 8 answer sheets, 16 pages to review, 1 mismatched.')).toBeTruthy();
+    expect(dialog().getByText('Open the file and mend the flagged pages in Review.')).toBeTruthy();
+    expect(screen.queryByText('Operation successful.')).toBeNull();
   });
 
   it('flags a file over 1.5 GB "File too Large" and keeps Upload disabled until it is removed', async () => {
@@ -225,7 +257,7 @@ describe('files list, coordinator', () => {
     renderApp('/files', { as: 'coordinator' });
     expect(await screen.findByRole('heading', { level: 1, name: 'Files' })).toBeTruthy();
     await screen.findByRole('link', { name: 'Unprinted one' });
-    expect(headers()).toEqual(['Name', 'Uploaded', 'Responses', 'Status']);
+    expect(headers()).toEqual(['Name', 'Uploaded', 'Responses', 'Status', 'Print']);
     expect(screen.queryByRole('button', { name: 'Upload' })).toBeNull();
     expect(screen.queryByRole('button', { name: 'Filter' })).toBeNull();
     const stateOf = (name: string) => {

@@ -17,10 +17,19 @@ const helper = { id: 'h1', name: 'Sister Mary Jones', email: 'x@example.org', st
 const dialog = () => within(screen.getByRole('dialog', { name: 'Upload' }));
 const uploadButton = () => dialog().getByRole('button', { name: 'Upload' }) as HTMLButtonElement;
 
-function uploadsApi(answer: () => Response = () => HttpResponse.json({ status: 'success', id: 'u1' })) {
+/** The report GET /api/uploads/{id} gives once processing is done. */
+function report(summary: { pages_read: number; matched: number; not_matched: number; blank_dropped: number }) {
+  return { id: 'u1', name: 'graded.pdf', created_at: '2024-01-01T00:00:00Z', process_status: 'success', is_intro: false, failure_reason: null, summary, pages: [] };
+}
+
+function uploadsApi(
+  answer: () => Response = () => HttpResponse.json({ status: 'success', id: 'u1' }),
+  summary = { pages_read: 4, matched: 3, not_matched: 0, blank_dropped: 1 },
+) {
   const requests: FormData[] = [];
   const helperQueries: string[] = [];
   server.use(
+    http.get('*/api/uploads/:id', () => HttpResponse.json(report(summary))),
     http.post('*/api/study-helpers/file', async ({ request }) => {
       requests.push(await request.formData());
       return answer();
@@ -60,7 +69,7 @@ describe('study-helper upload dialog', () => {
     choose(pdfFile('graded-1.pdf'), pdfFile('graded-2.pdf'));
     expect(uploadButton().disabled).toBe(false);
     fireEvent.click(uploadButton());
-    expect(await dialog().findByText('Upload complete.')).toBeTruthy();
+    expect(await dialog().findByText('Upload complete: every page went through. 8 pages read, 6 matched, 0 not matched, 2 blank backs dropped.')).toBeTruthy();
     expect(requests.map((form) => [form.get('name'), form.get('study_helper'), (form.get('file') as File).name])).toEqual([
       ['graded-1.pdf', null, 'graded-1.pdf'],
       ['graded-2.pdf', null, 'graded-2.pdf'],
@@ -81,9 +90,26 @@ describe('study-helper upload dialog', () => {
     await waitFor(() => expect(uploadButton().disabled).toBe(false));
     expect(helperQueries).toContain(DEMO_CONGREGATION_ID);
     fireEvent.click(uploadButton());
-    expect(await dialog().findByText('Upload complete.')).toBeTruthy();
+    expect(await dialog().findByText(/^Upload complete: every page went through\./)).toBeTruthy();
     expect(requests[0]?.get('study_helper')).toBe('h1');
     expect(requests[0]?.get('name')).toBe('intro.pdf');
+  });
+
+  it.each([
+    ['some pages not matched', { pages_read: 6, matched: 4, not_matched: 2, blank_dropped: 0 }, '6 pages read, 4 matched, 2 not matched, 0 blank backs dropped'],
+    ['nothing matched', { pages_read: 16, matched: 0, not_matched: 16, blank_dropped: 0 }, '16 pages read, 0 matched, 16 not matched, 0 blank backs dropped'],
+    ['only blank pages', { pages_read: 3, matched: 0, not_matched: 0, blank_dropped: 3 }, '3 pages read, 0 matched, 0 not matched, 3 blank backs dropped'],
+  ])('warns, never "success", when %s', async (_, summary, counts) => {
+    uploadsApi(undefined, summary);
+    await open();
+    fireEvent.click(dialog().getByRole('button', { name: 'No' }));
+    choose(pdfFile('graded.pdf'));
+    fireEvent.click(uploadButton());
+    expect(await dialog().findByText(`Uploaded, but not everything went through. ${counts}.`)).toBeTruthy();
+    expect(dialog().getByText('Open the upload to see each page not matched and why.')).toBeTruthy();
+    expect(dialog().getByRole('link', { name: 'Open the upload report' }).getAttribute('href')).toBe('/files/uploads/u1');
+    expect(screen.queryByText('Operation successful.')).toBeNull();
+    expect(dialog().queryByText(/every page went through/)).toBeNull();
   });
 
   it('shows the banner text of an upload the server refused', async () => {

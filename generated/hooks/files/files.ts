@@ -40,6 +40,7 @@ import type {
   BadRequestResponse,
   ConflictResponse,
   Created,
+  DownloadGradedFileParams,
   ErrorWithType,
   File,
   FileCongregation,
@@ -1091,20 +1092,29 @@ export function useListFileCongregations<TData = Awaited<ReturnType<typeof listF
 
 
 /**
- * Changes state: marks the file downloaded (which allows Archive), but only for a same-origin request (`Sec-Fetch-Site: same-origin` or `none`; without that header, an `Origin` equal to the portal's). A request from another site (a link elsewhere) gets the file and changes nothing.
+ * Made for double-sided printing by default: every student's block starts on an odd page and each graded page is followed by its back or a blank page. `sides=one` gives the one-sided variant (no blank pages added). Changes state: marks the file downloaded (which allows Archive), but only for a same-origin request (`Sec-Fetch-Site: same-origin` or `none`; without that header, an `Origin` equal to the portal's). A request from another site (a link elsewhere) gets the file and changes nothing.
  * @summary Download the return file (graded pages and next lessons); marks the file downloaded
  */
-export const getDownloadGradedFileUrl = (fileId: string,) => {
+export const getDownloadGradedFileUrl = (fileId: string,
+    params?: DownloadGradedFileParams,) => {
+  const normalizedParams = new URLSearchParams();
 
+  Object.entries(params || {}).forEach(([key, value]) => {
+    
+    if (value !== undefined) {
+      normalizedParams.append(key, value === null ? 'null' : value.toString())
+    }
+  });
 
-  
+  const stringifiedParams = normalizedParams.toString();
 
-  return `/api/file/${fileId}/graded_pdf`
+  return stringifiedParams.length > 0 ? `/api/file/${fileId}/graded_pdf?${stringifiedParams}` : `/api/file/${fileId}/graded_pdf`
 }
 
-export const downloadGradedFile = async (fileId: string, options?: RequestInit): Promise<PdfResponse> => {
+export const downloadGradedFile = async (fileId: string,
+    params?: DownloadGradedFileParams, options?: RequestInit): Promise<PdfResponse> => {
   
-  return apiFetch<PdfResponse>(getDownloadGradedFileUrl(fileId),
+  return apiFetch<PdfResponse>(getDownloadGradedFileUrl(fileId,params),
   {      
     ...options,
     method: 'GET'
@@ -1117,23 +1127,25 @@ export const downloadGradedFile = async (fileId: string, options?: RequestInit):
 
 
 
-export const getDownloadGradedFileQueryKey = (fileId?: string,) => {
+export const getDownloadGradedFileQueryKey = (fileId?: string,
+    params?: DownloadGradedFileParams,) => {
     return [
-    `/api/file/${fileId}/graded_pdf`
+    `/api/file/${fileId}/graded_pdf`, ...(params ? [params]: [])
     ] as const;
     }
 
     
-export const getDownloadGradedFileQueryOptions = <TData = Awaited<ReturnType<typeof downloadGradedFile>>, TError = BadRequestResponse | UnauthorizedResponse | ForbiddenResponse | NotFoundResponse | ConflictResponse>(fileId: string, options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof downloadGradedFile>>, TError, TData>>, request?: SecondParameter<typeof apiFetch>}
+export const getDownloadGradedFileQueryOptions = <TData = Awaited<ReturnType<typeof downloadGradedFile>>, TError = BadRequestResponse | UnauthorizedResponse | ForbiddenResponse | NotFoundResponse | ConflictResponse>(fileId: string,
+    params?: DownloadGradedFileParams, options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof downloadGradedFile>>, TError, TData>>, request?: SecondParameter<typeof apiFetch>}
 ) => {
 
 const {query: queryOptions, request: requestOptions} = options ?? {};
 
-  const queryKey =  queryOptions?.queryKey ?? getDownloadGradedFileQueryKey(fileId);
+  const queryKey =  queryOptions?.queryKey ?? getDownloadGradedFileQueryKey(fileId,params);
 
   
 
-    const queryFn: QueryFunction<Awaited<ReturnType<typeof downloadGradedFile>>> = ({ signal }) => downloadGradedFile(fileId, { signal, ...requestOptions });
+    const queryFn: QueryFunction<Awaited<ReturnType<typeof downloadGradedFile>>> = ({ signal }) => downloadGradedFile(fileId,params, { signal, ...requestOptions });
 
       
 
@@ -1147,7 +1159,8 @@ export type DownloadGradedFileQueryError = BadRequestResponse | UnauthorizedResp
 
 
 export function useDownloadGradedFile<TData = Awaited<ReturnType<typeof downloadGradedFile>>, TError = BadRequestResponse | UnauthorizedResponse | ForbiddenResponse | NotFoundResponse | ConflictResponse>(
- fileId: string, options: { query:Partial<UseQueryOptions<Awaited<ReturnType<typeof downloadGradedFile>>, TError, TData>> & Pick<
+ fileId: string,
+    params: undefined |  DownloadGradedFileParams, options: { query:Partial<UseQueryOptions<Awaited<ReturnType<typeof downloadGradedFile>>, TError, TData>> & Pick<
         DefinedInitialDataOptions<
           Awaited<ReturnType<typeof downloadGradedFile>>,
           TError,
@@ -1157,7 +1170,8 @@ export function useDownloadGradedFile<TData = Awaited<ReturnType<typeof download
  , queryClient?: QueryClient
   ):  DefinedUseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> }
 export function useDownloadGradedFile<TData = Awaited<ReturnType<typeof downloadGradedFile>>, TError = BadRequestResponse | UnauthorizedResponse | ForbiddenResponse | NotFoundResponse | ConflictResponse>(
- fileId: string, options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof downloadGradedFile>>, TError, TData>> & Pick<
+ fileId: string,
+    params?: DownloadGradedFileParams, options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof downloadGradedFile>>, TError, TData>> & Pick<
         UndefinedInitialDataOptions<
           Awaited<ReturnType<typeof downloadGradedFile>>,
           TError,
@@ -1167,7 +1181,8 @@ export function useDownloadGradedFile<TData = Awaited<ReturnType<typeof download
  , queryClient?: QueryClient
   ):  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> }
 export function useDownloadGradedFile<TData = Awaited<ReturnType<typeof downloadGradedFile>>, TError = BadRequestResponse | UnauthorizedResponse | ForbiddenResponse | NotFoundResponse | ConflictResponse>(
- fileId: string, options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof downloadGradedFile>>, TError, TData>>, request?: SecondParameter<typeof apiFetch>}
+ fileId: string,
+    params?: DownloadGradedFileParams, options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof downloadGradedFile>>, TError, TData>>, request?: SecondParameter<typeof apiFetch>}
  , queryClient?: QueryClient
   ):  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> }
 /**
@@ -1175,11 +1190,12 @@ export function useDownloadGradedFile<TData = Awaited<ReturnType<typeof download
  */
 
 export function useDownloadGradedFile<TData = Awaited<ReturnType<typeof downloadGradedFile>>, TError = BadRequestResponse | UnauthorizedResponse | ForbiddenResponse | NotFoundResponse | ConflictResponse>(
- fileId: string, options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof downloadGradedFile>>, TError, TData>>, request?: SecondParameter<typeof apiFetch>}
+ fileId: string,
+    params?: DownloadGradedFileParams, options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof downloadGradedFile>>, TError, TData>>, request?: SecondParameter<typeof apiFetch>}
  , queryClient?: QueryClient 
  ):  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> } {
 
-  const queryOptions = getDownloadGradedFileQueryOptions(fileId,options)
+  const queryOptions = getDownloadGradedFileQueryOptions(fileId,params,options)
 
   const query = useQuery(queryOptions, queryClient) as  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> };
 

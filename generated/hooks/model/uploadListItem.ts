@@ -20,6 +20,7 @@ congregation's data), `admin` (scanning_admin only).
 import type { Uuid } from './uuid';
 import type { Timestamp } from './timestamp';
 import type { ProcessStatus } from './processStatus';
+import type { UploadSummary } from './uploadSummary';
 
 export interface UploadListItem {
   id: Uuid;
@@ -27,4 +28,5 @@ export interface UploadListItem {
   created_at: Timestamp;
   process_status?: ProcessStatus;
   is_intro?: boolean;
+  summary?: UploadSummary;
 }

@@ -38,6 +38,7 @@ import type {
 
 import type {
   BadRequestResponse,
+  ConflictResponse,
   DistributedFileExists,
   ErrorWithType,
   ForbiddenResponse,
@@ -363,8 +364,8 @@ export function useGetDistributedFileExists<TData = Awaited<ReturnType<typeof ge
 
 
 /**
- * Changes state: marks the packet downloaded and the file printed for the congregation, but only for a same-origin request (`Sec-Fetch-Site: same-origin` or `none`; without that header, an `Origin` equal to the portal's). A request from another site gets the packet and changes nothing.
- * @summary Download a congregation's print packet; marks the file printed for that congregation
+ * The packet can be downloaded again ("Print again") until the file is archived; after that, 409. The first download marks the packet downloaded and the file printed for the congregation, but only for a same-origin request (`Sec-Fetch-Site: same-origin` or `none`; without that header, an `Origin` equal to the portal's). A request from another site gets the packet and changes nothing.
+ * @summary Download a congregation's print packet; the first download marks the file printed for that congregation
  */
 export const getDownloadDistributedFileUrl = (id: string,) => {
 
@@ -396,7 +397,7 @@ export const getDownloadDistributedFileQueryKey = (id?: string,) => {
     }
 
     
-export const getDownloadDistributedFileQueryOptions = <TData = Awaited<ReturnType<typeof downloadDistributedFile>>, TError = BadRequestResponse | UnauthorizedResponse | ForbiddenResponse | NotFoundResponse>(id: string, options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof downloadDistributedFile>>, TError, TData>>, request?: SecondParameter<typeof apiFetch>}
+export const getDownloadDistributedFileQueryOptions = <TData = Awaited<ReturnType<typeof downloadDistributedFile>>, TError = BadRequestResponse | UnauthorizedResponse | ForbiddenResponse | NotFoundResponse | ConflictResponse>(id: string, options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof downloadDistributedFile>>, TError, TData>>, request?: SecondParameter<typeof apiFetch>}
 ) => {
 
 const {query: queryOptions, request: requestOptions} = options ?? {};
@@ -415,10 +416,10 @@ const {query: queryOptions, request: requestOptions} = options ?? {};
 }
 
 export type DownloadDistributedFileQueryResult = NonNullable<Awaited<ReturnType<typeof downloadDistributedFile>>>
-export type DownloadDistributedFileQueryError = BadRequestResponse | UnauthorizedResponse | ForbiddenResponse | NotFoundResponse
+export type DownloadDistributedFileQueryError = BadRequestResponse | UnauthorizedResponse | ForbiddenResponse | NotFoundResponse | ConflictResponse
 
 
-export function useDownloadDistributedFile<TData = Awaited<ReturnType<typeof downloadDistributedFile>>, TError = BadRequestResponse | UnauthorizedResponse | ForbiddenResponse | NotFoundResponse>(
+export function useDownloadDistributedFile<TData = Awaited<ReturnType<typeof downloadDistributedFile>>, TError = BadRequestResponse | UnauthorizedResponse | ForbiddenResponse | NotFoundResponse | ConflictResponse>(
  id: string, options: { query:Partial<UseQueryOptions<Awaited<ReturnType<typeof downloadDistributedFile>>, TError, TData>> & Pick<
         DefinedInitialDataOptions<
           Awaited<ReturnType<typeof downloadDistributedFile>>,
@@ -428,7 +429,7 @@ export function useDownloadDistributedFile<TData = Awaited<ReturnType<typeof dow
       >, request?: SecondParameter<typeof apiFetch>}
  , queryClient?: QueryClient
   ):  DefinedUseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> }
-export function useDownloadDistributedFile<TData = Awaited<ReturnType<typeof downloadDistributedFile>>, TError = BadRequestResponse | UnauthorizedResponse | ForbiddenResponse | NotFoundResponse>(
+export function useDownloadDistributedFile<TData = Awaited<ReturnType<typeof downloadDistributedFile>>, TError = BadRequestResponse | UnauthorizedResponse | ForbiddenResponse | NotFoundResponse | ConflictResponse>(
  id: string, options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof downloadDistributedFile>>, TError, TData>> & Pick<
         UndefinedInitialDataOptions<
           Awaited<ReturnType<typeof downloadDistributedFile>>,
@@ -438,15 +439,15 @@ export function useDownloadDistributedFile<TData = Awaited<ReturnType<typeof dow
       >, request?: SecondParameter<typeof apiFetch>}
  , queryClient?: QueryClient
   ):  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> }
-export function useDownloadDistributedFile<TData = Awaited<ReturnType<typeof downloadDistributedFile>>, TError = BadRequestResponse | UnauthorizedResponse | ForbiddenResponse | NotFoundResponse>(
+export function useDownloadDistributedFile<TData = Awaited<ReturnType<typeof downloadDistributedFile>>, TError = BadRequestResponse | UnauthorizedResponse | ForbiddenResponse | NotFoundResponse | ConflictResponse>(
  id: string, options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof downloadDistributedFile>>, TError, TData>>, request?: SecondParameter<typeof apiFetch>}
  , queryClient?: QueryClient
   ):  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> }
 /**
- * @summary Download a congregation's print packet; marks the file printed for that congregation
+ * @summary Download a congregation's print packet; the first download marks the file printed for that congregation
  */
 
-export function useDownloadDistributedFile<TData = Awaited<ReturnType<typeof downloadDistributedFile>>, TError = BadRequestResponse | UnauthorizedResponse | ForbiddenResponse | NotFoundResponse>(
+export function useDownloadDistributedFile<TData = Awaited<ReturnType<typeof downloadDistributedFile>>, TError = BadRequestResponse | UnauthorizedResponse | ForbiddenResponse | NotFoundResponse | ConflictResponse>(
  id: string, options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof downloadDistributedFile>>, TError, TData>>, request?: SecondParameter<typeof apiFetch>}
  , queryClient?: QueryClient 
  ):  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> } {

@@ -31,14 +31,28 @@ import type {
 } from 'msw';
 
 import {
-  ProcessStatus
+  ProcessStatus,
+  UploadPageReason,
+  UploadPageResult
 } from '.././model';
 import type {
-  UploadList
+  FileRef,
+  JpegResponse,
+  UploadList,
+  UploadReport,
+  UploadReportSheet
 } from '.././model';
 
 
-export const getListUploadsResponseMock = (): UploadList => ({...{total: (() => faker.number.int({ min: 0, max: 120 }))(), skip: (() => 0)(), limit: (() => 10)()},...{items: Array.from({ length: faker.number.int({ min: 1, max: 10 }) }, (_, i) => i + 1).map(() => ({id: faker.string.uuid(), name: (() => faker.person.fullName())(), created_at: `${faker.date.past().toISOString().split('.')[0]}Z`, process_status: faker.helpers.arrayElement([faker.helpers.arrayElement(Object.values(ProcessStatus)), undefined]), is_intro: faker.helpers.arrayElement([faker.datatype.boolean(), undefined])}))},})
+export const getListUploadsResponseMock = (): UploadList => ({...{total: (() => faker.number.int({ min: 0, max: 120 }))(), skip: (() => 0)(), limit: (() => 10)()},...{items: Array.from({ length: faker.number.int({ min: 1, max: 10 }) }, (_, i) => i + 1).map(() => ({id: faker.string.uuid(), name: (() => faker.person.fullName())(), created_at: `${faker.date.past().toISOString().split('.')[0]}Z`, process_status: faker.helpers.arrayElement([faker.helpers.arrayElement(Object.values(ProcessStatus)), undefined]), is_intro: faker.helpers.arrayElement([faker.datatype.boolean(), undefined]), summary: faker.helpers.arrayElement([{pages_read: faker.number.int({min: 0, max: undefined}), matched: faker.number.int({min: 0, max: undefined}), not_matched: faker.number.int({min: 0, max: undefined}), blank_dropped: faker.number.int({min: 0, max: undefined})}, undefined])}))},})
+
+export const getGetUploadResponseFileRefMock = (overrideResponse: Partial<FileRef> = {}): FileRef => ({...{id: faker.string.uuid(), name: (() => faker.person.fullName())()}, ...overrideResponse});
+
+export const getGetUploadResponseUploadReportSheetMock = (overrideResponse: Partial<UploadReportSheet> = {}): UploadReportSheet => ({...{id: faker.string.uuid(), student_human_id: faker.helpers.arrayElement([faker.number.int({min: undefined, max: undefined}),null,]), lesson: faker.helpers.arrayElement([faker.string.alpha({length: {min: 10, max: 20}}),null,])}, ...overrideResponse});
+
+export const getGetUploadResponseMock = (overrideResponse: Partial< UploadReport > = {}): UploadReport => ({id: faker.string.uuid(), name: (() => faker.person.fullName())(), created_at: `${faker.date.past().toISOString().split('.')[0]}Z`, process_status: faker.helpers.arrayElement(Object.values(ProcessStatus)), is_intro: faker.datatype.boolean(), failure_reason: faker.helpers.arrayElement([faker.string.alpha({length: {min: 10, max: 20}}),null,]), summary: {pages_read: faker.number.int({min: 0, max: undefined}), matched: faker.number.int({min: 0, max: undefined}), not_matched: faker.number.int({min: 0, max: undefined}), blank_dropped: faker.number.int({min: 0, max: undefined})}, pages: Array.from({ length: faker.number.int({ min: 1, max: 10 }) }, (_, i) => i + 1).map(() => ({page_number: (() => faker.number.int({ min: 1, max: 4 }))(), result: faker.helpers.arrayElement(Object.values(UploadPageResult)), reason: faker.helpers.arrayElement([faker.helpers.arrayElement(Object.values(UploadPageReason)),null,]), kept: faker.datatype.boolean(), detail: faker.helpers.arrayElement([faker.string.alpha({length: {min: 10, max: 20}}),null,]), code: faker.helpers.arrayElement([faker.string.alpha({length: {min: 10, max: 20}}),null,]), file: faker.helpers.arrayElement([{...getGetUploadResponseFileRefMock()},null,]), answer_sheet: faker.helpers.arrayElement([{...getGetUploadResponseUploadReportSheetMock()},null,]), has_image: faker.datatype.boolean()})), ...overrideResponse})
+
+export const getGetUploadPageImageResponseMock = (): JpegResponse => (new Blob(faker.helpers.arrayElements(faker.word.words(10).split(' '))))
 
 
 export const getListUploadsMockHandler = (overrideResponse?: UploadList | ((info: Parameters<Parameters<typeof http.get>[1]>[0]) => Promise<UploadList> | UploadList), options?: RequestHandlerOptions) => {
@@ -52,6 +66,32 @@ export const getListUploadsMockHandler = (overrideResponse?: UploadList | ((info
       })
   }, options)
 }
+
+export const getGetUploadMockHandler = (overrideResponse?: UploadReport | ((info: Parameters<Parameters<typeof http.get>[1]>[0]) => Promise<UploadReport> | UploadReport), options?: RequestHandlerOptions) => {
+  return http.get('*/api/uploads/:id', async (info) => {await delay(0);
+  
+    return new HttpResponse(JSON.stringify(overrideResponse !== undefined
+    ? (typeof overrideResponse === "function" ? await overrideResponse(info) : overrideResponse)
+    : getGetUploadResponseMock()),
+      { status: 200,
+        headers: { 'Content-Type': 'application/json' }
+      })
+  }, options)
+}
+
+export const getGetUploadPageImageMockHandler = (overrideResponse?: JpegResponse | ((info: Parameters<Parameters<typeof http.get>[1]>[0]) => Promise<JpegResponse> | JpegResponse), options?: RequestHandlerOptions) => {
+  return http.get('*/api/uploads/:id/pages/:pageNumber/image', async (info) => {await delay(0);
+  
+    return new HttpResponse(JSON.stringify(overrideResponse !== undefined
+    ? (typeof overrideResponse === "function" ? await overrideResponse(info) : overrideResponse)
+    : getGetUploadPageImageResponseMock()),
+      { status: 200,
+        headers: { 'Content-Type': 'application/json' }
+      })
+  }, options)
+}
 export const getUploadsMock = () => [
-  getListUploadsMockHandler()
+  getListUploadsMockHandler(),
+  getGetUploadMockHandler(),
+  getGetUploadPageImageMockHandler()
 ]

@@ -35,9 +35,12 @@ import type {
 import type {
   BadRequestResponse,
   ForbiddenResponse,
+  JpegResponse,
   ListUploadsParams,
+  NotFoundResponse,
   UnauthorizedResponse,
-  UploadList
+  UploadList,
+  UploadReport
 } from '.././model';
 
 import { apiFetch } from '../../../src/lib/api-client';
@@ -143,6 +146,213 @@ export function useListUploads<TData = Awaited<ReturnType<typeof listUploads>>, 
  ):  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> } {
 
   const queryOptions = getListUploadsQueryOptions(params,options)
+
+  const query = useQuery(queryOptions, queryClient) as  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> };
+
+  query.queryKey = queryOptions.queryKey ;
+
+  return query;
+}
+
+
+
+/**
+ * Every page read, and what became of it: matched (to which file and answer sheet), not matched with its reason, or blank and dropped. The summary counts are those of the list.
+ * @summary An upload's report, page by page (the Feedback Upload Page)
+ */
+export const getGetUploadUrl = (id: string,) => {
+
+
+  
+
+  return `/api/uploads/${id}`
+}
+
+export const getUpload = async (id: string, options?: RequestInit): Promise<UploadReport> => {
+  
+  return apiFetch<UploadReport>(getGetUploadUrl(id),
+  {      
+    ...options,
+    method: 'GET'
+    
+    
+  }
+);}
+
+
+
+
+
+export const getGetUploadQueryKey = (id?: string,) => {
+    return [
+    `/api/uploads/${id}`
+    ] as const;
+    }
+
+    
+export const getGetUploadQueryOptions = <TData = Awaited<ReturnType<typeof getUpload>>, TError = BadRequestResponse | UnauthorizedResponse | ForbiddenResponse | NotFoundResponse>(id: string, options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof getUpload>>, TError, TData>>, request?: SecondParameter<typeof apiFetch>}
+) => {
+
+const {query: queryOptions, request: requestOptions} = options ?? {};
+
+  const queryKey =  queryOptions?.queryKey ?? getGetUploadQueryKey(id);
+
+  
+
+    const queryFn: QueryFunction<Awaited<ReturnType<typeof getUpload>>> = ({ signal }) => getUpload(id, { signal, ...requestOptions });
+
+      
+
+      
+
+   return  { queryKey, queryFn, enabled: !!(id), ...queryOptions} as UseQueryOptions<Awaited<ReturnType<typeof getUpload>>, TError, TData> & { queryKey: DataTag<QueryKey, TData, TError> }
+}
+
+export type GetUploadQueryResult = NonNullable<Awaited<ReturnType<typeof getUpload>>>
+export type GetUploadQueryError = BadRequestResponse | UnauthorizedResponse | ForbiddenResponse | NotFoundResponse
+
+
+export function useGetUpload<TData = Awaited<ReturnType<typeof getUpload>>, TError = BadRequestResponse | UnauthorizedResponse | ForbiddenResponse | NotFoundResponse>(
+ id: string, options: { query:Partial<UseQueryOptions<Awaited<ReturnType<typeof getUpload>>, TError, TData>> & Pick<
+        DefinedInitialDataOptions<
+          Awaited<ReturnType<typeof getUpload>>,
+          TError,
+          Awaited<ReturnType<typeof getUpload>>
+        > , 'initialData'
+      >, request?: SecondParameter<typeof apiFetch>}
+ , queryClient?: QueryClient
+  ):  DefinedUseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> }
+export function useGetUpload<TData = Awaited<ReturnType<typeof getUpload>>, TError = BadRequestResponse | UnauthorizedResponse | ForbiddenResponse | NotFoundResponse>(
+ id: string, options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof getUpload>>, TError, TData>> & Pick<
+        UndefinedInitialDataOptions<
+          Awaited<ReturnType<typeof getUpload>>,
+          TError,
+          Awaited<ReturnType<typeof getUpload>>
+        > , 'initialData'
+      >, request?: SecondParameter<typeof apiFetch>}
+ , queryClient?: QueryClient
+  ):  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> }
+export function useGetUpload<TData = Awaited<ReturnType<typeof getUpload>>, TError = BadRequestResponse | UnauthorizedResponse | ForbiddenResponse | NotFoundResponse>(
+ id: string, options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof getUpload>>, TError, TData>>, request?: SecondParameter<typeof apiFetch>}
+ , queryClient?: QueryClient
+  ):  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> }
+/**
+ * @summary An upload's report, page by page (the Feedback Upload Page)
+ */
+
+export function useGetUpload<TData = Awaited<ReturnType<typeof getUpload>>, TError = BadRequestResponse | UnauthorizedResponse | ForbiddenResponse | NotFoundResponse>(
+ id: string, options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof getUpload>>, TError, TData>>, request?: SecondParameter<typeof apiFetch>}
+ , queryClient?: QueryClient 
+ ):  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> } {
+
+  const queryOptions = getGetUploadQueryOptions(id,options)
+
+  const query = useQuery(queryOptions, queryClient) as  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> };
+
+  query.queryKey = queryOptions.queryKey ;
+
+  return query;
+}
+
+
+
+/**
+ * @summary The scan of one page of an upload (JPEG), for the report's thumbnails
+ */
+export const getGetUploadPageImageUrl = (id: string,
+    pageNumber: number,) => {
+
+
+  
+
+  return `/api/uploads/${id}/pages/${pageNumber}/image`
+}
+
+export const getUploadPageImage = async (id: string,
+    pageNumber: number, options?: RequestInit): Promise<JpegResponse> => {
+  
+  return apiFetch<JpegResponse>(getGetUploadPageImageUrl(id,pageNumber),
+  {      
+    ...options,
+    method: 'GET'
+    
+    
+  }
+);}
+
+
+
+
+
+export const getGetUploadPageImageQueryKey = (id?: string,
+    pageNumber?: number,) => {
+    return [
+    `/api/uploads/${id}/pages/${pageNumber}/image`
+    ] as const;
+    }
+
+    
+export const getGetUploadPageImageQueryOptions = <TData = Awaited<ReturnType<typeof getUploadPageImage>>, TError = BadRequestResponse | UnauthorizedResponse | ForbiddenResponse | NotFoundResponse>(id: string,
+    pageNumber: number, options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof getUploadPageImage>>, TError, TData>>, request?: SecondParameter<typeof apiFetch>}
+) => {
+
+const {query: queryOptions, request: requestOptions} = options ?? {};
+
+  const queryKey =  queryOptions?.queryKey ?? getGetUploadPageImageQueryKey(id,pageNumber);
+
+  
+
+    const queryFn: QueryFunction<Awaited<ReturnType<typeof getUploadPageImage>>> = ({ signal }) => getUploadPageImage(id,pageNumber, { signal, ...requestOptions });
+
+      
+
+      
+
+   return  { queryKey, queryFn, enabled: !!(id && pageNumber), ...queryOptions} as UseQueryOptions<Awaited<ReturnType<typeof getUploadPageImage>>, TError, TData> & { queryKey: DataTag<QueryKey, TData, TError> }
+}
+
+export type GetUploadPageImageQueryResult = NonNullable<Awaited<ReturnType<typeof getUploadPageImage>>>
+export type GetUploadPageImageQueryError = BadRequestResponse | UnauthorizedResponse | ForbiddenResponse | NotFoundResponse
+
+
+export function useGetUploadPageImage<TData = Awaited<ReturnType<typeof getUploadPageImage>>, TError = BadRequestResponse | UnauthorizedResponse | ForbiddenResponse | NotFoundResponse>(
+ id: string,
+    pageNumber: number, options: { query:Partial<UseQueryOptions<Awaited<ReturnType<typeof getUploadPageImage>>, TError, TData>> & Pick<
+        DefinedInitialDataOptions<
+          Awaited<ReturnType<typeof getUploadPageImage>>,
+          TError,
+          Awaited<ReturnType<typeof getUploadPageImage>>
+        > , 'initialData'
+      >, request?: SecondParameter<typeof apiFetch>}
+ , queryClient?: QueryClient
+  ):  DefinedUseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> }
+export function useGetUploadPageImage<TData = Awaited<ReturnType<typeof getUploadPageImage>>, TError = BadRequestResponse | UnauthorizedResponse | ForbiddenResponse | NotFoundResponse>(
+ id: string,
+    pageNumber: number, options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof getUploadPageImage>>, TError, TData>> & Pick<
+        UndefinedInitialDataOptions<
+          Awaited<ReturnType<typeof getUploadPageImage>>,
+          TError,
+          Awaited<ReturnType<typeof getUploadPageImage>>
+        > , 'initialData'
+      >, request?: SecondParameter<typeof apiFetch>}
+ , queryClient?: QueryClient
+  ):  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> }
+export function useGetUploadPageImage<TData = Awaited<ReturnType<typeof getUploadPageImage>>, TError = BadRequestResponse | UnauthorizedResponse | ForbiddenResponse | NotFoundResponse>(
+ id: string,
+    pageNumber: number, options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof getUploadPageImage>>, TError, TData>>, request?: SecondParameter<typeof apiFetch>}
+ , queryClient?: QueryClient
+  ):  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> }
+/**
+ * @summary The scan of one page of an upload (JPEG), for the report's thumbnails
+ */
+
+export function useGetUploadPageImage<TData = Awaited<ReturnType<typeof getUploadPageImage>>, TError = BadRequestResponse | UnauthorizedResponse | ForbiddenResponse | NotFoundResponse>(
+ id: string,
+    pageNumber: number, options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof getUploadPageImage>>, TError, TData>>, request?: SecondParameter<typeof apiFetch>}
+ , queryClient?: QueryClient 
+ ):  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> } {
+
+  const queryOptions = getGetUploadPageImageQueryOptions(id,pageNumber,options)
 
   const query = useQuery(queryOptions, queryClient) as  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> };
 

@@ -11,11 +11,15 @@ import {
   isAcceptedType,
   parseAcceptedTypes,
   summarizeUploadResults,
+  uploadPercent,
+  uploadSecondsLeft,
   uploadDialogActorResults,
   uploadDialogEventFixtures,
   uploadDialogMachine,
   uploadDialogModelInputs,
   type FileLike,
+  type FollowProcessingInput,
+  type ProcessingReport,
   type UploadDialogInput,
   type UploadFileInput,
   type UploadFileOutput,
@@ -36,9 +40,16 @@ function controlledUploads() {
   return { logic, requests };
 }
 
-function start(input: UploadDialogInput, uploads = controlledUploads()) {
-  const actor = createActor(uploadDialogMachine.provide({ actors: { uploadFile: uploads.logic } }), { input }).start();
-  return { actor, uploads, state: () => actor.getSnapshot() };
+const ALL_MATCHED: ProcessingReport = { problems: 0, counts: [{ label: 'matched', count: 3 }], nextStep: null, href: null };
+
+function start(input: UploadDialogInput, uploads = controlledUploads(), report: ProcessingReport = ALL_MATCHED) {
+  const followed: FollowProcessingInput[] = [];
+  const followProcessing = fromPromise<ProcessingReport, FollowProcessingInput>(async ({ input: follow }) => {
+    followed.push(follow);
+    return report;
+  });
+  const actor = createActor(uploadDialogMachine.provide({ actors: { uploadFile: uploads.logic, followProcessing } }), { input }).start();
+  return { actor, uploads, followed, state: () => actor.getSnapshot() };
 }
 
 const flush = () => new Promise((resolve) => setTimeout(resolve, 0));
@@ -119,7 +130,7 @@ describe('uploadDialogMachine, service-center variant', () => {
     expect(canUpload(state().context)).toBe(true);
     actor.send({ type: 'UPLOAD' });
     expect(state().value).toEqual({ open: { uploading: 'sending' } });
-    expect(uploads.requests.map((r) => r.input)).toEqual([
+    expect(uploads.requests.map(({ input: { onProgress, ...input } }) => (expect(onProgress).toBeTypeOf('function'), input))).toEqual([
       { variant: 'service_center', file: pdf('batch.pdf'), answerSheetPageLength: 1, isIntro: false, studyHelperId: null },
     ]);
     uploads.requests[0]?.resolve({ id: 'f-9' });
@@ -256,7 +267,7 @@ describe('uploadDialogMachine, study-helper variant', () => {
     expect(canUpload(state().context)).toBe(false);
     actor.send({ type: 'SELECT_STUDY_HELPER', studyHelperId: 'sh-7' });
     actor.send({ type: 'UPLOAD' });
-    expect(uploads.requests.map((r) => r.input)).toEqual([
+    expect(uploads.requests.map(({ input: { onProgress, ...input } }) => (expect(onProgress).toBeTypeOf('function'), input))).toEqual([
       { variant: 'study_helper', file: pdf('intro.pdf'), answerSheetPageLength: 0, isIntro: true, studyHelperId: 'sh-7' },
     ]);
     uploads.requests[0]?.resolve({});
@@ -310,6 +321,57 @@ describe('uploadDialogMachine, study-helper variant', () => {
     actor.send({ type: 'OPEN' });
     expect(state().value).toEqual({ open: 'askingIntro' });
     expect(state().context).toMatchObject({ isIntro: false, studyHelperId: null, variant: 'study_helper' });
+  });
+});
+
+describe('uploadDialogMachine, progress and the end summary', () => {
+  it('counts bytes sent, percent and time left from the upload progress reports', async () => {
+    const { actor, uploads, state } = start({ variant: 'study_helper' });
+    actor.send({ type: 'OPEN' });
+    actor.send({ type: 'ANSWER_INTRO', isIntro: false });
+    actor.send({ type: 'CHOOSE_FILES', files: [pdf('graded.pdf', 10_000)] });
+    actor.send({ type: 'UPLOAD' });
+    expect(state().context.transfer).toEqual({ loaded: 0, total: 10_000, startedAt: null, startLoaded: 0, at: null });
+    expect(uploadSecondsLeft(state().context)).toBeNull();
+    // The actor reports through its input; the machine keeps the first report's time as the start.
+    uploads.requests[0]!.input.onProgress!({ loaded: 1_000, total: 10_000, at: 50_000 });
+    uploads.requests[0]!.input.onProgress!({ loaded: 3_000, total: 10_000, at: 52_000 });
+    expect(uploadPercent(state().context)).toBe(30);
+    // 2 000 bytes in 2 s: 7 000 bytes left take 7 s.
+    expect(uploadSecondsLeft(state().context)).toBe(7);
+    uploads.requests[0]!.resolve({ id: 'u-1' });
+    await waitFor(actor, (s) => s.matches({ open: 'success' }));
+  });
+
+  it('waits for processing, then warns with the report when pages were not matched', async () => {
+    const report: ProcessingReport = { problems: 2, counts: [{ label: 'not matched', count: 2 }], nextStep: 'Open the upload to see why.', href: '/files/uploads/u-1' };
+    const { actor, uploads, followed, state } = start({ variant: 'study_helper' }, controlledUploads(), report);
+    actor.send({ type: 'OPEN' });
+    actor.send({ type: 'ANSWER_INTRO', isIntro: false });
+    actor.send({ type: 'CHOOSE_FILES', files: [pdf('graded.pdf')] });
+    actor.send({ type: 'UPLOAD' });
+    uploads.requests[0]!.resolve({ id: 'u-1' });
+    await waitFor(actor, (s) => s.matches({ open: 'warning' }));
+    expect(followed).toEqual([{ variant: 'study_helper', ids: ['u-1'] }]);
+    expect(state().context.report).toEqual(report);
+    actor.send({ type: 'CLOSE' });
+    expect(state().context.report).toBeNull();
+  });
+
+  it('ends in success without a report when processing cannot be followed: the upload worked', async () => {
+    const uploads = controlledUploads();
+    const failing = fromPromise<ProcessingReport, FollowProcessingInput>(async () => {
+      throw new Error('offline');
+    });
+    const actor = createActor(uploadDialogMachine.provide({ actors: { uploadFile: uploads.logic, followProcessing: failing } }), {
+      input: { variant: 'service_center' },
+    }).start();
+    actor.send({ type: 'OPEN' });
+    actor.send({ type: 'CHOOSE_FILES', files: [pdf('a.pdf')] });
+    actor.send({ type: 'UPLOAD' });
+    uploads.requests[0]!.resolve({ id: 'f-1' });
+    await waitFor(actor, (s) => s.matches({ open: 'success' }));
+    expect(actor.getSnapshot().context).toMatchObject({ report: null, uploadedFileIds: ['f-1'] });
   });
 });
 

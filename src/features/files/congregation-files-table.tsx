@@ -1,5 +1,6 @@
 // A coordinator's files (spec §2 "/files/", §4 "Congregation file states"): the congregation's
-// files with their congregation file state, newest first, paged.
+// files with their congregation file state, newest first, paged; a sent file's packet can be
+// printed (again) from here until the file is archived.
 import { Link } from 'react-router-dom';
 import { useListFiles } from '../../../generated/hooks/files/files';
 import type { File, ListFilesParams } from '../../../generated/hooks/model';
@@ -11,12 +12,15 @@ import { paths } from '../../config/paths';
 import { formatDate } from '../../lib/format';
 import { FILES_DEFAULT_SORT, FILES_EMPTY_MESSAGE } from './files-table';
 import { CongregationFileStateTag } from './file-status-badge';
+import { offersPacket, PrintPacketButton } from './print-packet-button';
 
 const columns: ListColumn<File>[] = [
   { id: 'name', header: 'Name', sortKey: 'name', cell: (file) => <Link to={paths.file(file.id)}>{file.name}</Link> },
   { id: 'uploaded', header: 'Uploaded', sortKey: 'created_at', cell: (file) => formatDate(file.created_at ?? file.uploaded_at) },
   { id: 'responses', header: 'Responses', cell: (file) => file.responses_count },
   { id: 'status', header: 'Status', cell: (file) => <CongregationFileStateTag file={file} /> },
+  // "Print again" until the file is archived (Ready to Print lists only the unprinted).
+  { id: 'print', header: 'Print', cell: (file) => (offersPacket(file) ? <PrintPacketButton file={file} /> : null) },
 ];
 
 export function CongregationFilesTable({ title }: { title: string }) {

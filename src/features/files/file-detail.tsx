@@ -28,6 +28,7 @@ import { FileOrganisationForm } from './file-organisation-form';
 import { FileProcessing } from './file-processing';
 import { FileTabs } from './file-tabs';
 import { FileWorkflowStepper } from './file-workflow-stepper';
+import { offersPacket, PrintPacketButton } from './print-packet-button';
 import { useFileWorkflow } from './use-file-workflow';
 import './files.css';
 
@@ -68,6 +69,12 @@ function FileDetailContent({ fileId, file }: { fileId: string; file: File }) {
       <div className="file-detail-columns">
         <aside className="file-detail-left">
           <FileTabs fileId={fileId} />
+          {!admin && offersPacket(file) && (
+            <section className="file-card" aria-labelledby="packet-title">
+              <h2 id="packet-title">Print packet</h2>
+              <PrintPacketButton file={file} />
+            </section>
+          )}
           <section className="file-card" aria-labelledby="action-items-title">
             <h2 id="action-items-title">Action Items</h2>
             {file.process_status === 'success' ? (

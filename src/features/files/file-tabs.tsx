@@ -1,13 +1,16 @@
 // The file menu: the file's screens as tabs (Overview, Responses) and the original PDF's download
-// (GET /api/file/{id}.pdf). Used on the file detail, its responses and a response's student info.
+// (GET /api/file/{id}.pdf, offered to admins only: the server refuses everyone else). Used on the
+// file detail, its responses and a response's student info.
 import { useState } from 'react';
 import { NavLink } from 'react-router-dom';
 import { Button } from 'primereact/button';
 import { getDownloadFileUrl } from '../../../generated/hooks/files/files';
 import { paths } from '../../config/paths';
 import { downloadPdf } from '../../lib/api-client';
+import { isScanningAdmin, useCurrentUser } from '../../lib/auth';
 
-export function FileTabs({ fileId, showDownload = true }: { fileId: string; showDownload?: boolean }) {
+export function FileTabs({ fileId }: { fileId: string }) {
+  const showDownload = isScanningAdmin(useCurrentUser());
   const [downloading, setDownloading] = useState(false);
   const download = async () => {
     setDownloading(true);

@@ -119,6 +119,15 @@ function ReturnPanel({ snapshot, send }: { snapshot: FileWorkflowSnapshot; send:
           disabled={!prepped || busy}
           loading={snapshot.matches({ return: 'downloading' })}
           onClick={() => send({ type: 'DOWNLOAD' })}
+          title="Made for double-sided printers: every student starts on a new sheet"
+        />
+        <Button
+          type="button"
+          label="Download one-sided"
+          icon="pi pi-file"
+          outlined
+          disabled={!prepped || busy}
+          onClick={() => send({ type: 'DOWNLOAD', sides: 'one' })}
         />
         <Button
           type="button"

@@ -1,7 +1,9 @@
 // Print/Download of a file's print packet for the user's congregation (spec §7 "Study helpers"):
 // the packet id comes from GET /api/file/{id}/congregations; GET
 // /api/study-helpers/distributed-files/{id}/exists is repolled each second until true; then the
-// button downloads /api/study-helpers/distributed-files/{id}.pdf.
+// button downloads /api/study-helpers/distributed-files/{id}.pdf. A packet stays downloadable
+// until its file is archived (a jam or a lost download must not strand the coordinator): once
+// printed, the same button reads "Print again".
 import { useState } from 'react';
 import { useQueryClient } from '@tanstack/react-query';
 import { Button } from 'primereact/button';
@@ -16,6 +18,18 @@ import { downloadPdf } from '../../lib/api-client';
 import { useCurrentUser } from '../../lib/auth';
 
 export const PRINT_DOWNLOAD_LABEL = 'Print/Download';
+export const PRINT_AGAIN_LABEL = 'Print again';
+
+/** The packet is offered from sending until the file is archived. */
+export function offersPacket(file: Pick<File, 'sent_at' | 'file_status'>): boolean {
+  return file.sent_at !== null && file.file_status !== 'archived';
+}
+
+/** The first download marks the file printed for the congregation; after it, "Print again". */
+export function printLabel(file: Pick<File, 'congregation_file_status' | 'printed'>): string {
+  const printed = file.congregation_file_status ? file.congregation_file_status !== 'unprinted' : file.printed;
+  return printed ? PRINT_AGAIN_LABEL : PRINT_DOWNLOAD_LABEL;
+}
 
 /** The packet to print: the user's congregation's, else the first that has one. */
 export function packetFor(congregations: readonly FileCongregation[], congregationId: string): string | null {
@@ -37,6 +51,7 @@ export function PrintPacketButton({ file }: { file: File }) {
   });
   const [downloading, setDownloading] = useState(false);
   const ready = exists.data?.exists === true;
+  const label = printLabel(file);
 
   const download = async () => {
     if (!packetId) return;
@@ -56,10 +71,10 @@ export function PrintPacketButton({ file }: { file: File }) {
   return (
     <Button
       type="button"
-      label={PRINT_DOWNLOAD_LABEL}
+      label={label}
       icon="pi pi-print"
       size="small"
-      aria-label={`${PRINT_DOWNLOAD_LABEL} ${file.name}`}
+      aria-label={`${label} ${file.name}`}
       loading={downloading || (packetId !== null && !ready)}
       disabled={!ready || downloading}
       title={packetId === null && congregations.data ? 'No packet for this congregation yet' : undefined}

@@ -52,7 +52,7 @@ export function useFileWorkflow(fileId: string) {
           return job;
         }),
         downloadReturnFile: fromPromise<unknown, FileActorInput>(async ({ input }) => {
-          const name = await downloadPdf(getDownloadGradedFileUrl(input.fileId), input.fileId);
+          const name = await downloadPdf(getDownloadGradedFileUrl(input.fileId, input.sides === 'one' ? { sides: 'one' } : undefined), input.fileId);
           void invalidateFile(queryClient, input.fileId);
           return name;
         }),

@@ -1,7 +1,10 @@
 // The upload dialog as the upload-dialog machine's state says (both variants): the intro-file
 // question, the choosing step (page length or study helper, drop area, chosen files), the
-// upload in progress, and the outcome. It renders state and sends events; nothing else.
+// upload in progress (bytes sent, percent, time left, Cancel), the server's processing, and the
+// outcome: success only when everything matched, a warning with the counts and the next step
+// otherwise. It renders state and sends events; nothing else.
 import type { ReactNode } from 'react';
+import { Link } from 'react-router-dom';
 import { Button } from 'primereact/button';
 import { Dialog } from 'primereact/dialog';
 import { Message } from 'primereact/message';
@@ -9,6 +12,8 @@ import { ProgressBar } from 'primereact/progressbar';
 import { RadioButton } from 'primereact/radiobutton';
 import {
   canUpload,
+  uploadPercent,
+  uploadSecondsLeft,
   type UploadDialogEvent,
 } from '../../../machines/upload-dialog/upload-dialog.machine';
 import {
@@ -19,11 +24,16 @@ import { bannerMessage } from '../../../machines/result-banner/result-banner.mac
 import { FileDropZone } from '../../components/upload/file-drop-zone';
 import { UploadFileList } from '../../components/upload/upload-file-list';
 import '../../components/upload/upload.css';
-import { UPLOAD_ACCEPTED_TYPES, type UploadDialogSnapshot } from './use-upload-dialog';
+import { isProgressFinished, progressPercent, progressStreamUrl, useProgressStream } from '../../components/progress/progress-stream';
+import { formatBytes, formatDuration } from '../../lib/format';
+import { reportSummary, UPLOAD_ACCEPTED_TYPES, type UploadDialogSnapshot } from './use-upload-dialog';
 
 export const UPLOAD_DIALOG_TITLE = 'Upload';
 export const INTRO_QUESTION = 'Is this an intro file?';
 export const UPLOAD_COMPLETE_TEXT = 'Upload complete.';
+export const PROCESSING_TEXT = 'Uploaded. Reading the pages…';
+export const ALL_MATCHED_TEXT = 'Upload complete: every page went through.';
+export const NOT_EVERYTHING_TEXT = 'Uploaded, but not everything went through.';
 
 export interface UploadDialogViewProps {
   snapshot: UploadDialogSnapshot;
@@ -61,15 +71,19 @@ export function UploadDialogView({ snapshot, send, studyHelperPicker }: UploadDi
   const asking = snapshot.matches({ open: 'askingIntro' });
   const choosing = snapshot.matches({ open: 'choosing' });
   const uploading = snapshot.matches({ open: 'uploading' });
+  const processing = snapshot.matches({ open: 'processing' });
   const success = snapshot.matches({ open: 'success' });
+  const warning = snapshot.matches({ open: 'warning' });
   const failed = snapshot.matches({ open: 'failed' });
   const current = context.files[context.currentIndex];
+  const report = context.report;
 
   const footer = (
     <div className="form-actions">
       {(asking || choosing || uploading) && (
         <Button type="button" label="Cancel" outlined onClick={() => send({ type: 'CANCEL' })} />
       )}
+      {processing && <Button type="button" label="Continue in background" outlined onClick={() => send({ type: 'CLOSE' })} />}
       {(choosing || uploading) && (
         <Button
           type="button"
@@ -80,7 +94,7 @@ export function UploadDialogView({ snapshot, send, studyHelperPicker }: UploadDi
           onClick={() => send({ type: 'UPLOAD' })}
         />
       )}
-      {(success || failed) && <Button type="button" label="Done" onClick={() => send({ type: 'CLOSE' })} />}
+      {(success || warning || failed) && <Button type="button" label="Done" onClick={() => send({ type: 'CLOSE' })} />}
     </div>
   );
 
@@ -142,10 +156,23 @@ export function UploadDialogView({ snapshot, send, studyHelperPicker }: UploadDi
             <p>
               {`Uploading ${current?.name ?? ''} (${Math.min(context.currentIndex + 1, context.files.length)} of ${context.files.length})…`}
             </p>
-            <ProgressBar mode="indeterminate" style={{ height: '6px' }} />
+            <ProgressBar value={uploadPercent(context)} showValue={false} style={{ height: '6px' }} aria-label="Bytes sent" />
+            <p className="upload-transfer">{transferText(context)}</p>
           </div>
         )}
-        {success && <Message severity="success" text={UPLOAD_COMPLETE_TEXT} />}
+        {processing && <ProcessingProgress variant={context.variant} id={context.uploadedFileIds[0] ?? null} />}
+        {success && <Message severity="success" text={report ? `${ALL_MATCHED_TEXT} ${reportSummary(report)}.` : UPLOAD_COMPLETE_TEXT} />}
+        {warning && report && (
+          <div className="upload-warning">
+            <Message severity="warn" text={`${NOT_EVERYTHING_TEXT} ${reportSummary(report)}.`} />
+            {report.nextStep && <p>{report.nextStep}</p>}
+          </div>
+        )}
+        {(success || warning) && report?.href && (
+          <Link to={report.href} onClick={() => send({ type: 'CLOSE' })}>
+            {context.variant === 'study_helper' ? 'Open the upload report' : 'Open the file'}
+          </Link>
+        )}
         {failed && <UploadFailure results={context.results} summary={bannerMessage({ type: 'error', errorType: context.errorType ?? undefined })} />}
       </div>
     </Dialog>
@@ -174,5 +201,33 @@ function UploadFailure({ results, summary }: { results: UploadDialogViewProps['s
         </ul>
       )}
     </>
+  );
+}
+
+/** "12.0 MB of 48.0 MB sent (25%), about 2 min left". */
+function transferText(context: UploadDialogViewProps['snapshot']['context']): string {
+  const { loaded, total } = context.transfer;
+  const left = uploadSecondsLeft(context);
+  const sent = `${formatBytes(loaded)} of ${formatBytes(total)} sent (${uploadPercent(context)}%)`;
+  return left === null ? sent : `${sent}, about ${formatDuration(left)} left`;
+}
+
+/** The server reading the pages: its job's progress stream, as on the file page. */
+function ProcessingProgress({ variant, id }: { variant: 'service_center' | 'study_helper'; id: string | null }) {
+  const job = variant === 'study_helper' ? 'process_study_helper_upload' : 'process_service_center_upload';
+  const progress = useProgressStream(id === null ? null : progressStreamUrl(job, id));
+  const finished = progress !== null && isProgressFinished(progress);
+  return (
+    <div role="status" aria-label="Processing">
+      <p>{PROCESSING_TEXT}</p>
+      {progress && progress.count > 0 && !finished ? (
+        <>
+          <ProgressBar value={progressPercent(progress)} showValue={false} style={{ height: '6px' }} aria-label="Pages read" />
+          <p className="upload-transfer">{`${progress.completed} of ${progress.count} pages read`}</p>
+        </>
+      ) : (
+        <ProgressBar mode="indeterminate" style={{ height: '6px' }} aria-label="Pages read" />
+      )}
+    </div>
   );
 }

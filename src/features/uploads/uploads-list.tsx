@@ -1,6 +1,6 @@
 // /files/uploads/ (spec §2): the graded-packet uploads (GET /api/uploads/), of one congregation
-// when the address has groupId; columns Name and Create Time, both sortable; sort and page live
-// in the address.
+// when the address has groupId; columns Name and Create Time, both sortable, and Pages (matched /
+// not matched, from each upload's report); sort and page live in the address.
 import { Link } from 'react-router-dom';
 import { useListUploads } from '../../../generated/hooks/uploads/uploads';
 import type { ListUploadsParams, UploadListItem } from '../../../generated/hooks/model';
@@ -10,6 +10,7 @@ import { useListState } from '../../components/list/use-list-state';
 import { PageHeader } from '../../components/ui/page-header';
 import { paths, routes } from '../../config/paths';
 import { formatDateTime } from '../../lib/format';
+import { countsText } from './upload-report';
 
 export const UPLOADS_EMPTY_MESSAGE = 'There are no uploads to display';
 
@@ -19,6 +20,7 @@ const UPLOAD_FILTERS = ['groupId'] as const;
 const columns: ListColumn<UploadListItem>[] = [
   { id: 'name', header: 'Name', sortKey: 'name', cell: (u) => <Link to={paths.upload(u.id)}>{u.name}</Link> },
   { id: 'created-at', header: 'Create Time', sortKey: 'created_at', cell: (u) => formatDateTime(u.created_at) },
+  { id: 'pages', header: 'Pages', cell: (u) => (u.process_status === 'pending' ? 'Reading…' : countsText(u.summary)) },
 ];
 
 export default function UploadsList() {

@@ -1,16 +1,20 @@
 // Runs one upload-dialog machine for a screen: the machine decides (steps, the size rule, which
-// files go, the error type); this hook supplies the `uploadFile` actor and reports the outcome
-// to the result banner (spec §8) once per finished upload.
+// files go, the error type, success or warning); this hook supplies the `uploadFile` and
+// `followProcessing` actors and reports the outcome once per finished upload: the result banner
+// (spec §8) for success and failure, a warning notification with the counts otherwise.
 import { useEffect, useRef } from 'react';
 import { useActorRef, useSelector } from '@xstate/react';
 import { fromPromise, type SnapshotFrom } from 'xstate';
 import {
   uploadDialogMachine,
+  type FollowProcessingInput,
+  type ProcessingReport,
   type UploadFileInput,
   type UploadFileOutput,
   type UploadVariant,
 } from '../../../machines/upload-dialog/upload-dialog.machine';
-import { useResultBanner } from '../../components/notifications/notifications-context';
+import { useNotifications, useResultBanner } from '../../components/notifications/notifications-context';
+import { followProcessing } from './upload-processing';
 
 /** The type the file picker offers and dropped files are filtered by. */
 export const UPLOAD_ACCEPTED_TYPES = 'application/pdf';
@@ -21,8 +25,18 @@ export interface UseUploadDialogOptions {
   variant: UploadVariant;
   /** One request for one file; throws the HTTP error (status, body) or a network failure. */
   uploadFile: (input: UploadFileInput, signal: AbortSignal) => Promise<UploadFileOutput>;
-  /** Called once when every file was uploaded, with the created ids. */
+  /** Called once when every file was uploaded and processed (success or warning), with the created ids. */
   onSuccess?: (fileIds: readonly string[]) => void;
+}
+
+/** The one-line summary of a report: "4 pages read, 3 matched, 1 not matched". */
+export function reportSummary(report: ProcessingReport): string {
+  return report.counts.map((item) => `${item.count} ${item.label}`).join(', ');
+}
+
+/** The warning shown when processing found problems. */
+export function warningText(report: ProcessingReport): string {
+  return [`Uploaded, but not everything went through: ${reportSummary(report)}.`, report.nextStep].filter(Boolean).join(' ');
 }
 
 export function useUploadDialog({ variant, uploadFile, onSuccess }: UseUploadDialogOptions) {
@@ -37,12 +51,14 @@ export function useUploadDialog({ variant, uploadFile, onSuccess }: UseUploadDia
     uploadDialogMachine.provide({
       actors: {
         uploadFile: fromPromise<UploadFileOutput, UploadFileInput>(({ input, signal }) => upload.current(input, signal)),
+        followProcessing: fromPromise<ProcessingReport, FollowProcessingInput>(({ input, signal }) => followProcessing(input, signal)),
       },
     }),
     { input: { variant, acceptedTypes: UPLOAD_ACCEPTED_TYPES } },
   );
   const snapshot = useSelector(actor, (state) => state);
   const banner = useResultBanner();
+  const notifications = useNotifications();
 
   // Report each finished upload once, when the machine enters success or failed.
   useEffect(() => {
@@ -52,6 +68,11 @@ export function useUploadDialog({ variant, uploadFile, onSuccess }: UseUploadDia
       previous = state;
       if (state.matches({ open: 'success' }) && !before.matches({ open: 'success' })) {
         banner.show({ type: 'success' });
+        succeeded.current?.(state.context.uploadedFileIds);
+      } else if (state.matches({ open: 'warning' }) && !before.matches({ open: 'warning' })) {
+        // A success banner of an earlier upload must not stand beside this warning.
+        banner.dismiss();
+        if (state.context.report) notifications.notify(warningText(state.context.report), { severity: 'warn' });
         succeeded.current?.(state.context.uploadedFileIds);
       } else if (state.matches({ open: 'failed' }) && !before.matches({ open: 'failed' })) {
         banner.show({ type: 'error', errorType: state.context.errorType ?? undefined });

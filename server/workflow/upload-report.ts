@@ -1,0 +1,55 @@
+// An upload's report in the words the uploader reads (GET /api/uploads/{id}, the list's counts):
+// each recorded page outcome becomes matched / not matched / blank and dropped, with the reason a
+// page was not taken. One table of outcomes, used by the SQL counts and the page list alike.
+import type { Schemas } from '../contract/types';
+
+type Result = Schemas['UploadPageResult'];
+type Reason = Schemas['UploadPageReason'];
+
+interface OutcomeMeaning {
+  result: Result;
+  reason: Reason | null;
+  /** This scan was kept (as feedback, or as an intro sheet's page). */
+  kept: boolean;
+}
+
+/** Every outcome the matching (and intro files) records, and what it means to the uploader. */
+export const OUTCOME_MEANINGS: Record<string, OutcomeMeaning> = {
+  matched: { result: 'matched', reason: null, kept: true },
+  back: { result: 'matched', reason: null, kept: true },
+  intro: { result: 'matched', reason: null, kept: true },
+  // Graded before: this newer scan replaced the earlier one.
+  replaced: { result: 'matched', reason: 'already_graded', kept: true },
+  // Graded again later (in this upload or a newer one): this scan was not kept.
+  superseded: { result: 'not_matched', reason: 'already_graded', kept: false },
+  blank_back: { result: 'blank_dropped', reason: null, kept: false },
+  blank: { result: 'blank_dropped', reason: null, kept: false },
+  wrong_congregation: { result: 'not_matched', reason: 'other_congregation', kept: false },
+  file_archived: { result: 'not_matched', reason: 'file_archived', kept: false },
+  not_sent: { result: 'not_matched', reason: 'not_sent', kept: false },
+  unknown_code: { result: 'not_matched', reason: 'unknown_code', kept: false },
+  other_kind: { result: 'not_matched', reason: 'not_packet_page', kept: false },
+  unrecognized: { result: 'not_matched', reason: 'no_code', kept: false },
+  unreadable: { result: 'not_matched', reason: 'unreadable', kept: false },
+};
+
+/** A page still being read (no outcome yet) is read, nothing more. */
+export function meaningOf(outcome: string | null): OutcomeMeaning | null {
+  return outcome === null ? null : (OUTCOME_MEANINGS[outcome] ?? { result: 'not_matched', reason: null, kept: false });
+}
+
+const outcomesOf = (result: Result) => Object.keys(OUTCOME_MEANINGS).filter((outcome) => OUTCOME_MEANINGS[outcome]!.result === result);
+
+/**
+ * The summary columns for uploads aliased `alias`, as one LATERAL join (an upload's pages sit
+ * together under the staging table's primary key).
+ */
+export function uploadSummaryJoin(alias: string): string {
+  const list = (result: Result) => outcomesOf(result).map((outcome) => `'${outcome}'`).join(', ');
+  return `LEFT JOIN LATERAL (
+      SELECT count(*)::int AS pages_read,
+             (count(*) FILTER (WHERE sp.outcome IN (${list('matched')})))::int AS matched,
+             (count(*) FILTER (WHERE sp.outcome IN (${list('not_matched')})))::int AS not_matched,
+             (count(*) FILTER (WHERE sp.outcome IN (${list('blank_dropped')})))::int AS blank_dropped
+      FROM feedback_upload_pages sp WHERE sp.upload_id = ${alias}.id) summary ON true`;
+}
