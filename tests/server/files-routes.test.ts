@@ -43,8 +43,8 @@ async function send(who: SignedIn, method: 'PATCH' | 'DELETE' | 'POST', url: str
 
 async function addPage(db: Database, fileId: string, pageNumber: number, sheetId: string | null, options: { templateId?: string; reason?: string; ignored?: boolean; image?: string } = {}) {
   const row = await db.one<{ id: string }>(
-    `INSERT INTO pages (file_id, page_number, answer_sheet_id, template_id, unrecognized_reason, ignored, image_blob_key)
-     VALUES ($1, $2, $3, $4, $5, $6, $7) RETURNING id`,
+    `INSERT INTO pages (file_id, page_number, answer_sheet_id, template_id, unrecognized_reason, flag, ignored, image_blob_key)
+     VALUES ($1, $2, $3, $4, $5, $5, $6, $7) RETURNING id`,
     [fileId, pageNumber, sheetId, options.templateId ?? null, options.reason ?? null, options.ignored ?? false, options.image ?? null],
   );
   return row.id;

@@ -357,6 +357,7 @@ describe('GET /api/students/{id}/answer-sheets', () => {
       page_count: 2,
       unrecognized_count: 0,
       mismatched_count: 0,
+      flagged_count: 0,
       duplicate: false,
       first_feedback_at: null,
       sent: false,

@@ -41,7 +41,15 @@ function fileApi(initial: File, step: FileStep = steps('review')) {
       state.fileReads += 1;
       return HttpResponse.json(state.file);
     }),
-    http.get(`*/api/file/${FILE_ID}/stats`, () => HttpResponse.json(statsRecord({ unrecognized: 2, unassigned: 1 }))),
+    http.get(`*/api/file/${FILE_ID}/stats`, () => HttpResponse.json(
+        statsRecord({
+          unrecognized: 2,
+          unassigned: 1,
+          ignored: 3,
+          flagged: 2,
+          reasons: { no_code_found: 1, unreadable: 1, unknown_code: 0, out_of_order: 0, stray_page: 0, another_course: 0, duplicate_sheet: 0, blank_back: 3 },
+        }),
+      ),),
     http.get(`*/api/file/${FILE_ID}/steps`, () => {
       state.stepReads += 1;
       return HttpResponse.json(state.step);
@@ -112,11 +120,13 @@ describe('file detail', () => {
     expect(menu.getByRole('link', { name: 'Responses' }).getAttribute('href')).toBe(`/file/${FILE_ID}/responses`);
     const items = within(await screen.findByRole('list', { name: 'Action Items' }));
     expect(items.getAllByRole('link').map((link) => [link.textContent, link.getAttribute('href')])).toEqual([
-      ['2 unrecognized pages', `/file/${FILE_ID}/responses`],
+      ['1 page: No code found', `/file/${FILE_ID}/responses?reason=no_code_found`],
+      ['1 page: Code unreadable', `/file/${FILE_ID}/responses?reason=unreadable`],
+      ['3 blank backs', `/file/${FILE_ID}/responses?reason=blank_back`],
       ['1 response without a congregation', `/file/${FILE_ID}/responses`],
     ]);
     // Review: the same warnings link to the responses.
-    expect(within(await (await flow()).findByRole('list', { name: 'Review warnings' })).getAllByRole('link')).toHaveLength(2);
+    expect(within(await (await flow()).findByRole('list', { name: 'Review warnings' })).getAllByRole('link')).toHaveLength(4);
     expect(screen.getByText('Details')).toBeTruthy();
   });
 
