@@ -256,8 +256,9 @@ describe('a stateful world', () => {
 
     const messages = await progress(`/api/progress/process_service_center_upload/${id}`);
     expect(messages.at(-1)).toMatchObject({ status: 'success' });
-    const file = await get<{ process_status: string; responses_count: number }>(`/api/file/${id}`);
+    const file = await get<{ process_status: string; responses_count: number; page_count: number }>(`/api/file/${id}`);
     expect(file.process_status).toBe('success');
+    expect(file.page_count).toBe(messages.at(-1)!.count);
     expect((await get<Listed>(`/api/answer-sheets?file=${id}`)).total).toBe(file.responses_count);
     expect(file.responses_count).toBeGreaterThan(1);
   });
@@ -325,7 +326,10 @@ async function progress(path: string): Promise<{ status: string; completed: numb
 
 describe('progress streams', () => {
   it('streams a job as text/event-stream messages the contract allows, to its end', async () => {
-    const file = mockWorld.world().files.find((row) => row.sent_at !== null)!;
+    const ready = (await allPages('/api/files?file_state=ready_to_send')) as { id: string }[];
+    const steps = await Promise.all(ready.map(async (file) => ({ file, step: (await get<{ step: string }>(`/api/file/${file.id}/steps`)).step })));
+    const { file } = steps.find(({ step }) => step === 'send')!;
+    expect((await call('POST', `/api/file/${file.id}/send`)).status).toBe(202);
     const messages = await progress(`/api/progress/send_to_study_helpers/${file.id}`);
     const stream = contract().operations.find((op) => op.operationId === 'streamJobProgress')!;
     const validate = ajv.compile(stream.responses['200']!['text/event-stream']!);
@@ -333,7 +337,13 @@ describe('progress streams', () => {
     for (const message of messages) expect(validate(message), ajv.errorsText(validate.errors)).toBe(true);
     expect(messages.map((message) => message.completed)).toEqual([...messages.map((message) => message.completed)].sort((a, b) => a - b));
     expect(messages.at(-1)).toMatchObject({ status: 'success', completed: messages[0]!.count });
-    expect(await progress(`/api/progress/send_to_study_helpers/${file.id}`)).toEqual(messages);
+    // The run has ended: a listener arriving now gets its last state at once.
+    expect(await progress(`/api/progress/send_to_study_helpers/${file.id}`)).toEqual(messages.slice(-1));
+  });
+
+  it('has no send run for a file not sent', async () => {
+    const file = mockWorld.world().files.find((row) => row.sent_at === null)!;
+    expect((await call('GET', `/api/progress/send_to_study_helpers/${file.id}`)).status).toBe(404);
   });
 
   it('refuses a run that does not exist', async () => {
@@ -377,6 +387,9 @@ describe('scenarios', () => {
     expect(await call('PATCH', `/api/file/${file.id}`, { name: 'x.pdf' })).toMatchObject({ status: 500, body: { detail: { error_type: 'SERVER_ERROR' } } });
     expect((await get<Listed>('/api/congregations')).total).toBe(mockWorld.world().congregations.length);
     expect((await progress(`/api/progress/send_to_study_helpers/${file.id}`)).at(-1)).toMatchObject({ status: 'failed' });
+    const pending = mockWorld.world().files.find((row) => row.process_status === 'pending')!;
+    expect((await progress(`/api/progress/process_service_center_upload/${pending.id}`)).at(-1)).toMatchObject({ status: 'failed' });
+    expect((await get<{ process_status: string }>(`/api/file/${pending.id}`)).process_status).toBe('failed');
     expect((await call('POST', '/api/auth/view-as', { congregation: DEMO_CONGREGATION_ID })).status).toBe(200);
   });
 

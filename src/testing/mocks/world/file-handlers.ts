@@ -19,13 +19,19 @@ import {
   sheetView,
   templateOf,
 } from './views';
-import { addProcessedSheets, iso, newId, tick, type FileRow, type World } from './world';
+import { iso, newId, processedSheets, tick, type FileRow, type World } from './world';
 
 type S = components['schemas'];
 
 const DELETABLE_STEPS: readonly S['WorkflowStep'][] = ['robot', 'review', 'assign', 'send'];
 
-/** A pending file read by the pipeline: its sheets and pages, the same for the same file id. */
+/** What the pipeline finds in a pending file: the same sheets and pages for the same file id. */
+function processing(world: World, file: FileRow) {
+  const seed = [...file.id].reduce((sum, char) => (sum * 31 + char.charCodeAt(0)) >>> 0, 7);
+  return processedSheets(world, seededRandom(seed), file, 2 + (seed % 7));
+}
+
+/** A pending file read by the pipeline: its sheets and pages join the world (in errors: it fails). */
 function finishProcessing(world: World, file: FileRow): void {
   if (file.process_status !== 'pending') return;
   if (world.scenario === 'errors') {
@@ -33,13 +39,11 @@ function finishProcessing(world: World, file: FileRow): void {
     file.failure_reason = 'No answer sheet could be read in this file.';
     return;
   }
-  const seed = [...file.id].reduce((sum, char) => (sum * 31 + char.charCodeAt(0)) >>> 0, 7);
-  addProcessedSheets(world, seededRandom(seed), file, 2 + (seed % 7));
+  const { sheets, pages } = processing(world, file);
+  world.sheets.push(...sheets);
+  world.pages.push(...pages);
   file.process_status = 'success';
 }
-
-/** Pages a pending file will have (what its processing stream counts). */
-const plannedPages = (file: FileRow) => 4 + ([...file.id].reduce((sum, char) => sum + char.charCodeAt(0), 0) % 12);
 
 export function fileHandlers(access: WorldAccess): RequestHandler[] {
   const { world, viewer } = access;
@@ -137,6 +141,7 @@ export function fileHandlers(access: WorldAccess): RequestHandler[] {
         if (fileStep(world(), file) !== 'send') return refusal(409, 'NOT_READY', 'Every response must be reviewed and assigned first.');
         file.sent_at = tick(world());
         file.file_status = 'grading';
+        world().runningJobs.push(`send_to_study_helpers/${file.id}`);
         return json<S['JobStarted']>({ group_name: 'send_to_study_helpers', run_id: file.id }, 202);
       }),
     ),
@@ -153,6 +158,7 @@ export function fileHandlers(access: WorldAccess): RequestHandler[] {
         if (file.sent_at === null) return refusal(409, 'NOT_READY', 'The file is not sent yet.');
         file.prepped = true;
         tick(world());
+        world().runningJobs.push(`generate_return_file_requested/${file.id}`);
         return json<S['JobStarted']>({ group_name: 'generate_return_file_requested', run_id: file.id }, 202);
       }),
     ),
@@ -183,6 +189,7 @@ export function fileHandlers(access: WorldAccess): RequestHandler[] {
         prepped: false,
       };
       world().files.unshift(file);
+      world().runningJobs.push(`process_service_center_upload/${file.id}`);
       return json<S['Created']>({ id: file.id }, 201);
     }),
 
@@ -294,6 +301,7 @@ export function fileHandlers(access: WorldAccess): RequestHandler[] {
       const created_at = tick(world());
       const congregationId = viewer() || (world().congregations[0]?.id ?? '');
       world().uploads.unshift({ id, name, congregationId, created_at, is_intro: typeof helper === 'string' && helper !== '', process_status: 'success' });
+      world().runningJobs.push(`process_study_helper_upload/${id}`);
       return json<S['UploadResult']>({ status: 'success', id }, 201);
     }),
 
@@ -308,30 +316,35 @@ export function fileHandlers(access: WorldAccess): RequestHandler[] {
     return scanImage(template?.lesson.name ?? 'Unrecognized page', `${file.name}, ${side.toLowerCase()} ${page.page_number}`);
   }
 
-  /** The progress of a job run, as the server streams it; its end changes the world as the job would. */
+  /**
+   * The progress of a job run, as the server streams it: a run started in this world (an upload, a
+   * send, a regeneration, a seeded file still processing) step by step, its end changing the world
+   * as the job would; a run that ended long ago, its last state at once; no run, 404.
+   */
   function jobStream(group: string, runId: string): Response {
-    const file = world().files.find((row) => row.id === runId);
-    const failed = world().scenario === 'errors';
-    switch (group) {
-      case 'process_service_center_upload': {
-        if (!file) return notFound('No such job run');
-        const count = file.process_status === 'pending' ? plannedPages(file) : world().pages.filter((page) => page.fileId === file.id).length;
-        const outcome = file.process_status === 'failed' || (failed && file.process_status === 'pending') ? 'failed' : 'success';
-        const current = world();
-        return progressStream(progressMessages(count, outcome), access.progressIntervalMs, () => finishProcessing(current, file));
-      }
-      case 'send_to_study_helpers':
-      case 'generate_return_file_requested': {
-        if (!file) return notFound('No such job run');
-        const count = keptSheets(world(), file.id).length;
-        return progressStream(progressMessages(count, failed ? 'failed' : 'success'), access.progressIntervalMs, () => undefined);
-      }
-      case 'process_study_helper_upload':
-        if (!world().uploads.some((upload) => upload.id === runId)) return notFound('No such job run');
-        return progressStream(progressMessages(1, failed ? 'failed' : 'success'), access.progressIntervalMs, () => undefined);
-      default:
-        return notFound('No such job');
-    }
+    const current = world();
+    const key = `${group}/${runId}`;
+    const file = current.files.find((row) => row.id === runId);
+    const upload = current.uploads.find((row) => row.id === runId);
+    const ran: Record<string, boolean> = {
+      process_service_center_upload: file !== undefined,
+      send_to_study_helpers: file?.sent_at !== null && file !== undefined,
+      generate_return_file_requested: file?.prepped === true,
+      process_study_helper_upload: upload !== undefined,
+    };
+    if (!ran[group]) return notFound('No such job run');
+    const count = file
+      ? group === 'process_service_center_upload'
+        ? file.process_status === 'pending' ? processing(current, file).pages.length : current.pages.filter((page) => page.fileId === file.id).length
+        : keptSheets(current, file.id).length
+      : 1;
+    const fails = current.scenario === 'errors' || file?.process_status === 'failed';
+    const messages = progressMessages(count, fails ? 'failed' : 'success');
+    if (!current.runningJobs.includes(key)) return progressStream(messages.slice(-1), access.progressIntervalMs, () => undefined);
+    return progressStream(messages, access.progressIntervalMs, () => {
+      current.runningJobs = current.runningJobs.filter((running) => running !== key);
+      if (file && group === 'process_service_center_upload') finishProcessing(current, file);
+    });
   }
 }
 

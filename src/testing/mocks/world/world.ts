@@ -131,6 +131,8 @@ export interface World {
   pages: PageRow[];
   baptismRequests: BaptismRow[];
   uploads: UploadRow[];
+  /** Job runs started and not yet streamed to their end, by "group_name/run_id". */
+  runningJobs: string[];
 }
 
 /** The congregation the mock coordinator belongs to (see MOCK_USERS in ../handlers). */
@@ -198,6 +200,7 @@ function baseWorld(scenario: Scenario): World {
     pages: [],
     baptismRequests: [],
     uploads: [],
+    runningJobs: [],
   };
 }
 
@@ -295,6 +298,14 @@ function scanFileName(random: Random, center: ServiceCenterRow, scannedAt: numbe
 
 /** Lays out a processed file's sheets and pages (as the pipeline would have found them). */
 export function addProcessedSheets(world: World, random: Random, file: FileRow, sheetCount: number): void {
+  const { sheets, pages } = processedSheets(world, random, file, sheetCount);
+  world.sheets.push(...sheets);
+  world.pages.push(...pages);
+}
+
+/** The sheets and pages a file's processing finds, without adding them to the world. */
+export function processedSheets(world: World, random: Random, file: FileRow, sheetCount: number): { sheets: SheetRow[]; pages: PageRow[] } {
+  const found: { sheets: SheetRow[]; pages: PageRow[] } = { sheets: [], pages: [] };
   const students = world.students.filter((student) => student.serviceCenterId === file.serviceCenterId);
   const pool = students.length > 0 ? students : world.students;
   let pageNumber = 1;
@@ -312,9 +323,9 @@ export function addProcessedSheets(world: World, random: Random, file: FileRow, 
       gradedAt: null,
       is_baptism_request: false,
     };
-    world.sheets.push(sheet);
+    found.sheets.push(sheet);
     for (const template of templates.filter((candidate) => candidate.lesson.id === lesson.id)) {
-      world.pages.push({
+      found.pages.push({
         id: stableUuid(`${file.id}:page:${pageNumber}`),
         fileId: file.id,
         sheetId: sheet.id,
@@ -326,6 +337,7 @@ export function addProcessedSheets(world: World, random: Random, file: FileRow, 
       pageNumber += 1;
     }
   }
+  return found;
 }
 
 /** Puts a processed file at a stage of its workflow by the records that make a step. */
@@ -361,7 +373,7 @@ function seedFiles(world: World, random: Random, count: number, scenario: Scenar
     const uploadedAt = WORLD_START - (index * 9 + random.int(1, 8)) * 3_600_000;
     const scannedAt = uploadedAt - random.int(1, 3) * 24 * 3_600_000 - random.int(0, 36_000) * 1000;
     let stage = STAGES[index % STAGES.length] as Stage;
-    if (scenario === 'errors' && index % 4 === 1) stage = 'failed';
+    if (scenario === 'errors' && index % 4 === 2) stage = 'failed';
     if (scenario === 'busy' && index < 6) stage = 'pending';
     const file: FileRow = {
       id: stableUuid(`${scenario === 'busy' ? 'busy' : 'world'}:file:${index}`),
@@ -381,6 +393,7 @@ function seedFiles(world: World, random: Random, count: number, scenario: Scenar
       prepped: false,
     };
     world.files.push(file);
+    if (file.process_status === 'pending') world.runningJobs.push(`process_service_center_upload/${file.id}`);
     if (file.process_status !== 'success') continue;
     addProcessedSheets(world, random, file, random.int(2, 9));
     stageFile(world, random, file, stage, uploadedAt);
