@@ -11,9 +11,8 @@ export default {
   // A mutant that loops (e.g. an `always` transition whose guard is turned true) counts as killed
   // once it runs this much longer than the tests do unmutated.
   timeoutMS: 2000,
-  // Reruns only test what changed since the last run (test-results/stryker-incremental.json).
-  incremental: true,
-  incrementalFile: 'test-results/stryker-incremental.json',
+  // No incremental mode: it reuses the last result of every mutant in code run at import (the
+  // machine definitions), which no test's coverage names, so new tests never reached them.
   reporters: ['clear-text', 'progress', 'html', 'json'],
   jsonReporter: { fileName: 'test-results/mutation/mutation.json' },
   htmlReporter: { fileName: 'test-results/mutation/index.html' },
