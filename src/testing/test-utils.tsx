@@ -8,9 +8,9 @@ import { AppProvider } from '../app/provider';
 import { appRoutes } from '../app/routes';
 import { createQueryClient } from '../lib/query-client';
 import type { MockRole } from './mocks/handlers';
-import { server, signInAs } from './mocks/server';
+import { server, signInAs, useScenario } from './mocks/server';
 
-/** Starts msw/node for the file's tests and resets overrides between them. */
+/** Starts msw/node for the file's tests on the mock world, and resets overrides and the world between them. */
 export function setupMockApi(): void {
   // The first visit of a route compiles its lazily loaded screen, which can take seconds in tests.
   configure({ asyncUtilTimeout: 10_000 });
@@ -19,6 +19,8 @@ export function setupMockApi(): void {
     cleanup();
     server.resetHandlers();
     signInAs('admin');
+    // Each test starts from the default world as seeded.
+    useScenario('default');
   });
   afterAll(() => server.close());
 }

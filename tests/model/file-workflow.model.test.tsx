@@ -10,19 +10,15 @@ import { http, HttpResponse } from 'msw';
 import { getShortestPaths } from '@xstate/graph';
 import type { SnapshotFrom } from 'xstate';
 import {
-  SEND_READY_MESSAGE,
-  canDeleteFile,
   fileWorkflowActorResults,
   fileWorkflowEventFixtures,
   fileWorkflowMachine,
   fileWorkflowModelInput,
-  gradingProgressText,
-  stepState,
+  type FileSteps,
   type FileWorkflowEvent,
   type ProgressMessage,
 } from '../../machines/file-workflow/file-workflow.machine';
-import { SEND_LOCK_MS, WORKFLOW_STEPS, WORKFLOW_STEP_LABELS, type WorkflowStep } from '../../machines/constants';
-import { modelEvents } from '../../machines/model-events';
+import { modelEvents, unreachedStateIds } from '../../machines/model-events';
 import { renderApp, setupMockApi } from '../../src/testing/test-utils';
 import { server } from '../../src/testing/mocks/server';
 import { GatedApi } from '../web/support/gated-api';
@@ -36,6 +32,76 @@ type Snapshot = SnapshotFrom<typeof fileWorkflowMachine>;
 type PathEvent = FileWorkflowEvent | { type: `xstate.${string}`; output?: unknown; error?: unknown };
 
 const FILE_ID = fileWorkflowModelInput.fileId;
+
+// ---- The spec, as written (§2 "/file/{file_id}/", §4 "File workflow step", §9) ----
+/** The six steps, in order, with the stepper's labels. */
+const STEPS = ['robot', 'review', 'assign', 'send', 'grading', 'return'] as const;
+type Step = (typeof STEPS)[number];
+const STEP_LABELS: Record<Step, string> = {
+  robot: 'System Checks',
+  review: 'Review',
+  assign: 'Assign',
+  send: 'Send',
+  grading: 'Grading',
+  return: 'Return',
+};
+/** "A step shows as completed when earlier than the current one": by current step (rows), each step's state. */
+const STEP_STATES: Record<Step, string> = {
+  robot: /*   */ 'current   upcoming  upcoming  upcoming  upcoming  upcoming',
+  review: /*  */ 'completed current   upcoming  upcoming  upcoming  upcoming',
+  assign: /*  */ 'completed completed current   upcoming  upcoming  upcoming',
+  send: /*    */ 'completed completed completed current   upcoming  upcoming',
+  grading: /* */ 'completed completed completed completed current   upcoming',
+  return: /*  */ 'completed completed completed completed completed current',
+};
+const stepStateOf = (current: Step, step: Step) => STEP_STATES[current].split(/\s+/)[STEPS.indexOf(step)];
+/** "Delete File" is offered only while the step is robot, review, assign or send (steps 0 to 3). */
+const DELETE_FILE_OFFERED: Record<Step, boolean> = { robot: true, review: true, assign: true, send: true, grading: false, return: false };
+/** "The step defaults to review." */
+const DEFAULT_STEP: Step = 'review';
+const SEND_READY = 'Ready to send to study helpers!';
+/** Send is "disabled for 5 s after a click". */
+const SEND_LOCK_MS = 5_000;
+const gradedText = (n: number, m: number) => `${n} of ${m} responses graded`;
+
+/** What the walker knows from the answers it gave: the server's side of the file. */
+interface Served {
+  step: Step;
+  steps: FileSteps | null;
+  archived: boolean;
+  /** The step the stepper shows (an earlier one may be chosen). */
+  viewed: Step;
+  /** The last progress message pushed while the file was at System Checks. */
+  robotProgress: ProgressMessage | null;
+}
+
+const firstServed = (): Served => ({ step: DEFAULT_STEP, steps: null, archived: false, viewed: DEFAULT_STEP, robotProgress: null });
+
+/** The record after an event of the path. */
+function served(before: Served, event: PathEvent): Served {
+  if (event.type === 'xstate.done.actor.fetchSteps') {
+    const steps = (event as { output: FileSteps }).output;
+    const step = (STEPS as readonly unknown[]).includes(steps.step) ? (steps.step as Step) : DEFAULT_STEP;
+    const changed = step !== before.step;
+    return {
+      step,
+      steps,
+      archived: steps.file_status === 'archived',
+      viewed: changed ? step : before.viewed,
+      robotProgress: changed ? null : before.robotProgress,
+    };
+  }
+  if (event.type === 'xstate.done.actor.archiveFile') return { ...before, archived: true };
+  if (event.type === 'VIEW_STEP') {
+    const step = (event as { step: Step }).step;
+    return stepStateOf(before.step, step) === 'upcoming' ? before : { ...before, viewed: step };
+  }
+  if (event.type === 'PROGRESS' && before.step === 'robot') {
+    const { type: _type, ...message } = event as { type: 'PROGRESS' } & ProgressMessage;
+    return { ...before, robotProgress: message };
+  }
+  return before;
+}
 
 let gates = new GatedApi();
 afterEach(() => {
@@ -85,7 +151,7 @@ function actorAnswer(event: { type: string; output?: unknown }): { gate: string;
 }
 
 /** The progress stream the current step follows. */
-function streamOf(step: WorkflowStep): string {
+function streamOf(step: Step): string {
   if (step === 'robot') return `process_service_center_upload/${FILE_ID}`;
   if (step === 'send') return `send_to_study_helpers/${FILE_ID}`;
   return `generate_return_file_requested/${FILE_ID}`;
@@ -93,9 +159,9 @@ function streamOf(step: WorkflowStep): string {
 
 const workflow = () => within(screen.getByRole('region', { name: 'Workflow' }));
 const button = (name: string) => workflow().getByRole('button', { name }) as HTMLButtonElement;
-const stepButton = (step: WorkflowStep) => button(`${WORKFLOW_STEP_LABELS[step]} step`);
+const stepButton = (step: Step) => button(`${STEP_LABELS[step]} step`);
 
-async function perform(event: PathEvent, before: Snapshot) {
+async function perform(event: PathEvent, before: Served) {
   if (event.type === 'xstate.init') return;
   if (event.type.startsWith('xstate.done.actor.') || event.type.startsWith('xstate.error.actor.')) {
     const { gate, response } = actorAnswer(event);
@@ -119,7 +185,7 @@ async function perform(event: PathEvent, before: Snapshot) {
       return;
     case 'PROGRESS': {
       const { type: _type, ...message } = user;
-      const fragment = streamOf(before.context.currentStep);
+      const fragment = streamOf(before.step);
       await waitFor(() => expect(emitProgress(fragment, message as ProgressMessage)).toBeGreaterThan(0));
       return;
     }
@@ -142,69 +208,61 @@ async function perform(event: PathEvent, before: Snapshot) {
   }
 }
 
-function expectStepper(state: Snapshot) {
-  const { currentStep, viewedStep } = state.context;
-  const archived = state.matches('archived');
-  for (const step of WORKFLOW_STEPS) {
+function expectStepper(state: Snapshot, record: Served) {
+  const archived = !state.matches('loading') && !state.matches('loadFailed') && record.archived;
+  for (const step of STEPS) {
     const item = stepButton(step).closest('li') as HTMLElement;
-    expect(item.dataset.state).toBe(archived ? 'completed' : stepState(currentStep, step));
-    expect(stepButton(step).getAttribute('aria-pressed')).toBe(String(step === viewedStep));
-    expect(stepButton(step).getAttribute('aria-current')).toBe(step === currentStep ? 'step' : null);
+    expect(item.dataset.state).toBe(archived ? 'completed' : stepStateOf(record.step, step));
+    expect(stepButton(step).getAttribute('aria-pressed')).toBe(String(step === record.viewed));
+    expect(stepButton(step).getAttribute('aria-current')).toBe(step === record.step ? 'step' : null);
   }
   const note = workflow().queryByRole('note');
-  if (viewedStep === currentStep) expect(note).toBeNull();
-  else expect(note?.textContent).toContain(`${WORKFLOW_STEP_LABELS[viewedStep]}:`);
+  if (record.viewed === record.step) expect(note).toBeNull();
+  else expect(note?.textContent).toContain(`${STEP_LABELS[record.viewed]}:`);
 }
 
-async function expectScreen(state: Snapshot) {
-  const { context } = state;
+/** The screen for the machine's state (loading, a request in flight...) and the walker's record of the file. */
+async function expectScreen(state: Snapshot, record: Served) {
+  const loading = state.matches('loading');
+  const failed = state.matches('loadFailed');
+  const settled = !loading && !failed;
+  // Once settled, the screen is at the server's step (or Archived), whatever the machine thinks.
+  const at = (step: Step) => settled && !record.archived && record.step === step;
   await waitFor(() => {
-    expectStepper(state);
+    expectStepper(state, record);
     const panel = workflow();
-    if (state.matches('loading')) {
-      expect(panel.getByRole('status', { name: 'Loading steps' })).toBeTruthy();
-      expect(button('Refresh steps').disabled).toBe(true);
-    } else {
-      expect(panel.queryByRole('status', { name: 'Loading steps' })).toBeNull();
-      expect(button('Refresh steps').disabled).toBe(false);
+    expect(panel.queryByRole('status', { name: 'Loading steps' }) !== null).toBe(loading);
+    expect(button('Refresh steps').disabled).toBe(loading);
+    expect(panel.queryByText("The file's steps could not be loaded.") !== null).toBe(failed);
+    if (failed) expect(button('Try again')).toBeTruthy();
+    expect(panel.queryByText("Checking the file's pages…") !== null).toBe(at('robot'));
+    if (at('robot') && record.robotProgress) {
+      expect(panel.getByText(`Pages checked: ${record.robotProgress.completed} of ${record.robotProgress.count}`)).toBeTruthy();
     }
-    if (state.matches('loadFailed')) {
-      expect(panel.getByText("The file's steps could not be loaded.")).toBeTruthy();
-      expect(button('Try again')).toBeTruthy();
-    }
-    if (state.matches('robot')) {
-      expect(panel.getByText("Checking the file's pages…")).toBeTruthy();
-      if (context.progress) {
-        expect(panel.getByText(`Pages checked: ${context.progress.completed} of ${context.progress.count}`)).toBeTruthy();
-      }
-    }
-    if (state.matches('review')) expect(panel.getByText('Nothing left to review.')).toBeTruthy();
-    if (state.matches('assign')) {
-      expect(panel.getByText('Assign every response of this file to a congregation.')).toBeTruthy();
-      expect(button('Assign').disabled).toBe(true);
-    }
-    if (state.matches('send')) {
-      expect(panel.getByText(SEND_READY_MESSAGE)).toBeTruthy();
+    expect(panel.queryByText('Nothing left to review.') !== null).toBe(at('review'));
+    expect(panel.queryByText('Assign every response of this file to a congregation.') !== null).toBe(at('assign'));
+    if (at('assign')) expect(button('Assign').disabled).toBe(true);
+    expect(panel.queryByText(SEND_READY) !== null).toBe(at('send'));
+    if (at('send')) {
       const locked = state.matches({ send: { button: 'sendLocked' } }) || state.matches({ send: { request: 'sending' } });
       expect(button('Send').disabled).toBe(locked);
       expect(panel.queryByText('Sent to study helpers.') !== null).toBe(state.matches({ send: { request: 'sent' } }));
       expect(panel.queryByText('Sending failed. Please try again.') !== null).toBe(state.matches({ send: { request: 'failed' } }));
-    } else {
-      expect(panel.queryByText(SEND_READY_MESSAGE)).toBeNull();
     }
-    if (state.matches('grading')) expect(panel.getByText(gradingProgressText(context.complete, context.total))).toBeTruthy();
-    if (state.matches('return')) {
+    const steps = record.steps;
+    expect(panel.queryByText(gradedText(steps?.complete ?? 0, steps?.total ?? 0)) !== null).toBe(at('grading'));
+    if (at('return')) {
+      // Download and regenerate only once prepped; archive only after downloaded (and never during a request).
       const idle = state.matches({ return: 'idle' });
-      expect(button('Download').disabled).toBe(!(context.prepped && idle));
-      expect(button('Regenerate').disabled).toBe(!(context.prepped && idle));
-      expect(button('Archive').disabled).toBe(!(context.downloaded && idle));
+      expect(button('Download').disabled).toBe(!(steps?.prepped === true && idle));
+      expect(button('Regenerate').disabled).toBe(!(steps?.prepped === true && idle));
+      expect(button('Archive').disabled).toBe(!(steps?.downloaded === true && idle));
     } else {
       expect(panel.queryByRole('button', { name: 'Download' })).toBeNull();
     }
-    if (state.matches('archived')) expect(panel.getByText('Archived')).toBeTruthy();
+    expect(panel.queryByText('Archived') !== null).toBe(settled && record.archived);
     // "Delete File" only while the step allows it, once the step is known.
-    const settled = !state.matches('loading') && !state.matches('loadFailed');
-    expect(screen.queryByRole('button', { name: 'Delete File' }) !== null).toBe(settled && canDeleteFile(context.currentStep));
+    expect(screen.queryByRole('button', { name: 'Delete File' }) !== null).toBe(settled && !record.archived && DELETE_FILE_OFFERED[record.step]);
   });
 }
 
@@ -225,8 +283,9 @@ const paths = getShortestPaths(fileWorkflowMachine, {
 });
 
 describe('file workflow stepper through the file detail screen', () => {
-  it('has paths to walk', () => {
+  it('has paths to walk, and they reach every state of the machine', () => {
     expect(paths.length).toBeGreaterThan(20);
+    expect(unreachedStateIds(fileWorkflowMachine, paths.map((path) => path.state))).toEqual([]);
   });
 
   it.each(paths.map((path) => [describePath(path.steps as { event: PathEvent }[]), path] as const))('%s', async (_, path) => {
@@ -238,11 +297,11 @@ describe('file workflow stepper through the file detail screen', () => {
     useApi();
     renderApp(`/file/${FILE_ID}`, { as: 'admin' });
     await screen.findByRole('region', { name: 'Workflow' });
-    let before = steps[0]?.state as Snapshot;
+    let record = firstServed();
     for (const step of steps) {
-      await perform(step.event, before);
-      await expectScreen(step.state);
-      before = step.state;
+      await perform(step.event, record);
+      record = served(record, step.event);
+      await expectScreen(step.state, record);
     }
   });
 });

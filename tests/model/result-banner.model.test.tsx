@@ -10,7 +10,6 @@ import { http, HttpResponse } from 'msw';
 import { getSimplePaths } from '@xstate/graph';
 import type { SnapshotFrom } from 'xstate';
 import type { BaptismRequest, BaptismRequestList } from '../../generated/hooks/model';
-import { BANNER_FADE_MS, BAPTISM_SUCCESS_FADE_MS } from '../../machines/constants';
 import { modelEvents, unreachedStateIds, type EventFixtures } from '../../machines/model-events';
 import {
   resultBannerEventFixtures,
@@ -20,9 +19,15 @@ import {
 } from '../../machines/result-banner/result-banner.machine';
 import { renderApp, setupMockApi } from '../../src/testing/test-utils';
 import { server } from '../../src/testing/mocks/server';
-import { BAPTISM_REQUEST_CREATED } from '../../src/features/baptism-requests/baptism-request-messages';
 
 setupMockApi();
+
+// ---- The spec, as written (§4 "Result banner", §8 "Baptism request dialog", §9) ----
+/** "Success: "Baptism request successfully created.", fading after 5 s." */
+const BAPTISM_REQUEST_CREATED = 'Baptism request successfully created.';
+const BAPTISM_SUCCESS_FADE_MS = 5_000;
+/** "fade lasts 500 ms" */
+const BANNER_FADE_MS = 500;
 
 type Snapshot = SnapshotFrom<typeof resultBannerMachine>;
 
@@ -112,7 +117,7 @@ async function expectScreen(snapshot: Snapshot, timeout?: number) {
       const fading = snapshot.value === 'fading';
       await waitFor(
         () => {
-          expect(banner()?.textContent).toBe(snapshot.context.message);
+          expect(banner()?.textContent).toBe(BAPTISM_REQUEST_CREATED);
           expect(banner()?.classList.contains('banner-fading')).toBe(fading);
         },
         { timeout },

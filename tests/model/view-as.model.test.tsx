@@ -25,9 +25,11 @@ import { renderApp, setupMockApi, type RenderAppResult } from '../../src/testing
 import { server } from '../../src/testing/mocks/server';
 import { DEMO_CONGREGATION_ID, MOCK_USERS } from '../../src/testing/mocks/handlers';
 import { browserLocation } from '../../src/lib/browser-location';
-import { VIEW_AS_FAILED } from '../../src/features/congregations/congregation-side-links';
 
 setupMockApi();
+
+/** What the View As side link says when the call failed (the screen's text, written here). */
+const VIEW_AS_FAILED = 'View As failed. Please try again.';
 
 type Snapshot = SnapshotFrom<typeof viewAsMachine>;
 type PathEvent = ViewAsEvent | ActorResultEvent;

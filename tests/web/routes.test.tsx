@@ -7,6 +7,8 @@ import { paths, routes } from '../../src/config/paths';
 import { http, HttpResponse } from 'msw';
 import { renderApp, setupMockApi } from '../../src/testing/test-utils';
 import { server } from '../../src/testing/mocks/server';
+import { DEMO_CONGREGATION_ID } from '../../src/testing/mocks/handlers';
+import { seedWorld } from '../../src/testing/mocks/world/world';
 
 setupMockApi();
 
@@ -71,6 +73,15 @@ describe('the route registry', () => {
 });
 
 const ID = '1b9d6bcd-bbfd-4b2d-9b5d-ab8dfbbd4bed';
+// Records of the mock world the screens load (the default world, as every test starts on it).
+const world = seedWorld('default');
+const SENT_FILE = world.files.find((file) => file.sent_at !== null)!;
+const SHEET = world.sheets.find((sheet) => sheet.fileId === SENT_FILE.id && sheet.studentId !== null)!;
+const FILE = SENT_FILE.id;
+const RESPONSE = SHEET.id;
+const STUDENT = SHEET.studentId!;
+const PAGE = world.pages.find((page) => page.sheetId === SHEET.id)!.id;
+const HELPER = world.studyHelpers[0]!.id;
 
 describe('every route renders its screen in the chrome', () => {
   it.each([
@@ -84,23 +95,23 @@ describe('every route renders its screen in the chrome', () => {
     ['/students/', 'Students'],
     ['/study-helpers/', 'Study Helpers'],
     ['/admin/congregations/', 'Congregations'],
-    [`/admin/congregations/${ID}/`, routes.congregation.title],
-    [`/admin/congregations/${ID}/files`, routes.congregationFiles.title],
-    [`/admin/congregations/${ID}/study-helpers`, routes.congregationStudyHelpers.title],
+    [`/admin/congregations/${DEMO_CONGREGATION_ID}/`, routes.congregation.title],
+    [`/admin/congregations/${DEMO_CONGREGATION_ID}/files`, routes.congregationFiles.title],
+    [`/admin/congregations/${DEMO_CONGREGATION_ID}/study-helpers`, routes.congregationStudyHelpers.title],
     ['/admin/service-centers/', routes.serviceCenters.title],
-    [`/admin/pages/${ID}`, routes.page.title],
-    [`/file/${ID}/`, routes.file.title],
-    [`/file/${ID}/responses`, routes.fileResponses.title],
+    [`/admin/pages/${PAGE}`, routes.page.title],
+    [`/file/${FILE}/`, routes.file.title],
+    [`/file/${FILE}/responses`, routes.fileResponses.title],
     ['/files/uploads/', routes.uploads.title],
     ['/files/uploads/?groupId=x', routes.uploads.title],
     [`/files/uploads/${ID}`, 'Feedback Upload Page'],
-    [`/responses/${ID}/`, routes.response.title],
-    [`/responses/${ID}/student-info`, routes.responseStudentInfo.title],
-    [`/students/${ID}/`, routes.student.title],
-    [`/students/${ID}/uploads/${ID}`, routes.studentUpload.title],
-    [`/students/${ID}/graded/${ID}`, routes.studentGraded.title],
-    [`/study-helpers/${ID}/`, 'Admin'],
-    [`/study-helpers/${ID}/students/${ID}`, routes.studyHelperStudent.title],
+    [`/responses/${RESPONSE}/`, routes.response.title],
+    [`/responses/${RESPONSE}/student-info`, routes.responseStudentInfo.title],
+    [`/students/${STUDENT}/`, routes.student.title],
+    [`/students/${STUDENT}/uploads/${RESPONSE}`, routes.studentUpload.title],
+    [`/students/${STUDENT}/graded/${RESPONSE}`, routes.studentGraded.title],
+    [`/study-helpers/${HELPER}/`, 'Admin'],
+    [`/study-helpers/${HELPER}/students/${STUDENT}`, routes.studyHelperStudent.title],
     ['/no/such/page', 'Page Not Found'],
   ])('%s shows "%s"', async (address, heading) => {
     renderApp(address, { as: 'admin' });

@@ -1,34 +1,36 @@
-// `npm run dev:mock`: every call answered in the browser by the generated MSW handlers, signed in
-// as the user chosen with `?as=admin|coordinator|view-as|user|no-group|no-email|signed-out`
-// (remembered for the tab; default admin). View As switches between admin and view-as.
+// `npm run dev:mock`: every call answered in the browser by the mock world (./world), signed in as
+// the user chosen with `?as=admin|coordinator|view-as|user|no-group|no-email|signed-out` and in the
+// world chosen with `?scenario=default|empty|busy|errors` (both remembered for the tab; defaults
+// admin and default). View As switches between admin and view-as. A reload starts the world again
+// from its seed: changes last until then.
 import { setupWorker } from 'msw/browser';
-import { http, HttpResponse } from 'msw';
-import type { AboutMe, ViewAsRequest } from '../../../generated/hooks/model';
-import { generatedHandlers, isMockRole, meHandler, MOCK_USERS, type MockRole } from './handlers';
+import { isMockRole, MOCK_USERS, type MockRole } from './handlers';
+import { createMockWorld, isScenario, SCENARIOS, type Scenario } from './world';
 
-const STORAGE_KEY = 'mock-signed-in-as';
-const DEFAULT_ROLE: MockRole = 'admin';
+const ROLE_KEY = 'mock-signed-in-as';
+const SCENARIO_KEY = 'mock-scenario';
 
-function currentRole(): MockRole {
-  const stored = sessionStorage.getItem(STORAGE_KEY);
-  return isMockRole(stored) ? stored : DEFAULT_ROLE;
+function remembered<T extends string>(key: string, param: string, accepts: (value: string | null) => value is T, fallback: T): T {
+  const asked = new URLSearchParams(window.location.search).get(param);
+  if (accepts(asked)) sessionStorage.setItem(key, asked);
+  const stored = sessionStorage.getItem(key);
+  return accepts(stored) ? stored : fallback;
 }
-
-function rememberRoleFromAddress(): void {
-  const asked = new URLSearchParams(window.location.search).get('as');
-  if (isMockRole(asked)) sessionStorage.setItem(STORAGE_KEY, asked);
-}
-
-const viewAsHandler = http.post('*/api/auth/view-as', async ({ request }) => {
-  const body = (await request.json()) as ViewAsRequest;
-  const role: MockRole = body.congregation === null ? 'admin' : 'view-as';
-  sessionStorage.setItem(STORAGE_KEY, role);
-  return HttpResponse.json<AboutMe>({ ...(MOCK_USERS[role] as AboutMe) });
-});
 
 export async function startMockWorker(): Promise<void> {
-  rememberRoleFromAddress();
-  const worker = setupWorker(meHandler(currentRole), viewAsHandler, ...generatedHandlers());
+  let role: MockRole = remembered(ROLE_KEY, 'as', isMockRole, 'admin');
+  const scenario: Scenario = remembered(SCENARIO_KEY, 'scenario', isScenario, 'default');
+  const world = createMockWorld({
+    scenario,
+    role: () => role,
+    onViewAs: (next) => {
+      role = next;
+      sessionStorage.setItem(ROLE_KEY, next);
+    },
+  });
+  const worker = setupWorker(...world.handlers);
   await worker.start({ onUnhandledRequest: 'bypass', serviceWorker: { url: '/mockServiceWorker.js' } });
-  console.info(`[mock] signed in as "${currentRole()}" (choose with ?as=${Object.keys(MOCK_USERS).join('|')})`);
+  console.info(
+    `[mock] signed in as "${role}" in the "${scenario}" world (choose with ?as=${Object.keys(MOCK_USERS).join('|')} and ?scenario=${SCENARIOS.join('|')})`,
+  );
 }

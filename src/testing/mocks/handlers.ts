@@ -1,45 +1,11 @@
-// The MSW handlers of the whole contract (generated from openapi/, with faker data) and fixed
-// signed-in users, shared by `npm run dev:mock` (browser worker) and the web tests (msw/node).
+// The signed-in users a mock can play, shared by `npm run dev:mock` (browser worker) and the web
+// tests (msw/node); the calls themselves are answered by the mock world (./world).
 import { http, HttpResponse, type RequestHandler } from 'msw';
 import type { AboutMe } from '../../../generated/hooks/model';
-import { getAnswerSheetsMock } from '../../../generated/hooks/answer-sheets/answer-sheets.msw';
-import { getAuthMock } from '../../../generated/hooks/auth/auth.msw';
-import { getBaptismMock } from '../../../generated/hooks/baptism/baptism.msw';
-import { getCongregationsMock } from '../../../generated/hooks/congregations/congregations.msw';
-import { getDatabaseMock } from '../../../generated/hooks/database/database.msw';
-import { getFilesMock } from '../../../generated/hooks/files/files.msw';
-import { getHealthMock } from '../../../generated/hooks/health/health.msw';
-import { getPagesMock } from '../../../generated/hooks/pages/pages.msw';
-import { getProgressMock } from '../../../generated/hooks/progress/progress.msw';
-import { getQrMock } from '../../../generated/hooks/qr/qr.msw';
-import { getReferenceMock } from '../../../generated/hooks/reference/reference.msw';
-import { getServiceCentersMock } from '../../../generated/hooks/service-centers/service-centers.msw';
-import { getStudentsMock } from '../../../generated/hooks/students/students.msw';
-import { getStudyHelpersMock } from '../../../generated/hooks/study-helpers/study-helpers.msw';
-import { getUploadsMock } from '../../../generated/hooks/uploads/uploads.msw';
+import { HOME_CONGREGATION } from './world/world';
 
-/** Every generated handler (random but contract-shaped answers). */
-export function generatedHandlers(): RequestHandler[] {
-  return [
-    ...getAnswerSheetsMock(),
-    ...getAuthMock(),
-    ...getBaptismMock(),
-    ...getCongregationsMock(),
-    ...getDatabaseMock(),
-    ...getFilesMock(),
-    ...getHealthMock(),
-    ...getPagesMock(),
-    ...getProgressMock(),
-    ...getQrMock(),
-    ...getReferenceMock(),
-    ...getServiceCentersMock(),
-    ...getStudentsMock(),
-    ...getStudyHelpersMock(),
-    ...getUploadsMock(),
-  ];
-}
-
-export const DEMO_CONGREGATION_ID = '3f2b8c1e-4a5d-4e6f-9a7b-1c2d3e4f5a6b';
+/** The coordinator's congregation: the first congregation of every mock world. */
+export const DEMO_CONGREGATION_ID = HOME_CONGREGATION.id;
 
 /** The signed-in users a mock can play, by the name `?as=` takes. null: nobody signed in (401). */
 export const MOCK_USERS = {

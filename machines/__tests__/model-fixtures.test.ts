@@ -1,0 +1,102 @@
+// The fixtures the graph walks send (here and in tests/model) carry the cases of the spec: a file
+// over 1.5 GB and one of another type among the dropped files, an intro upload with a study
+// helper, every workflow step with the data its screen needs, a user who may both enter and exit
+// View As... A fixture that lost one of them would leave a rule unwalked without failing a walk.
+import { describe, expect, it } from 'vitest';
+import { fileWorkflowActorResults, fileWorkflowEventFixtures, fileWorkflowModelInput } from '../file-workflow/file-workflow.machine';
+import { notificationsEventFixtures } from '../notifications/notifications.machine';
+import { resultBannerEventFixtures } from '../result-banner/result-banner.machine';
+import { uploadDialogActorResults, uploadDialogEventFixtures, uploadDialogModelInputs } from '../upload-dialog/upload-dialog.machine';
+import { canEnterViewAs, canExitViewAs, viewAsActorResults, viewAsEventFixtures, viewAsModelInput } from '../view-as/view-as.machine';
+
+describe('event fixtures', () => {
+  it.each([
+    ['file workflow', fileWorkflowEventFixtures],
+    ['upload dialog', uploadDialogEventFixtures],
+    ['view as', viewAsEventFixtures],
+    ['notifications', notificationsEventFixtures],
+    ['result banner', resultBannerEventFixtures],
+  ] as const)('%s: each fixture is of the event type it stands for', (_, fixtures) => {
+    for (const [type, event] of Object.entries(fixtures)) expect(event.type).toBe(type);
+  });
+});
+
+describe('file workflow', () => {
+  it('answers reach every step, grading part-way, and a return file prepped, downloaded and archived', () => {
+    const outputs = fileWorkflowActorResults.flatMap((event) => (event.type === 'xstate.done.actor.fetchSteps' ? [event.output as Record<string, unknown>] : []));
+    expect(outputs.map((output) => output.step ?? 'none')).toEqual(['robot', 'none', 'assign', 'send', 'grading', 'return', 'return', 'return']);
+    expect(outputs[4]).toMatchObject({ complete: 3, total: 5 });
+    expect(outputs.slice(5).map(({ prepped, downloaded, file_status }) => [prepped, downloaded, file_status ?? null])).toEqual([
+      [true, false, null],
+      [true, true, null],
+      [true, true, 'archived'],
+    ]);
+    expect(outputs.slice(0, 5).every((output) => output.prepped === false && output.downloaded === false)).toBe(true);
+    const others = fileWorkflowActorResults.filter((event) => event.type !== 'xstate.done.actor.fetchSteps').map((event) => [event.type, 'error' in event ? event.error : 'output']);
+    expect(others).toEqual([
+      ['xstate.error.actor.fetchSteps', { status: 500 }],
+      ...['sendFile', 'downloadReturnFile', 'regenerateFile', 'archiveFile'].flatMap((id) => [
+        [`xstate.done.actor.${id}`, 'output'],
+        [`xstate.error.actor.${id}`, { status: 500 }],
+      ]),
+    ]);
+    expect(fileWorkflowEventFixtures.VIEW_STEP.step).toBe('robot');
+    expect(fileWorkflowEventFixtures.PROGRESS).toMatchObject({ completed: 10, count: 10, failed: 0, status: 'complete' });
+    expect(fileWorkflowModelInput).toEqual({ fileId: 'file-1' });
+  });
+});
+
+describe('upload dialog', () => {
+  it('drops a file over 1.5 GB and one of another type, chooses a small PDF, removes the big one', () => {
+    const { DROP_FILES, CHOOSE_FILES, REMOVE_FILE } = uploadDialogEventFixtures;
+    expect(DROP_FILES.files.map((file) => [file?.name, file?.type, (file?.size ?? 0) > 1_500_000_000])).toEqual([
+      ['huge.pdf', 'application/pdf', true],
+      ['notes.txt', 'text/plain', false],
+    ]);
+    expect(DROP_FILES.files[0]?.size).toBe(1_500_000_001);
+    expect(CHOOSE_FILES.files).toEqual([{ name: 'scan.pdf', size: 2_048, type: 'application/pdf', lastModified: expect.any(Number) }]);
+    expect(REMOVE_FILE.name).toBe('huge.pdf');
+  });
+
+  it('answers yes to the intro question, picks a study helper and a page length other than the default', () => {
+    expect(uploadDialogEventFixtures.ANSWER_INTRO.isIntro).toBe(true);
+    expect(uploadDialogEventFixtures.SELECT_STUDY_HELPER.studyHelperId).toBe('sh-1');
+    expect(uploadDialogEventFixtures.SET_PAGE_LENGTH.pageLength).toBe(2);
+  });
+
+  it('walks both variants on a PDF picker, with an upload that succeeds and one refused as a duplicate', () => {
+    expect(uploadDialogModelInputs).toEqual([
+      { variant: 'service_center', acceptedTypes: ['application/pdf'] },
+      { variant: 'study_helper', acceptedTypes: ['application/pdf'] },
+    ]);
+    expect(uploadDialogActorResults).toEqual([
+      { type: 'xstate.done.actor.uploadFile', output: { id: 'file-1' } },
+      { type: 'xstate.error.actor.uploadFile', error: { status: 409, body: { detail: { error_type: 'DUPLICATE_FILE' } } } },
+    ]);
+  });
+});
+
+describe('the others', () => {
+  it('View As: a user who may enter and exit, a call that succeeds and one that fails', () => {
+    expect(canEnterViewAs(viewAsModelInput.user) && canExitViewAs(viewAsModelInput.user)).toBe(true);
+    expect(viewAsModelInput.user).toEqual({ role: 'study_helper_coordinator', is_admin: true, congregation: 'c-1' });
+    expect(viewAsEventFixtures.USER_CHANGED.user).toEqual(viewAsModelInput.user);
+    expect(viewAsEventFixtures.ENTER.congregation).toBe('c-2');
+    expect(viewAsActorResults).toEqual([
+      { type: 'xstate.done.actor.setViewAs', output: {} },
+      { type: 'xstate.error.actor.setViewAs', error: { status: 500 } },
+    ]);
+  });
+
+  it('notifications: one shown before its deadline, dismissed by its id, gone at a later tick', () => {
+    const { NOTIFY, DISMISS, TICK } = notificationsEventFixtures;
+    expect(NOTIFY.notification).toEqual({ id: 'n-1', message: 'File uploaded.', severity: 'success', deadline: 2_000 });
+    expect(NOTIFY.now).toBeLessThan(NOTIFY.notification.deadline);
+    expect(DISMISS.id).toBe(NOTIFY.notification.id);
+    expect(TICK.now).toBeGreaterThan(NOTIFY.notification.deadline);
+  });
+
+  it('result banner: an upload refused as a duplicate', () => {
+    expect(resultBannerEventFixtures.RESULT).toEqual({ type: 'RESULT', result: { type: 'error', errorType: 'DUPLICATE_FILE' } });
+  });
+});
