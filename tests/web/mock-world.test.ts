@@ -94,6 +94,7 @@ function pathFor(path: string): string {
     if (prefix.startsWith('/api/congregations')) return DEMO_CONGREGATION_ID;
     if (prefix.startsWith('/api/courses')) return course.id;
     if (prefix.startsWith('/api/progress')) return sent.id;
+    if (prefix.startsWith('/api/uploads')) return world.uploads[0]!.id;
     return '';
   };
   return path.replace(/\{(\w+)\}/g, (_, name: string) => (name === 'id' ? idFor(path) : (values[name] ?? '')));

@@ -19,7 +19,7 @@ import {
   sheetView,
   templateOf,
 } from './views';
-import { iso, newId, processedSheets, tick, type FileRow, type World } from './world';
+import { iso, newId, processedSheets, tick, type FileRow, type UploadRow, type World } from './world';
 
 type S = components['schemas'];
 
@@ -288,9 +288,32 @@ export function fileHandlers(access: WorldAccess): RequestHandler[] {
       const page = paged(url, sorted(url, rows, { name: (upload) => upload.name.toLowerCase(), created_at: (upload) => upload.created_at }, 'created_at', 'desc'));
       return json<S['UploadList']>({
         ...page,
-        items: page.items.map(({ id, name, created_at, process_status, is_intro }) => ({ id, name, created_at, process_status, is_intro })),
+        items: page.items.map((upload) => ({ ...uploadHead(upload), summary: uploadSummary(upload) })),
       });
     }),
+    http.get('*/api/uploads/:id', ({ params }) => {
+      const upload = world().uploads.find((row) => row.id === params.id && (viewer() === null || row.congregationId === viewer()));
+      if (!upload) return notFound('Upload not found');
+      // Every page of a mock upload went through: the world keeps no scans to match.
+      const summary = uploadSummary(upload);
+      return json<S['UploadReport']>({
+        ...uploadHead(upload),
+        failure_reason: null,
+        summary,
+        pages: Array.from({ length: summary.pages_read }, (_, index) => ({
+          page_number: index + 1,
+          result: 'matched' as const,
+          reason: null,
+          kept: true,
+          detail: null,
+          code: null,
+          file: null,
+          answer_sheet: null,
+          has_image: false,
+        })),
+      });
+    }),
+    http.get('*/api/uploads/:id/pages/:page_number/image', () => notFound('This page has no image')),
     http.post('*/api/study-helpers/file', async ({ request }) => {
       const form = await request.formData();
       const name = String(form.get('name') ?? '').trim();
@@ -365,4 +388,14 @@ export function distributedFileHandlers(access: WorldAccess): RequestHandler[] {
     }),
     http.get('*/api/study-helpers/distributed-files/:id/exists', ({ params }) => json<S['DistributedFileExists']>({ exists: find(params.id as string) !== undefined })),
   ];
+}
+
+function uploadHead({ id, name, created_at, process_status, is_intro }: UploadRow) {
+  return { id, name, created_at, process_status, is_intro };
+}
+
+/** A mock upload's pages: a few, all matched, counted from its name so they never change. */
+function uploadSummary(upload: UploadRow): S['UploadSummary'] {
+  const pages = 2 + (upload.name.length % 5);
+  return { pages_read: pages, matched: pages, not_matched: 0, blank_dropped: 0 };
 }

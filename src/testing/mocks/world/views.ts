@@ -145,6 +145,18 @@ export function fileStats(world: World, file: FileRow): S['FileStats'] {
     duplicates: 0,
     missing_student: kept.filter((sheet) => sheet.studentId === null).length,
     missing_lesson: kept.filter((sheet) => sheet.lessonId === null).length,
+    // The world's only flags are pages without a code, as the server flags them.
+    flagged: pages.filter(isUnrecognized).length,
+    reasons: {
+      no_code_found: pages.filter((page) => isUnrecognized(page) && page.unrecognized_reason === 'no_code_found').length,
+      unreadable: pages.filter((page) => isUnrecognized(page) && page.unrecognized_reason === 'unreadable').length,
+      unknown_code: pages.filter((page) => isUnrecognized(page) && (page.unrecognized_reason === 'unknown_code' || page.unrecognized_reason === 'other_kind')).length,
+      out_of_order: 0,
+      stray_page: 0,
+      another_course: 0,
+      duplicate_sheet: 0,
+      blank_back: 0,
+    },
   };
 }
 
@@ -232,6 +244,7 @@ export function sheetView(world: World, sheet: SheetRow): S['AnswerSheet'] {
     page_count: pages.length,
     unrecognized_count: pages.filter(isUnrecognized).length,
     mismatched_count: pages.filter((page) => isMismatched(world, page)).length,
+    flagged_count: pages.filter(isUnrecognized).length,
     duplicate: studentSheets[0] !== undefined && studentSheets[0].id !== sheet.id,
     first_feedback_at: sheet.gradedAt,
   };
@@ -248,6 +261,9 @@ export function pageView(world: World, page: PageRow): S['Page'] {
     blank: false,
     mismatched: isMismatched(world, page),
     unrecognized_reason: page.templateId === null ? page.unrecognized_reason : null,
+    review_reason: isUnrecognized(page) ? (page.unrecognized_reason === 'other_kind' ? 'unknown_code' : page.unrecognized_reason) : null,
+    flagged: isUnrecognized(page),
+    mended: null,
     template: templateOf(world, page.templateId),
     answer_sheet: sheet
       ? {
