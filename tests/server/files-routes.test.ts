@@ -340,7 +340,19 @@ describe('the workflow steps of a file', () => {
     await addPage(db, fileId, 2, first, { templateId: await templateOf(db, one, 2) });
     const wrongLesson = await addPage(db, fileId, 3, second, { templateId: await templateOf(db, two, 1) });
     const stats = async () => (await get(who, `/api/file/${fileId}/stats`)).body;
-    expect(await stats()).toEqual({ pages: 3, sheets: 2, unrecognized: 1, mismatched: 0, ignored: 0, unassigned: 2, duplicates: 0, missing_student: 2, missing_lesson: 1 });
+    expect(await stats()).toEqual({
+      pages: 3,
+      sheets: 2,
+      unrecognized: 1,
+      mismatched: 0,
+      ignored: 0,
+      unassigned: 2,
+      duplicates: 0,
+      missing_student: 2,
+      missing_lesson: 1,
+      flagged: 1,
+      reasons: { no_code_found: 0, unreadable: 1, unknown_code: 0, out_of_order: 0, stray_page: 0, another_course: 0, duplicate_sheet: 0, blank_back: 0 },
+    });
     expect((await step()).step).toBe('review');
 
     // Review: the unreadable page gets its template, the second sheet its lesson (then its page is mismatched).
