@@ -220,6 +220,38 @@ describe('realistic records', () => {
 });
 
 describe('a stateful world', () => {
+  it('mends in Review as the server does: a flagged page moved clears its flag, sheets started and joined, none once sent', async () => {
+    const world = mockWorld.world();
+    const flagged = world.pages.find((page) => page.sheetId !== null && !page.ignored && page.unrecognized_reason !== null && page.templateId === null);
+    expect(flagged).toBeTruthy();
+    const file = world.files.find((row) => row.id === flagged!.fileId)!;
+    expect(file.sent_at).toBeNull();
+    type Sheets = { items: { id: string; page_count: number }[]; total: number };
+    const sheetsOf = () => get<Sheets>(`/api/answer-sheets?file=${file.id}&limit=100`);
+    const before = await sheetsOf();
+    const other = before.items.find((sheet) => sheet.id !== flagged!.sheetId)!;
+    const moved = await call('PATCH', `/api/pages/${flagged!.id}`, { answer_sheet: other.id });
+    expect(moved.status).toBe(200);
+    expect(moved.body).toMatchObject({ flagged: false, answer_sheet: { id: other.id } });
+    // A new sheet at the second page of a sheet of two or more.
+    const count = (await sheetsOf()).total;
+    const sheetOfTwo = world.sheets.find((sheet) => sheet.fileId === file.id && world.pages.filter((page) => page.sheetId === sheet.id).length >= 2)!;
+    const second = world.pages.filter((page) => page.sheetId === sheetOfTwo.id).sort((a, b) => a.page_number - b.page_number)[1]!;
+    expect((await call('PATCH', `/api/pages/${second.id}`, { new_sheet: true })).status).toBe(200);
+    const afterStart = await sheetsOf();
+    expect(afterStart.total).toBe(count + 1);
+    expect((await call('PATCH', `/api/pages/${second.id}`, { new_sheet: true })).status).toBe(400);
+    const last = afterStart.items.at(-1)!;
+    const joined = await call('PATCH', `/api/answer-sheets/${last.id}`, { join_previous: true });
+    expect(joined.status).toBe(200);
+    expect((await sheetsOf()).items.map((sheet) => sheet.id)).not.toContain(last.id);
+    expect((await call('PATCH', `/api/pages/${flagged!.id}`, { code: 'hello' })).status).toBe(400);
+    const sentFile = world.files.find((row) => row.sent_at !== null)!;
+    const sentPage = world.pages.find((page) => page.fileId === sentFile.id && page.sheetId !== null)!;
+    const refused = await call('PATCH', `/api/pages/${sentPage.id}`, { new_sheet: true });
+    expect(refused).toMatchObject({ status: 409, body: { detail: { error_type: 'SHEET_ALREADY_SENT' } } });
+  });
+
   it('shows a created congregation, service center and study helper in their lists', async () => {
     const before = await get<Listed>('/api/congregations?limit=100');
     const created = await call('POST', '/api/congregations', { wbs_code: 'VA 22301', display_name: 'Del Ray Church of Christ' });

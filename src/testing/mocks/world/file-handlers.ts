@@ -19,6 +19,7 @@ import {
   sheetView,
   templateOf,
 } from './views';
+import { joinPrevious, mendPage } from './review-mends';
 import { iso, newId, processedSheets, tick, type FileRow, type UploadRow, type World } from './world';
 
 type S = components['schemas'];
@@ -248,6 +249,11 @@ export function fileHandlers(access: WorldAccess): RequestHandler[] {
       const sheet = sheetOf(params.sheetId as string);
       if (!sheet) return notFound('Answer sheet not found');
       const patch = (await request.json()) as S['AnswerSheetPatch'];
+      if (patch.join_previous !== undefined) {
+        const joined = joinPrevious(world(), sheet);
+        tick(world());
+        return 'errorType' in joined ? refusal(joined.status, joined.errorType, joined.message) : json<S['AnswerSheet']>(sheetView(world(), joined));
+      }
       if (patch.assigned_group !== undefined) sheet.assignedGroup = patch.assigned_group;
       if (patch.lesson !== undefined) sheet.lessonId = patch.lesson;
       tick(world());
@@ -272,6 +278,8 @@ export function fileHandlers(access: WorldAccess): RequestHandler[] {
       const page = pageOf(params.pageId as string);
       if (!page) return notFound('Page not found');
       const patch = (await request.json()) as S['PagePatch'];
+      const refused = mendPage(world(), page, patch);
+      if (refused) return refusal(refused.status, refused.errorType, refused.message);
       if (patch.ignored !== undefined) page.ignored = patch.ignored;
       if (patch.template !== undefined) {
         if (patch.template !== null && templateOf(world(), patch.template) === null) return refusal(400, 'VALIDATION_ERROR', 'Unknown page template.');
