@@ -64,7 +64,10 @@ describe('machine shapes', () => {
       'uploadDialog.open.uploading.nextFile:atomic',
       'uploadDialog.open.uploading.sending:atomic',
       'uploadDialog.open.decide:atomic',
+      'uploadDialog.open.processing:atomic',
+      'uploadDialog.open.reported:atomic',
       'uploadDialog.open.success:atomic',
+      'uploadDialog.open.warning:atomic',
       'uploadDialog.open.failed:atomic',
     ]);
   });

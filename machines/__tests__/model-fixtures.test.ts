@@ -64,7 +64,7 @@ describe('upload dialog', () => {
     expect(uploadDialogEventFixtures.SET_PAGE_LENGTH.pageLength).toBe(2);
   });
 
-  it('walks both variants on a PDF picker, with an upload that succeeds and one refused as a duplicate', () => {
+  it('walks both variants on a PDF picker, with an upload that succeeds and one refused as a duplicate, then processing that ends clean or with problems', () => {
     expect(uploadDialogModelInputs).toEqual([
       { variant: 'service_center', acceptedTypes: ['application/pdf'] },
       { variant: 'study_helper', acceptedTypes: ['application/pdf'] },
@@ -72,6 +72,19 @@ describe('upload dialog', () => {
     expect(uploadDialogActorResults).toEqual([
       { type: 'xstate.done.actor.uploadFile', output: { id: 'file-1' } },
       { type: 'xstate.error.actor.uploadFile', error: { status: 409, body: { detail: { error_type: 'DUPLICATE_FILE' } } } },
+      {
+        type: 'xstate.done.actor.followProcessing',
+        output: { problems: 0, counts: [{ label: 'pages read', count: 4 }, { label: 'matched', count: 4 }], nextStep: null, href: null },
+      },
+      {
+        type: 'xstate.done.actor.followProcessing',
+        output: {
+          problems: 2,
+          counts: [{ label: 'pages read', count: 4 }, { label: 'matched', count: 2 }, { label: 'not matched', count: 2 }],
+          nextStep: 'Open the upload to see why.',
+          href: null,
+        },
+      },
     ]);
   });
 });
