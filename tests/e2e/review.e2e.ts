@@ -112,6 +112,11 @@ describe('Review mends in the browser', () => {
     await dialog.getByLabel('2 (Two-page intro)').check();
     await dialog.locator('input[type="file"]').setInputFiles(path);
     await dialog.getByRole('button', { name: 'Upload' }).click();
+    // The dialog follows the processing: the flagged pages make its summary a warning, never a success.
+    await expect.poll(() => dialog.textContent(), { timeout: 120_000 }).toMatch(/not everything went through\. .*3 pages to review/);
+    expect(await dialog.textContent()).toMatch(/Open the file and mend the flagged pages in Review\./);
+    await snap(admin, 'review-00-upload-summary');
+    await dialog.getByRole('button', { name: 'Done' }).click();
     await admin.waitForURL(/\/file\/[0-9a-f-]{36}/, { timeout: 60_000 });
     fileId = /\/file\/([0-9a-f-]{36})/.exec(admin.url())![1]!;
     await expect.poll(async () => (await getJson<{ process_status: string }>(admin, `/api/file/${fileId}`)).process_status, { timeout: 120_000 }).toBe('success');
