@@ -1,6 +1,6 @@
-// Errors a route handler throws to answer with a status and the spec's {"detail": ...} body.
-// The central error handler in app.ts turns them into responses; anything else becomes a 500
-// with no internals in the body.
+// Errors a route handler, or the workflow step it calls, throws to answer with a status and the
+// spec's {"detail": ...} body (section 8). The central error handler in app.ts turns them into
+// responses; anything else becomes a 500 with no internals in the body.
 
 export class HttpError extends Error {
   constructor(
@@ -39,3 +39,21 @@ export const notAuthenticated = () => new HttpError(401, 'Not authenticated');
 export const forbidden = () => new HttpError(403, 'Forbidden');
 export const notFound = (detail: unknown = 'Not found') => new HttpError(404, detail);
 export const conflict = (detail: unknown = 'Conflict') => new HttpError(409, detail);
+
+/** 400 {"detail": {"error_type": "VALIDATION_ERROR", "message": ...}}: a rule the contract cannot express. */
+export function validationError(message: string): HttpError {
+  return badRequest({ error_type: 'VALIDATION_ERROR', message });
+}
+
+/** 409 {"detail": {"error_type": "CONFLICT", "message": ...}}. */
+export function conflictError(message: string): HttpError {
+  return conflict({ error_type: 'CONFLICT', message });
+}
+
+/**
+ * 409 {"detail": {"error_type": "SHEET_ALREADY_SENT", "message": ...}}: a sent sheet's congregation
+ * cannot change (its packet was printed for that congregation).
+ */
+export function sheetAlreadySent(message: string): HttpError {
+  return conflict({ error_type: 'SHEET_ALREADY_SENT', message });
+}

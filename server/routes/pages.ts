@@ -4,13 +4,12 @@
 import type { FastifyInstance } from 'fastify';
 import { requireAdmin } from '../auth/session';
 import type { ReplyOf, Route } from '../contract/types';
-import { notFound } from '../http-error';
+import { notFound, validationError } from '../http-error';
 import { movePage, setIgnored, setTemplate, startSheetAt, typeCode } from '../workflow/review-mends';
 import { sendBlob } from '../jobs/blob-response';
 import { IMAGE_CACHE_CONTROL } from '../jobs/job-types';
 import { pageThumbnail } from '../jobs/page-images';
 import { loadPage, loadSheetPages, requirePageAccess, requireSheetAccess } from '../jobs/page-view';
-import { validationError } from './shared/errors';
 
 export async function pagesRoutes(app: FastifyInstance) {
   const db = app.db;

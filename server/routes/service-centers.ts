@@ -4,8 +4,7 @@
 import type { FastifyInstance } from 'fastify';
 import type { Database } from '../db/database';
 import type { ReplyOf, Route, Schemas } from '../contract/types';
-import { notFound } from '../http-error';
-import { conflictError, validationError } from './shared/errors';
+import { conflictError, notFound, validationError } from '../http-error';
 import { orderClause, pageOf, paged, type SortColumn } from './shared/paging';
 import { countryOrNull, iso } from './shared/refs';
 import { Where, containsPattern } from './shared/where';

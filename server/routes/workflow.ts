@@ -6,7 +6,7 @@ import multipart from '@fastify/multipart';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { congregationScope, isSameOriginGet, requireAdmin, requireUser } from '../auth/session';
 import type { ReplyOf, Route } from '../contract/types';
-import { HttpError, forbidden, notFound } from '../http-error';
+import { conflictError, forbidden, HttpError, notFound, validationError } from '../http-error';
 import { contentDisposition, pdfName, sendBlob } from '../jobs/blob-response';
 import { keptSheetSql } from '../jobs/file-steps';
 import { FILE_NOT_FOUND, fileScope, loadFile } from '../jobs/file-view';
@@ -21,7 +21,7 @@ import { refreshCongregationStates } from '../workflow/grading-state';
 import { pageCodes } from '../workflow/printed-codes';
 import { requestReturnFile } from '../workflow/return-file';
 import { addPacketPages, packetPagesSql, requestSend, type PacketPageRow } from '../workflow/send-packets';
-import { conflictError, STUDY_HELPER_NOT_FOUND, validationError } from './shared/errors';
+import { STUDY_HELPER_NOT_FOUND } from './shared/errors';
 
 export interface WorkflowRoutesOptions {
   /** Upload limit in bytes; spec §9: 1.5 GB (tests use less). */

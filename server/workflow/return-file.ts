@@ -13,7 +13,7 @@
 //     sheet with anything else and the scanner drops the blank back.
 //   one-sided: the same pages with no blank page added (`?sides=one`).
 import type { Database } from '../db/database';
-import { notFound } from '../http-error';
+import { conflictError, notFound } from '../http-error';
 import { keptSheetSql } from '../jobs/file-steps';
 import { JOB } from '../jobs/job-types';
 import { startProgress, updateProgress } from '../jobs/progress';
@@ -21,7 +21,6 @@ import type { JobContext, JobDefinition } from '../jobs/queue';
 import { discardIfUnreferenced } from '../jobs/store-upload';
 import type { AnswerSheetMasterInput } from '../pdf/answer-sheet-master';
 import { pdfDrawing } from '../pdf/lazy-drawing';
-import { conflictError } from '../routes/shared/errors';
 import { readAhead } from './blob-files';
 import { endFileJobAfterError, MAX_WORKFLOW_ATTEMPTS, noLiveLeaseSql, takeLease } from './leases';
 import type { NextLessonPage } from './next-lesson-page';

@@ -9,12 +9,11 @@
 // upserted; a crash part way redoes at most the packet that was being written.
 import type { BlobStore } from '../blob-store';
 import type { Database } from '../db/database';
-import { conflictError } from '../routes/shared/errors';
 import { fileStepQuery, keptSheetSql, type FileStepRow } from '../jobs/file-steps';
 import { JOB } from '../jobs/job-types';
 import { startProgress, updateProgress } from '../jobs/progress';
 import type { JobContext, JobDefinition } from '../jobs/queue';
-import { notFound } from '../http-error';
+import { conflictError, notFound } from '../http-error';
 import { pdfDrawing } from '../pdf/lazy-drawing';
 import type { PageDrawer, PageSize } from '../pdf/pdf-writer';
 import { readAhead } from './blob-files';
