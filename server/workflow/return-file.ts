@@ -23,7 +23,7 @@ import type { AnswerSheetMasterInput } from '../pdf/answer-sheet-master';
 import { pdfDrawing } from '../pdf/lazy-drawing';
 import { readAhead } from './blob-files';
 import { endFileJobAfterError, MAX_WORKFLOW_ATTEMPTS, noLiveLeaseSql, takeLease } from './leases';
-import type { NextLessonPage } from './next-lesson-page';
+import type { NextLessonPage } from '../pdf/next-lesson-page';
 import { issuedKey, issuedSheetCodes } from './printed-codes';
 import { ProgressWriter } from './progress-writer';
 

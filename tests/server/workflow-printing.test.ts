@@ -15,10 +15,10 @@ import { scanJpegPageImage } from '../../server/pipeline/page-image';
 import { cropGrey } from '../../server/pipeline/raster';
 import { findCodes } from '../../server/pipeline/find-codes';
 import { readQrCodes } from '../../server/pipeline/zxing-reader';
-import { stampCodeFast } from '../../server/workflow/code-stamp';
-import { drawNextLessonPage } from '../../server/workflow/next-lesson-page';
-import { drawPacketPage } from '../../server/workflow/packet-page';
-import { createStreamingPdfWriter } from '../../server/workflow/streaming-pdf-writer';
+import { stampCodeFast } from '../../server/pdf/code-stamp';
+import { drawNextLessonPage } from '../../server/pdf/next-lesson-page';
+import { drawPacketPage } from '../../server/pdf/packet-page';
+import { createStreamingPdfWriter } from '../../server/pdf/streaming-pdf-writer';
 import { pdfPageSizes, pdfPageTexts, renderPdfPage } from '../fixtures/render-pdf';
 
 const PUBLIC_URL = 'https://portal.example.org';

@@ -6,9 +6,9 @@ import { degrees, rgb, type PDFPage } from 'pdf-lib';
 import type { Code } from '../pipeline/codes';
 import { shownTurn } from '../pipeline/jpeg-header';
 import type { Orientation } from '../pipeline/raster';
-import type { PageContext, PageSize } from '../pdf/pdf-writer';
-import { drawFittedText } from '../pdf/pdf-writer';
-import { CODE_STAMP, PAGE_SIZES, mm } from '../pdf/printed-page';
+import type { PageContext, PageSize } from './pdf-writer';
+import { drawFittedText } from './pdf-writer';
+import { CODE_STAMP, PAGE_SIZES, mm } from './printed-page';
 import { stampCodeFast } from './code-stamp';
 
 export const PACKET_PAGE_SIZE: PageSize = PAGE_SIZES.a4;

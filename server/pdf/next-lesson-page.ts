@@ -4,10 +4,10 @@
 // the Name field. A return file can hold thousands of these pages; drawing every one from
 // scratch cost more than everything else in the file together.
 import { PDFDocument, rgb, type PDFEmbeddedPage, type PDFPage } from 'pdf-lib';
-import { drawAnswerSheetPage, type AnswerSheetMasterInput, type AnswerSheetMasterPage } from '../pdf/answer-sheet-master';
-import { drawFittedText, embedPrintFonts, type PageContext, type PageSize } from '../pdf/pdf-writer';
-import { pageFrame } from '../pdf/printed-page';
-import { qrSymbol } from '../pdf/qr-symbol';
+import { drawAnswerSheetPage, type AnswerSheetMasterInput, type AnswerSheetMasterPage } from './answer-sheet-master';
+import { drawFittedText, embedPrintFonts, type PageContext, type PageSize } from './pdf-writer';
+import { pageFrame } from './printed-page';
+import { qrSymbol } from './qr-symbol';
 import { codeText, codeUrl } from '../pipeline/codes';
 import { stampCodeFast } from './code-stamp';
 

@@ -9,7 +9,7 @@ import { PassThrough } from 'node:stream';
 import type { BlobInfo, BlobStore } from '../blob-store';
 import { deflateSync } from 'node:zlib';
 import { PDFDict, PDFDocument, PDFFlateStream, PDFHexString, PDFName, PDFNumber, PDFRef, type PDFObject } from 'pdf-lib';
-import { embedPrintFonts, type PageDrawer, type PageSize, type PrintFonts } from '../pdf/pdf-writer';
+import { embedPrintFonts, type PageDrawer, type PageSize, type PrintFonts } from './pdf-writer';
 
 /** Pages drawn in one pdf-lib document before it is written out (memory: its images). */
 export const PAGES_PER_CHUNK = 50;

@@ -7,8 +7,8 @@
 import { deflateSync } from 'node:zlib';
 import type { PDFPage } from 'pdf-lib';
 import { codeText, codeUrl, type Code } from '../pipeline/codes';
-import { CODE_STAMP, mm, type CodeStampOptions } from '../pdf/printed-page';
-import { qrSymbol } from '../pdf/qr-symbol';
+import { CODE_STAMP, mm, type CodeStampOptions } from './printed-page';
+import { qrSymbol } from './qr-symbol';
 
 const RUN = /M(\d+) (\d+)h(\d+)/g;
 
