@@ -6,7 +6,7 @@ import { congregationScope } from '../auth/session';
 import type { ReplyOf, Route, Schemas } from '../contract/types';
 import type { Database } from '../db/database';
 import { badRequest, conflict, conflictError, notFound } from '../http-error';
-import { SHEET_SELECT, sheetOf, type SheetRow } from '../jobs/answer-sheet-view';
+import { SHEET_SELECT, sheetOf, type SheetRow } from './shared/answer-sheet-view';
 import { studentNotFound } from './shared/errors';
 import { pageOf, paged } from './shared/paging';
 import { iso, studentName } from './shared/refs';

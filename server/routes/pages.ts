@@ -6,10 +6,10 @@ import { requireAdmin } from '../auth/session';
 import type { ReplyOf, Route } from '../contract/types';
 import { notFound, validationError } from '../http-error';
 import { movePage, setIgnored, setTemplate, startSheetAt, typeCode } from '../workflow/review-mends';
-import { sendBlob } from '../jobs/blob-response';
+import { sendBlob } from './shared/blob-response';
 import { IMAGE_CACHE_CONTROL } from '../jobs/job-types';
-import { pageThumbnail } from '../jobs/page-images';
-import { loadPage, loadSheetPages, requirePageAccess, requireSheetAccess } from '../jobs/page-view';
+import { pageThumbnail } from './shared/page-images';
+import { loadPage, loadSheetPages, requirePageAccess, requireSheetAccess } from './shared/page-view';
 
 export async function pagesRoutes(app: FastifyInstance) {
   const db = app.db;

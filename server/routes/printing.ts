@@ -6,7 +6,7 @@ import { requireAdmin } from '../auth/session';
 import type { Route } from '../contract/types';
 import { issuePrintedCode } from '../db/printed-codes';
 import { notFound } from '../http-error';
-import { contentDisposition, pdfName } from '../jobs/blob-response';
+import { contentDisposition, pdfName } from './shared/blob-response';
 import { pdfDrawing } from '../pdf/lazy-drawing';
 
 export async function printingRoutes(app: FastifyInstance) {

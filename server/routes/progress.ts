@@ -8,7 +8,7 @@ import { congregationScope } from '../auth/session';
 import type { Route } from '../contract/types';
 import { forbidden, notFound } from '../http-error';
 import { JOB } from '../jobs/job-types';
-import { fileHasSheetsOfSql } from '../jobs/file-view';
+import { fileHasSheetsOfSql } from './shared/file-view';
 import { findRun, isFinished, readProgress, type ProgressKey } from '../jobs/progress';
 
 const RUN_NOT_FOUND = 'No such job run';

@@ -6,7 +6,7 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { congregationScope } from '../auth/session';
 import type { ReplyOf, Route, Schemas } from '../contract/types';
 import { forbidden, notFound } from '../http-error';
-import { sendBlob } from '../jobs/blob-response';
+import { sendBlob } from './shared/blob-response';
 import { IMAGE_CACHE_CONTROL } from '../jobs/job-types';
 import { meaningOf, uploadSummaryJoin } from '../workflow/upload-report';
 import { orderClause, pageOf, paged, type SortColumn } from './shared/paging';

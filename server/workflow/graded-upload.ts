@@ -14,7 +14,7 @@ import { JOB } from '../jobs/job-types';
 import { localCopy, type LocalCopy } from '../jobs/local-copy';
 import { updateProgress } from '../jobs/progress';
 import type { JobContext, JobDefinition } from '../jobs/queue';
-import { discardIfUnreferenced } from '../jobs/store-upload';
+import { discardIfUnreferenced } from '../db/blob-references';
 import type { CodePrefix } from '../pipeline/codes';
 import { processPages, type ProcessedPage } from '../pipeline/process-pages';
 import { UnreadablePdfError } from '../pipeline/read-page';

@@ -6,7 +6,7 @@
 //   - a sent file is grading_complete when every kept sheet is graded, and then its return file
 //     is requested (again, when a newer scan arrives before the return file was downloaded).
 import type { Database } from '../db/database';
-import { keptSheetSql } from '../jobs/file-steps';
+import { keptSheetSql } from './file-steps';
 import { JOB } from '../jobs/job-types';
 import { startProgress } from '../jobs/progress';
 

@@ -14,11 +14,11 @@
 //   one-sided: the same pages with no blank page added (`?sides=one`).
 import type { Database } from '../db/database';
 import { conflictError, notFound } from '../http-error';
-import { keptSheetSql } from '../jobs/file-steps';
+import { keptSheetSql } from './file-steps';
 import { JOB } from '../jobs/job-types';
 import { startProgress, updateProgress } from '../jobs/progress';
 import type { JobContext, JobDefinition } from '../jobs/queue';
-import { discardIfUnreferenced } from '../jobs/store-upload';
+import { discardIfUnreferenced } from '../db/blob-references';
 import type { AnswerSheetMasterInput } from '../pdf/answer-sheet-master';
 import { pdfDrawing } from '../pdf/lazy-drawing';
 import { readAhead } from './blob-files';

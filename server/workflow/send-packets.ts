@@ -9,7 +9,7 @@
 // upserted; a crash part way redoes at most the packet that was being written.
 import type { BlobStore } from '../blob-store';
 import type { Database } from '../db/database';
-import { fileStepQuery, keptSheetSql, type FileStepRow } from '../jobs/file-steps';
+import { fileStepQuery, keptSheetSql, type FileStepRow } from './file-steps';
 import { JOB } from '../jobs/job-types';
 import { startProgress, updateProgress } from '../jobs/progress';
 import type { JobContext, JobDefinition } from '../jobs/queue';

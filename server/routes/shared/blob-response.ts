@@ -1,8 +1,8 @@
 // Sends a stored blob as an HTTP response, streamed (a 1.5 GB original never sits in memory).
 // Blobs are content-addressed, so the key is a perfect ETag.
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import type { BlobStore } from '../blob-store';
-import { notFound } from '../http-error';
+import type { BlobStore } from '../../blob-store';
+import { notFound } from '../../http-error';
 
 export interface BlobResponseOptions {
   contentType: string;

@@ -2,10 +2,10 @@
 // progress go with it (one transaction), then
 // the blobs no other row uses (the original, page images, thumbnails). A job still processing
 // the file notices the file is gone and stops.
-import type { BlobStore } from '../blob-store';
-import type { Database } from '../db/database';
-import { JOB } from './job-types';
-import { discardIfUnreferenced } from './store-upload';
+import type { BlobStore } from '../../blob-store';
+import type { Database } from '../../db/database';
+import { JOB } from '../../jobs/job-types';
+import { discardIfUnreferenced } from '../../db/blob-references';
 
 /** Returns false when the file did not exist. */
 export async function deleteFile(db: Database, blobStore: BlobStore, fileId: string): Promise<boolean> {

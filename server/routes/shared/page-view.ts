@@ -1,12 +1,12 @@
 // A scanned page as the contract shows it (Page): its template, its answer sheet with student,
 // lesson and congregation, whether it is mismatched, and the graded scans (feedback) it has.
 import type { FastifyRequest } from 'fastify';
-import { congregationScope } from '../auth/session';
-import type { Schemas } from '../contract/types';
-import type { Database } from '../db/database';
-import { forbidden, notFound } from '../http-error';
-import { iso } from '../iso-time';
-import type { PageFlag } from '../pipeline/split';
+import { congregationScope } from '../../auth/session';
+import type { Schemas } from '../../contract/types';
+import type { Database } from '../../db/database';
+import { forbidden, notFound } from '../../http-error';
+import { iso } from '../../iso-time';
+import type { PageFlag } from '../../pipeline/split';
 
 export const PAGE_NOT_FOUND = 'Page not found';
 

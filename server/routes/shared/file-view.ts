@@ -2,14 +2,14 @@
 // sees every file; a coordinator only files with sheets assigned to its congregation, with that
 // congregation's own state of the file, its own sheet count, and no other congregation named.
 import type { FastifyRequest } from 'fastify';
-import { congregationScope } from '../auth/session';
-import type { Schemas } from '../contract/types';
-import type { Database } from '../db/database';
-import { lookupSql } from '../db/lookup-sql';
-import { forbidden, notFound } from '../http-error';
-import type { PageFlag } from '../pipeline/split';
-import { iso, isoOrNull } from '../iso-time';
-import { flaggedPageSql, keptSheetSql, mismatchedPageSql, unrecognizedPageSql } from './file-steps';
+import { congregationScope } from '../../auth/session';
+import type { Schemas } from '../../contract/types';
+import type { Database } from '../../db/database';
+import { lookupSql } from '../../db/lookup-sql';
+import { forbidden, notFound } from '../../http-error';
+import type { PageFlag } from '../../pipeline/split';
+import { iso, isoOrNull } from '../../iso-time';
+import { flaggedPageSql, keptSheetSql, mismatchedPageSql, unrecognizedPageSql } from '../../workflow/file-steps';
 
 export const FILE_NOT_FOUND = 'File not found';
 

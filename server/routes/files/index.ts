@@ -1,28 +1,29 @@
 // Files: the service centers' scanned PDFs. Upload (streamed, checked, then processed as a job),
 // the files tables with their filters, one file, its counts, workflow step, cover image and the
 // original PDF; rename or set its service center and people; delete it before grading starts.
-import { cachedTotal } from './shared/count-cache';
+import { cachedTotal } from '../shared/count-cache';
 import multipart from '@fastify/multipart';
 import type { FastifyInstance } from 'fastify';
-import { congregationScope, requireAdmin } from '../auth/session';
-import type { ReplyOf, Route } from '../contract/types';
-import { isUniqueViolation, type Database } from '../db/database';
-import { conflictError, forbidden, HttpError, notFound, validationError } from '../http-error';
-import { pdfName, sendBlob } from '../jobs/blob-response';
-import { deleteFile } from '../jobs/delete-file';
-import { DELETABLE_STEPS, fileStateSql, fileStepOf, fileStepQuery, type FileStepName, type FileStepRow } from '../jobs/file-steps';
-import { FILE_NOT_FOUND, fileOf, fileScope, fileSelect, loadFile, loadFileStats, type FileRow } from '../jobs/file-view';
-import { IMAGE_CACHE_CONTROL, JOB, MAX_UPLOAD_BYTES } from '../jobs/job-types';
-import { localCopy } from '../jobs/local-copy';
-import { checkPdf, PdfCheckError } from '../jobs/pdf-check';
-import { processUploadJob } from '../jobs/process-upload';
-import { warmPageWorkers } from '../pipeline/page-pool';
-import { pageWorkerCount } from '../pipeline/process-pages';
-import { startProgress } from '../jobs/progress';
-import { discardIfUnreferenced, fileTooLarge, receiveUpload, UploadTooLargeError } from '../jobs/store-upload';
-import { orderClause, pageOf, paged, type SortColumn } from './shared/paging';
-import { rowsOfPage } from './shared/page-rows';
-import { Where, containsPattern } from './shared/where';
+import { congregationScope, requireAdmin } from '../../auth/session';
+import type { ReplyOf, Route } from '../../contract/types';
+import { isUniqueViolation, type Database } from '../../db/database';
+import { conflictError, forbidden, HttpError, notFound, validationError } from '../../http-error';
+import { pdfName, sendBlob } from '../shared/blob-response';
+import { deleteFile } from './delete-file';
+import { DELETABLE_STEPS, fileStateSql, fileStepOf, fileStepQuery, type FileStepName, type FileStepRow } from '../../workflow/file-steps';
+import { FILE_NOT_FOUND, fileOf, fileScope, fileSelect, loadFile, loadFileStats, type FileRow } from '../shared/file-view';
+import { IMAGE_CACHE_CONTROL, JOB, MAX_UPLOAD_BYTES } from '../../jobs/job-types';
+import { localCopy } from '../../jobs/local-copy';
+import { checkPdf, PdfCheckError } from '../shared/pdf-check';
+import { processUploadJob } from '../../jobs/process-upload';
+import { warmPageWorkers } from '../../pipeline/page-pool';
+import { pageWorkerCount } from '../../pipeline/process-pages';
+import { startProgress } from '../../jobs/progress';
+import { discardIfUnreferenced } from '../../db/blob-references';
+import { fileTooLarge, receiveUpload, UploadTooLargeError } from '../shared/receive-upload';
+import { orderClause, pageOf, paged, type SortColumn } from '../shared/paging';
+import { rowsOfPage } from '../shared/page-rows';
+import { Where, containsPattern } from '../shared/where';
 
 export interface FilesRoutesOptions {
   /** Upload limit in bytes; spec §9: 1.5 GB (tests use less). */

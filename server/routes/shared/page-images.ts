@@ -2,10 +2,10 @@
 // image on first request and kept in the blob store, so each is made once. Two requests racing
 // make the same bytes (content addressing), so either result is right.
 import sharp from 'sharp';
-import type { BlobStore } from '../blob-store';
-import type { Database } from '../db/database';
-import { notFound } from '../http-error';
-import { THUMBNAIL_QUALITY, THUMBNAIL_WIDTHS } from './job-types';
+import type { BlobStore } from '../../blob-store';
+import type { Database } from '../../db/database';
+import { notFound } from '../../http-error';
+import { THUMBNAIL_QUALITY, THUMBNAIL_WIDTHS } from '../../jobs/job-types';
 
 export type ThumbnailWidth = (typeof THUMBNAIL_WIDTHS)[number];
 

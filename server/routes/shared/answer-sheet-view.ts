@@ -1,8 +1,8 @@
 // An answer sheet (response) with its review counts, as the file's responses table and the
 // response screens show it.
-import type { Schemas } from '../contract/types';
-import { iso, isoOrNull } from '../iso-time';
-import { flaggedPageSql, mismatchedPageSql, sentOrSendingSql, unrecognizedPageSql } from './file-steps';
+import type { Schemas } from '../../contract/types';
+import { iso, isoOrNull } from '../../iso-time';
+import { flaggedPageSql, mismatchedPageSql, sentOrSendingSql, unrecognizedPageSql } from '../../workflow/file-steps';
 
 /** Select list over `answer_sheets a`; callers append WHERE/ORDER BY. */
 export const SHEET_SELECT = `
