@@ -2,17 +2,22 @@
 // sheets to congregations (one by one or a whole file at once), setting a sheet's lesson, and a
 // sheet's pages. A coordinator reaches only sheets assigned to its congregation. Assigning gives
 // a student without a congregation that one; once a file is sent (or being sent) its sheets'
-// congregations are fixed: a change answers 409 SHEET_ALREADY_SENT.
+// congregations are fixed: a change answers 409 SHEET_ALREADY_SENT. A sheet prints again as its
+// packet pages (a lost or spoiled print-out).
 import type { FastifyInstance } from 'fastify';
 import { congregationScope, requireAdmin } from '../auth/session';
 import type { ReplyOf, Route } from '../contract/types';
 import type { Database } from '../db/database';
 import { forbidden, notFound, sheetAlreadySent, validationError } from '../http-error';
-import { SHEET_SELECT, sheetOf, sheetsWithReasonSql, type SheetRow } from './shared/answer-sheet-view';
-import { FILE_NOT_FOUND, fileVisibleSql } from './shared/file-view';
+import { pdfDrawing } from '../pdf/lazy-drawing';
 import { keptSheetSql, sentOrSendingSql } from '../workflow/file-steps';
-import { loadSheetPages, requireSheetAccess } from './shared/page-view';
+import { pageCodes } from '../workflow/printed-codes';
 import { joinPrevious } from '../workflow/review-mends';
+import { addPacketPages, packetPagesSql, type PacketPageRow } from '../workflow/send-packets';
+import { SHEET_SELECT, sheetOf, sheetsWithReasonSql, type SheetRow } from './shared/answer-sheet-view';
+import { sendPdf } from './shared/blob-response';
+import { FILE_NOT_FOUND, fileVisibleSql } from './shared/file-view';
+import { loadSheetPages, requireSheetAccess } from './shared/page-view';
 import { orderClause, pageOf, paged, type SortColumn } from './shared/paging';
 import { giveCongregationToStudents } from './shared/student-congregation';
 import { Where } from './shared/where';
@@ -150,5 +155,19 @@ export async function answerSheetsRoutes(app: FastifyInstance) {
   app.get<Route<'listAnswerSheetPages'>>('/api/answer-sheets/:id/pages', async (request): Promise<ReplyOf<'listAnswerSheetPages'>> => {
     await requireSheetAccess(db, request, request.params.id);
     return loadSheetPages(db, request.params.id);
+  });
+
+  app.get<Route<'printAnswerSheet'>>('/api/answer-sheets/:response_id/print.pdf', async (request, reply) => {
+    const sheetId = request.params.response_id;
+    await requireSheetAccess(db, request, sheetId);
+    const rows = await db.query<PacketPageRow>(packetPagesSql('a.id = $1'), [sheetId]);
+    if (rows.length === 0) throw notFound('This answer sheet has no pages to print');
+    const codes = await pageCodes(db, rows.map((row) => row.page_id));
+    const { createPdfWriter } = await pdfDrawing();
+    const writer = await createPdfWriter({ title: 'Answer sheet' });
+    await addPacketPages(writer, app.blobStore, rows, codes, app.config.publicUrl);
+    const pdf = await writer.finish();
+    const student = rows[0]!.student_human_id;
+    return sendPdf(reply, pdf, `answer-sheet-${student ?? sheetId.slice(0, 8)}.pdf`);
   });
 }

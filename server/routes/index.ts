@@ -8,14 +8,12 @@ import { effectiveSubject } from './subject';
 import { invalidateTotals } from './shared/count-cache';
 // Route modules, one per contract tag (keep one import and one list entry per module):
 // ROUTE-MODULE-IMPORTS
-import { workflowRoutes } from './workflow';
 import { jobsPlugin } from '../jobs/jobs-plugin';
 import { filesRoutes } from './files';
 import { answerSheetsRoutes } from './answer-sheets';
 import { pagesRoutes } from './pages';
 import { progressRoutes } from './progress';
 import { qrRoutes } from './qr';
-import { printingRoutes } from './printing';
 import { referenceRoutes } from './reference';
 import { serviceCenterRoutes } from './service-centers';
 import { congregationRoutes } from './congregations';
@@ -38,7 +36,6 @@ const routeModules: Array<(app: FastifyInstance) => Promise<void>> = [
   freshTotalsAfterWrites,
   docsRoutes,
   // ROUTE-MODULE-LIST
-  workflowRoutes,
   // The job queue first: route modules reach it as app.jobs / app.progress.
   jobsPlugin,
   filesRoutes,
@@ -46,7 +43,6 @@ const routeModules: Array<(app: FastifyInstance) => Promise<void>> = [
   pagesRoutes,
   progressRoutes,
   qrRoutes,
-  printingRoutes,
   referenceRoutes,
   serviceCenterRoutes,
   congregationRoutes,

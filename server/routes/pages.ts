@@ -1,13 +1,13 @@
 // Scanned pages: the pages of an answer sheet, one page, its mends in Review (ignore, template,
-// move, start a sheet, typed code: server/workflow/review-mends.ts), and its upright image in
-// full or as a thumbnail.
+// move, start a sheet, typed code: server/workflow/review-mends.ts), its upright image in full
+// or as a thumbnail, and its latest graded scan (front or back).
 import type { FastifyInstance } from 'fastify';
 import { requireAdmin } from '../auth/session';
 import type { ReplyOf, Route } from '../contract/types';
 import { notFound, validationError } from '../http-error';
+import { IMAGE_CACHE_CONTROL } from '../jobs/job-types';
 import { movePage, setIgnored, setTemplate, startSheetAt, typeCode } from '../workflow/review-mends';
 import { sendBlob } from './shared/blob-response';
-import { IMAGE_CACHE_CONTROL } from '../jobs/job-types';
 import { pageThumbnail } from './shared/page-images';
 import { loadPage, loadSheetPages, requirePageAccess, requireSheetAccess } from './shared/page-view';
 
@@ -56,6 +56,17 @@ export async function pagesRoutes(app: FastifyInstance) {
   app.get<Route<'getPageThumbnail'>>('/api/pages/:page_id/thumbnail', async (request, reply) => {
     await requirePageAccess(db, request, request.params.page_id);
     const key = await pageThumbnail(db, app.blobStore, request.params.page_id, request.query.size ?? 500);
+    return sendBlob(request, reply, app.blobStore, key, { contentType: 'image/jpeg', cacheControl: IMAGE_CACHE_CONTROL, conditional: true });
+  });
+
+  app.get<Route<'getPageGradedPreview'>>('/api/pages/:page_id/graded-preview', async (request, reply) => {
+    await requirePageAccess(db, request, request.params.page_id);
+    const row = await db.maybeOne<{ front_blob_key: string; back_blob_key: string | null }>(
+      'SELECT front_blob_key, back_blob_key FROM feedback WHERE page_id = $1 ORDER BY created_at DESC, id LIMIT 1',
+      [request.params.page_id],
+    );
+    const key = request.query.is_back === true ? row?.back_blob_key : row?.front_blob_key;
+    if (key == null) throw notFound(request.query.is_back === true ? 'This page has no graded back' : 'This page has no graded scan');
     return sendBlob(request, reply, app.blobStore, key, { contentType: 'image/jpeg', cacheControl: IMAGE_CACHE_CONTROL, conditional: true });
   });
 }

@@ -1,9 +1,13 @@
 // Reference data: countries (ISO 3166, searchable) and courses with their lessons and printed
 // page templates. Read by every signed-in congregation user and admin; loaded, not edited, here.
+// An admin prints a lesson's blank answer-sheet master (each page with its `t` code).
 import type { FastifyInstance } from 'fastify';
+import { requireAdmin } from '../auth/session';
 import type { ReplyOf, Route, Schemas } from '../contract/types';
 import { notFound } from '../http-error';
+import { pdfDrawing } from '../pdf/lazy-drawing';
 import { codeText } from '../pipeline/codes';
+import { pdfName, sendPdf } from './shared/blob-response';
 import { pageOf, paged } from './shared/paging';
 import { Where, containsPattern } from './shared/where';
 
@@ -92,5 +96,29 @@ export async function referenceRoutes(app: FastifyInstance) {
       lesson: { id: row.lesson_id, name: row.lesson_name, number: row.lesson_number, course_id: row.course_id },
       code: codeText({ prefix: 't', id: row.code_id }),
     }));
+  });
+
+  app.get<Route<'printLessonMaster'>>('/api/courses/:id/lessons/:lesson_id/master.pdf', async (request, reply) => {
+    requireAdmin(request);
+    const lesson = await app.db.maybeOne<{ name: string; number: number; course_name: string }>(
+      `SELECT l.name, l.number, c.name AS course_name FROM lessons l JOIN courses c ON c.id = l.course_id
+       WHERE l.id = $1 AND l.course_id = $2`,
+      [request.params.lesson_id, request.params.id],
+    );
+    if (lesson === null) throw notFound('Lesson not found');
+    const templates = await app.db.query<{ page_number: number; code_id: string }>(
+      'SELECT page_number, code_id FROM page_templates WHERE lesson_id = $1 ORDER BY page_number',
+      [request.params.lesson_id],
+    );
+    if (templates.length === 0) throw notFound('This lesson has no answer-sheet pages');
+    const { makeAnswerSheetMaster } = await pdfDrawing();
+    const pdf = await makeAnswerSheetMaster({
+      courseName: lesson.course_name,
+      lessonName: lesson.name,
+      lessonNumber: lesson.number,
+      pages: templates.map((t) => ({ page_number: t.page_number, code: { prefix: 't', id: t.code_id } })),
+      publicUrl: app.config.publicUrl,
+    });
+    return sendPdf(reply, pdf, pdfName(`${lesson.course_name} - Lesson ${lesson.number} - answer sheet`, 'answer-sheet'));
   });
 }

@@ -1,10 +1,15 @@
 // Service centers (admin): the centers that scan and send student answer sheets, with their
 // recruiting points, recruiters and contact persons. A point, recruiter or contact person is
-// only ever reached through its own service center.
+// only ever reached through its own service center. A center's batch cover sheet prints with its
+// `c` code, issued on first print and reused afterwards.
 import type { FastifyInstance } from 'fastify';
-import type { Database } from '../db/database';
+import { requireAdmin } from '../auth/session';
 import type { ReplyOf, Route, Schemas } from '../contract/types';
+import type { Database } from '../db/database';
+import { issuePrintedCode } from '../db/printed-codes';
 import { conflictError, notFound, validationError } from '../http-error';
+import { pdfDrawing } from '../pdf/lazy-drawing';
+import { pdfName, sendPdf } from './shared/blob-response';
 import { orderClause, pageOf, paged, type SortColumn } from './shared/paging';
 import { countryOrNull, iso } from './shared/refs';
 import { Where, containsPattern } from './shared/where';
@@ -225,4 +230,30 @@ export async function serviceCenterRoutes(app: FastifyInstance) {
       return person;
     },
   );
+
+  app.get<Route<'printServiceCenterCoverSheet'>>('/api/service_centers/:id/cover-sheet.pdf', async (request, reply) => {
+    requireAdmin(request);
+    const center = await db.maybeOne<{ id: string; name: string; location: string }>(
+      'SELECT id, name, location FROM service_centers WHERE id = $1',
+      [request.params.id],
+    );
+    if (center === null) throw notFound(SERVICE_CENTER_NOT_FOUND);
+    const codeId = await db.transaction(async (tx) => {
+      // One c code per service center: every cover sheet it prints is the same.
+      await tx.query(`SELECT pg_advisory_xact_lock(hashtext('cover-code:' || $1))`, [center.id]);
+      const existing = await tx.maybeOne<{ code_id: string }>(
+        `SELECT code_id FROM printed_codes WHERE prefix = 'c' AND target_id = $1 ORDER BY created_at LIMIT 1`,
+        [center.id],
+      );
+      return existing?.code_id ?? (await issuePrintedCode(tx, { prefix: 'c', targetId: center.id }));
+    });
+    const { makeCoverSheet } = await pdfDrawing();
+    const pdf = await makeCoverSheet({
+      code: { prefix: 'c', id: codeId },
+      name: center.name,
+      location: center.location,
+      publicUrl: app.config.publicUrl,
+    });
+    return sendPdf(reply, pdf, pdfName(`${center.name} - cover sheet`, 'cover-sheet'));
+  });
 }

@@ -1,41 +1,190 @@
 // Study helpers across congregations: the list (by name and congregation) and one helper with
-// how many students it has. A coordinator sees only its own congregation's helpers.
-import type { FastifyInstance } from 'fastify';
-import { congregationScope } from '../auth/session';
+// how many students it has; a congregation's print packets of a sent file (the "distributed
+// files"), downloadable until the file is archived; and graded scans coming back, uploaded by a
+// congregation (or by an admin for a helper's intro sheets) and read as a job. A coordinator
+// sees only its own congregation's helpers and packets.
+import multipart from '@fastify/multipart';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { congregationScope, isSameOriginGet, requireUser } from '../auth/session';
 import type { ReplyOf, Route } from '../contract/types';
-import { notFound } from '../http-error';
+import { discardIfUnreferenced } from '../db/blob-references';
+import { conflictError, forbidden, HttpError, notFound, validationError } from '../http-error';
+import { JOB, MAX_UPLOAD_BYTES } from '../jobs/job-types';
+import { localCopy } from '../jobs/local-copy';
+import { startProgress } from '../jobs/progress';
+import { refreshCongregationStates } from '../workflow/grading-state';
+import { pdfName, sendBlob } from './shared/blob-response';
 import { STUDY_HELPER_NOT_FOUND } from './shared/errors';
 import { pageOf, paged } from './shared/paging';
+import { checkPdf, PdfCheckError } from './shared/pdf-check';
+import { queueJob } from './shared/queue-job';
+import { fileTooLarge, receiveUpload, UploadTooLargeError } from './shared/receive-upload';
 import { listCongregation } from './shared/scope';
 import { STUDY_HELPER_SELECT, studyHelperOf, type StudyHelperRow } from './shared/study-helper';
 import { Where, containsPattern } from './shared/where';
 
-export async function studyHelperRoutes(app: FastifyInstance) {
-  const db = app.db;
-
-  app.get<Route<'listStudyHelpers'>>('/api/study-helpers', async (request): Promise<ReplyOf<'listStudyHelpers'>> => {
-    const congregation = listCongregation(request, request.query.congregation);
-    const page = pageOf(request.query);
-    const where = new Where().addIf(congregation, (p) => `h.congregation_id = ${p}`);
-    const name = request.query.name?.trim();
-    if (name) where.add((p) => `lower(h.name) LIKE ${p}`, containsPattern(name));
-    const { total } = await db.one<{ total: number }>(`SELECT count(*) AS total FROM study_helpers h ${where.sql}`, where.params);
-    const rows = await db.query<StudyHelperRow>(
-      `${STUDY_HELPER_SELECT} ${where.sql}
-       ORDER BY lower(h.name), h.id LIMIT ${where.param(page.limit)} OFFSET ${where.param(page.skip)}`,
-      where.params,
-    );
-    return paged(rows.map(studyHelperOf), total, page);
-  });
-
-  app.get<Route<'getStudyHelper'>>('/api/study-helpers/:id', async (request): Promise<ReplyOf<'getStudyHelper'>> => {
-    const scope = congregationScope(request);
-    const row = await db.maybeOne<StudyHelperRow>(
-      `${STUDY_HELPER_SELECT} WHERE h.id = $1 AND ($2::uuid IS NULL OR h.congregation_id = $2::uuid)`,
-      [request.params.id, scope],
-    );
-    // Another congregation's helper is as invisible to a coordinator as a missing one.
-    if (row === null) throw notFound(STUDY_HELPER_NOT_FOUND);
-    return studyHelperOf(row);
-  });
+export interface StudyHelperRoutesOptions {
+  /** Upload limit in bytes; spec §9: 1.5 GB (tests use less). */
+  maxUploadBytes?: number;
 }
+
+const PACKET_NOT_FOUND = 'Print packet not found';
+const UPLOAD_NEEDS_CONGREGATION = 'Act as a congregation (View As) to upload its graded scans.';
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+export function createStudyHelperRoutes(options: StudyHelperRoutesOptions = {}) {
+  const maxUploadBytes = options.maxUploadBytes ?? MAX_UPLOAD_BYTES;
+
+  return async function studyHelperRoutes(app: FastifyInstance) {
+    const db = app.db;
+    await app.register(multipart, {
+      limits: { fileSize: maxUploadBytes, files: 1, fields: 20, parts: 30, fieldSize: 64 * 1024 },
+    });
+
+    // Study helpers --------------------------------------------------------------------------
+
+    app.get<Route<'listStudyHelpers'>>('/api/study-helpers', async (request): Promise<ReplyOf<'listStudyHelpers'>> => {
+      const congregation = listCongregation(request, request.query.congregation);
+      const page = pageOf(request.query);
+      const where = new Where().addIf(congregation, (p) => `h.congregation_id = ${p}`);
+      const name = request.query.name?.trim();
+      if (name) where.add((p) => `lower(h.name) LIKE ${p}`, containsPattern(name));
+      const { total } = await db.one<{ total: number }>(`SELECT count(*) AS total FROM study_helpers h ${where.sql}`, where.params);
+      const rows = await db.query<StudyHelperRow>(
+        `${STUDY_HELPER_SELECT} ${where.sql}
+         ORDER BY lower(h.name), h.id LIMIT ${where.param(page.limit)} OFFSET ${where.param(page.skip)}`,
+        where.params,
+      );
+      return paged(rows.map(studyHelperOf), total, page);
+    });
+
+    app.get<Route<'getStudyHelper'>>('/api/study-helpers/:id', async (request): Promise<ReplyOf<'getStudyHelper'>> => {
+      const scope = congregationScope(request);
+      const row = await db.maybeOne<StudyHelperRow>(
+        `${STUDY_HELPER_SELECT} WHERE h.id = $1 AND ($2::uuid IS NULL OR h.congregation_id = $2::uuid)`,
+        [request.params.id, scope],
+      );
+      // Another congregation's helper is as invisible to a coordinator as a missing one.
+      if (row === null) throw notFound(STUDY_HELPER_NOT_FOUND);
+      return studyHelperOf(row);
+    });
+
+    // Print packets --------------------------------------------------------------------------
+
+    const packetFor = async (request: FastifyRequest, id: string) => {
+      const scope = congregationScope(request);
+      const packet = await db.maybeOne<{ id: string; file_id: string; congregation_id: string; blob_key: string | null; file_name: string; wbs_code: string; archived: boolean }>(
+        `SELECT d.id, d.file_id, d.congregation_id, d.blob_key, f.name AS file_name, g.wbs_code,
+                f.file_status IS NOT DISTINCT FROM 'archived' AS archived
+         FROM distributed_files d JOIN files f ON f.id = d.file_id JOIN congregations g ON g.id = d.congregation_id
+         WHERE d.id = $1`,
+        [id],
+      );
+      if (packet === null) throw notFound(PACKET_NOT_FOUND);
+      if (scope !== null && packet.congregation_id !== scope) throw forbidden();
+      return packet;
+    };
+
+    app.get<Route<'getDistributedFileExists'>>('/api/study-helpers/distributed-files/:id/exists', async (request): Promise<ReplyOf<'getDistributedFileExists'>> => {
+      const packet = await packetFor(request, request.params.id);
+      return { exists: packet.blob_key !== null };
+    });
+
+    app.get<Route<'downloadDistributedFile'>>('/api/study-helpers/distributed-files/:id.pdf', async (request, reply) => {
+      const packet = await packetFor(request, request.params.id);
+      if (packet.blob_key === null) throw notFound('The print packet is not ready yet');
+      // Downloadable again and again (a jam, a lost download) until the file is archived.
+      if (packet.archived) throw conflictError('This file is archived: its print packet is no longer offered.');
+      // Marked printed only when the portal asks (see isSameOriginGet): a cross-site link just downloads.
+      if (isSameOriginGet(request, app.config.publicUrl)) await db.transaction(async (tx) => {
+        await tx.query('UPDATE distributed_files SET downloaded_at = COALESCE(downloaded_at, now()) WHERE id = $1', [packet.id]);
+        await tx.query(
+          'UPDATE file_congregations SET printed_at = COALESCE(printed_at, now()) WHERE file_id = $1 AND congregation_id = $2',
+          [packet.file_id, packet.congregation_id],
+        );
+        await tx.query('UPDATE files SET printed = true WHERE id = $1 AND NOT printed', [packet.file_id]);
+        await refreshCongregationStates(tx, packet.file_id);
+      });
+      return sendBlob(request, reply, app.blobStore, packet.blob_key, {
+        contentType: 'application/pdf',
+        downloadName: pdfName(`${packet.file_name} - ${packet.wbs_code}`, packet.id),
+        cacheControl: 'private, no-cache',
+      });
+    });
+
+    // Graded scans coming back ---------------------------------------------------------------
+
+    app.post<Route<'uploadStudyHelperFile'>>('/api/study-helpers/file', async (request, reply): Promise<ReplyOf<'uploadStudyHelperFile', 201>> => {
+      const user = requireUser(request);
+      const acting = user.role === 'study_helper_coordinator' ? user.congregation_id : null;
+      // Decided before the body is read: only a congregation, or an admin choosing a helper, uploads.
+      if (user.role === 'standard_user' || (user.role === 'study_helper_coordinator' && acting === null)) throw forbidden();
+      let received;
+      try {
+        received = await receiveUpload(request, app.blobStore, { maxBytes: maxUploadBytes });
+      } catch (error) {
+        if (error instanceof UploadTooLargeError) {
+          reply.header('connection', 'close');
+          throw fileTooLarge();
+        }
+        if ((error as { code?: string }).code === 'FST_INVALID_MULTIPART_CONTENT_TYPE') throw validationError('The request must be multipart/form-data');
+        throw error;
+      }
+      const blob = received.blob;
+      const refuse = async (error: HttpError): Promise<never> => {
+        if (blob !== null) await discardIfUnreferenced(db, app.blobStore, blob.key);
+        throw error;
+      };
+      const name = (received.fields.name ?? '').trim();
+      const helperField = (received.fields.study_helper ?? '').trim();
+      if (name === '') return refuse(validationError('name is required'));
+      if (name.length > 300) return refuse(validationError('name must be at most 300 characters'));
+      if (helperField !== '' && !UUID.test(helperField)) return refuse(validationError('study_helper must be a study helper id'));
+      if (blob === null) return refuse(validationError('file is required'));
+      if (blob.size === 0) return refuse(validationError('The file is empty.'));
+
+      let congregationId = acting;
+      const helperId = helperField === '' ? null : helperField;
+      if (helperId !== null) {
+        const helper = await db.maybeOne<{ congregation_id: string }>('SELECT congregation_id FROM study_helpers WHERE id = $1', [helperId]);
+        if (helper === null) return refuse(notFound(STUDY_HELPER_NOT_FOUND));
+        if (acting !== null && helper.congregation_id !== acting) return refuse(forbidden());
+        congregationId ??= helper.congregation_id;
+      }
+      if (congregationId === null) return refuse(new HttpError(403, UPLOAD_NEEDS_CONGREGATION));
+
+      // Same bytes as an earlier upload (or, for an intro file, as any file): the blob is theirs.
+      const duplicate = await db.maybeOne(
+        `SELECT 1 FROM feedback_uploads WHERE sha256 = $1 UNION ALL SELECT 1 FROM files WHERE sha256 = $1 AND $2::boolean LIMIT 1`,
+        [blob.sha256, helperId !== null],
+      );
+      if (duplicate !== null) throw new HttpError(409, { error_type: 'DUPLICATE_FILE', message: 'This file has already been uploaded.' });
+
+      let pageCount: number;
+      const local = await localCopy(app.blobStore, blob.key);
+      try {
+        pageCount = checkPdf(local.path).pageCount;
+      } catch (error) {
+        if (error instanceof PdfCheckError) return refuse(validationError(`Invalid file format or corrupted file: ${error.message}`));
+        await discardIfUnreferenced(db, app.blobStore, blob.key);
+        throw error;
+      } finally {
+        await local.dispose();
+      }
+
+      const uploadId = await db.transaction(async (tx) => {
+        const row = await tx.one<{ id: string }>(
+          `INSERT INTO feedback_uploads (name, congregation_id, study_helper_id, is_intro, blob_key, sha256, uploaded_by, size_bytes, page_count)
+           VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9) RETURNING id`,
+          [name, congregationId, helperId, helperId !== null, blob.key, blob.sha256, user.id, blob.size, pageCount],
+        );
+        await startProgress(tx, JOB.processStudyHelperUpload, row.id, pageCount);
+        return row.id;
+      });
+      await queueJob(request, JOB.processStudyHelperUpload, { upload_id: uploadId }, uploadId);
+      return reply.code(201).send({ status: 'success', id: uploadId });
+    });
+  };
+}
+
+export const studyHelperRoutes = createStudyHelperRoutes();

@@ -8,7 +8,7 @@ import { newCodeId } from '../../server/db/printed-codes';
 import { makeAnswerSheetMaster } from '../../server/pdf/answer-sheet-master';
 import { jobsPlugin, createJobsPlugin } from '../../server/jobs/jobs-plugin';
 import { apiPlugins } from '../../server/routes/index';
-import { createWorkflowRoutes, workflowRoutes } from '../../server/routes/workflow';
+import { createStudyHelperRoutes, studyHelperRoutes } from '../../server/routes/study-helpers';
 import { renderPdfPage } from '../fixtures/render-pdf';
 import { signIn, type SignedIn } from '../helpers/sign-in';
 import { createTestApp } from '../helpers/test-app';
@@ -320,7 +320,7 @@ describe('upload limits', () => {
   it('refuses a graded scan over the size limit while it streams, keeping nothing', async () => {
     const small = await createTestApp({
       plugins: apiPlugins({ validateResponses: true }).map((plugin) =>
-        plugin === workflowRoutes ? createWorkflowRoutes({ maxUploadBytes: 50_000 }) : plugin === jobsPlugin ? createJobsPlugin({ work: false }) : plugin,
+        plugin === studyHelperRoutes ? createStudyHelperRoutes({ maxUploadBytes: 50_000 }) : plugin === jobsPlugin ? createJobsPlugin({ work: false }) : plugin,
       ),
     });
     try {

@@ -1,29 +1,31 @@
 // Files: the service centers' scanned PDFs. Upload (streamed, checked, then processed as a job),
 // the files tables with their filters, one file, its counts, workflow step, cover image and the
 // original PDF; rename or set its service center and people; delete it before grading starts.
-import { cachedTotal } from '../shared/count-cache';
+// What follows review (send, return file, archive) is in ./workflow.ts, on the same instance.
 import multipart from '@fastify/multipart';
 import type { FastifyInstance } from 'fastify';
 import { congregationScope, requireAdmin } from '../../auth/session';
 import type { ReplyOf, Route } from '../../contract/types';
+import { discardIfUnreferenced } from '../../db/blob-references';
 import { isUniqueViolation, type Database } from '../../db/database';
 import { conflictError, forbidden, HttpError, notFound, validationError } from '../../http-error';
-import { pdfName, sendBlob } from '../shared/blob-response';
-import { deleteFile } from './delete-file';
-import { DELETABLE_STEPS, fileStateSql, fileStepOf, fileStepQuery, type FileStepName, type FileStepRow } from '../../workflow/file-steps';
-import { FILE_NOT_FOUND, fileOf, fileScope, fileSelect, loadFile, loadFileStats, type FileRow } from '../shared/file-view';
 import { IMAGE_CACHE_CONTROL, JOB, MAX_UPLOAD_BYTES } from '../../jobs/job-types';
 import { localCopy } from '../../jobs/local-copy';
-import { checkPdf, PdfCheckError } from '../shared/pdf-check';
 import { processUploadJob } from '../../jobs/process-upload';
+import { startProgress } from '../../jobs/progress';
 import { warmPageWorkers } from '../../pipeline/page-pool';
 import { pageWorkerCount } from '../../pipeline/process-pages';
-import { startProgress } from '../../jobs/progress';
-import { discardIfUnreferenced } from '../../db/blob-references';
-import { fileTooLarge, receiveUpload, UploadTooLargeError } from '../shared/receive-upload';
-import { orderClause, pageOf, paged, type SortColumn } from '../shared/paging';
+import { DELETABLE_STEPS, fileStateSql, fileStepOf, fileStepQuery, type FileStepName, type FileStepRow } from '../../workflow/file-steps';
+import { pdfName, sendBlob } from '../shared/blob-response';
+import { cachedTotal } from '../shared/count-cache';
+import { FILE_NOT_FOUND, fileOf, fileScope, fileSelect, loadFile, loadFileStats, type FileRow } from '../shared/file-view';
 import { rowsOfPage } from '../shared/page-rows';
+import { orderClause, pageOf, paged, type SortColumn } from '../shared/paging';
+import { checkPdf, PdfCheckError } from '../shared/pdf-check';
+import { fileTooLarge, receiveUpload, UploadTooLargeError } from '../shared/receive-upload';
 import { Where, containsPattern } from '../shared/where';
+import { deleteFile } from './delete-file';
+import { fileWorkflowRoutes } from './workflow';
 
 export interface FilesRoutesOptions {
   /** Upload limit in bytes; spec §9: 1.5 GB (tests use less). */
@@ -266,6 +268,8 @@ export function createFilesRoutes(options: FilesRoutesOptions = {}) {
         cacheControl: 'private, no-cache',
       });
     });
+
+    fileWorkflowRoutes(app);
   };
 }
 

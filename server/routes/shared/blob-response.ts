@@ -1,5 +1,5 @@
-// Sends a stored blob as an HTTP response, streamed (a 1.5 GB original never sits in memory).
-// Blobs are content-addressed, so the key is a perfect ETag.
+// Sends a stored blob as an HTTP response, streamed (a 1.5 GB original never sits in memory),
+// or a PDF drawn for the request. Blobs are content-addressed, so the key is a perfect ETag.
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { BlobStore } from '../../blob-store';
 import { notFound } from '../../http-error';
@@ -43,4 +43,13 @@ export function pdfName(name: string, fallback: string): string {
   // Path separators and control characters never belong in a download name.
   const base = [...name].map((ch) => (ch === '/' || ch === '\\' || ch.charCodeAt(0) < 0x20 ? ' ' : ch)).join('').trim() || fallback;
   return /\.pdf$/i.test(base) ? base : `${base}.pdf`;
+}
+
+/** A PDF drawn for this request, sent as a download that is never cached. */
+export function sendPdf(reply: FastifyReply, pdf: Uint8Array, filename: string): FastifyReply {
+  return reply
+    .type('application/pdf')
+    .header('content-disposition', contentDisposition(filename))
+    .header('cache-control', 'private, no-cache')
+    .send(Buffer.from(pdf.buffer, pdf.byteOffset, pdf.byteLength));
 }
