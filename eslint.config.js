@@ -1,6 +1,7 @@
 // Lint rules, including the import boundaries of the architecture:
 // web (src/) never imports server/, server/ never imports src/, machines/ import neither,
-// and no import cycles anywhere.
+// no import cycles anywhere, and the server's layers point one way:
+// routes -> jobs -> workflow -> pipeline, pdf -> db (only main.ts imports routes).
 import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 import importX from 'eslint-plugin-import-x';
@@ -41,6 +42,10 @@ export default tseslint.config(
             boundary('./machines', './src', 'Machines are pure: no web imports.'),
             boundary('./machines', './server', 'Machines are pure: no server imports.'),
             boundary('./generated', './src', 'Generated code depends on nothing hand-written in src.'),
+            boundary(['./server/!(routes)/**', './server/!(main).ts'], './server/routes', 'Only server/main.ts imports routes: nothing below them does.'),
+            boundary('./server/pdf/*.ts', ['./server/workflow', './server/jobs'], 'pdf/ draws pages: it knows nothing of workflow or jobs.'),
+            boundary('./server/pipeline/*.ts', ['./server/workflow', './server/jobs', './server/pdf'], 'The pipeline reads scans: no workflow, jobs or pdf.'),
+            boundary('./server/db/*.ts', ['./server/workflow', './server/jobs', './server/pipeline', './server/pdf'], 'db/ is the bottom layer: it imports no layer above it.'),
           ],
         },
       ],
