@@ -1,7 +1,7 @@
 // Lint rules, including the import boundaries of the architecture:
 // web (src/) never imports server/, server/ never imports src/, machines/ import neither,
 // no import cycles anywhere, and the server's layers point one way:
-// routes -> jobs -> workflow -> pipeline, pdf -> db (only main.ts imports routes).
+// routes -> jobs -> workflow -> pdf -> pipeline -> db (only main.ts imports routes).
 import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 import importX from 'eslint-plugin-import-x';
