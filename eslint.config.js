@@ -5,8 +5,21 @@ import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 import importX from 'eslint-plugin-import-x';
 import reactHooks from 'eslint-plugin-react-hooks';
+import { readdirSync } from 'node:fs';
 
 const boundary = (target, from, message) => ({ target, from, message });
+
+// src/README.md: imports flow one way, config, lib, components → features → app. A feature
+// imports no other feature: what two features share lives in components/ or lib/.
+const features = readdirSync(new URL('./src/features', import.meta.url), { withFileTypes: true })
+  .filter((entry) => entry.isDirectory())
+  .map((entry) => entry.name);
+const featureZones = features.map((name) => ({
+  target: `./src/features/${name}`,
+  from: './src/features',
+  except: [`./${name}`],
+  message: 'A feature imports no other feature: move what they share to src/components or src/lib.',
+}));
 
 export default tseslint.config(
   {
@@ -41,6 +54,10 @@ export default tseslint.config(
             boundary('./machines', './src', 'Machines are pure: no web imports.'),
             boundary('./machines', './server', 'Machines are pure: no server imports.'),
             boundary('./generated', './src', 'Generated code depends on nothing hand-written in src.'),
+            ...featureZones,
+            boundary('./src/components', './src/features', 'Components are shared by features: they import none.'),
+            boundary('./src/lib', './src/features', 'lib is shared by features: it imports none.'),
+            boundary('./src/config', './src/features', 'config is shared by features: it imports none.'),
           ],
         },
       ],

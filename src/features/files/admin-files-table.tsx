@@ -17,7 +17,7 @@ import { StudyHelperPicker } from '../../components/study-helper-picker/study-he
 import { PageHeader } from '../../components/ui/page-header';
 import { paths } from '../../config/paths';
 import { formatDate } from '../../lib/format';
-import { ServiceCenterUploadButton } from '../uploads/service-center-upload-dialog';
+import { ServiceCenterUploadButton } from '../../components/upload/service-center-upload-dialog';
 import { AdminFileStatusIcon } from './file-status-badge';
 import { FILE_STATE_FILTER_OPTIONS, isFileStateFilter } from './file-status';
 import { FILES_DEFAULT_SORT, FILES_EMPTY_MESSAGE } from './files-table';

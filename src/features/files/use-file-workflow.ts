@@ -20,7 +20,7 @@ import {
 } from '../../../machines/file-workflow/file-workflow.machine';
 import { isProgressFinished, progressStreamUrl, useProgressStream } from '../../components/progress/progress-stream';
 import { downloadPdf } from '../../lib/api-client';
-import { invalidateFile } from './file-cache';
+import { invalidateFile } from '../../lib/file-cache';
 
 export type FileWorkflowSnapshot = SnapshotFrom<typeof fileWorkflowMachine>;
 

@@ -21,7 +21,7 @@ import { paths, routes } from '../../config/paths';
 import { ApiError } from '../../lib/api-client';
 import { isScanningAdmin, useCurrentUser } from '../../lib/auth';
 import { isRefused, notAvailable } from '../../lib/refusal';
-import { PageItem } from '../pages/page-item';
+import { PageItem } from '../../components/page-item/page-item';
 import { JoinPreviousButton } from './join-previous-button';
 import { BaptismRequestButton } from './baptism-request-button';
 import { ResponseDetailsForm } from './response-details-form';

@@ -13,8 +13,7 @@ import { PageHeader } from '../../components/ui/page-header';
 import { paths, routes } from '../../config/paths';
 import { ApiError } from '../../lib/api-client';
 import { isRefused, notAvailable } from '../../lib/refusal';
-import { FileTabs } from '../files/file-tabs';
-import '../files/files.css';
+import { FileTabs } from '../../components/file-tabs/file-tabs';
 import { BackToResponses, NO_RESPONSE_FOUND } from './response-detail';
 import './responses.css';
 

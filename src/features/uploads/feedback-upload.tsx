@@ -7,13 +7,13 @@ import { Message } from 'primereact/message';
 import { getGetUploadPageImageUrl, useGetUpload } from '../../../generated/hooks/uploads/uploads';
 import type { UploadReport, UploadReportPage } from '../../../generated/hooks/model';
 import { BackLink } from '../../components/back-link/back-link';
+import { Panel } from '../../components/page-layout/panel';
 import { Loading } from '../../components/ui/loading';
 import { PageHeader } from '../../components/ui/page-header';
 import { paths } from '../../config/paths';
 import { ApiError } from '../../lib/api-client';
 import { formatDateTime } from '../../lib/format';
 import { reasonLabel } from './upload-report';
-import '../files/files.css';
 import './uploads.css';
 
 export const FEEDBACK_UPLOAD_TITLE = 'Feedback Upload Page';
@@ -101,16 +101,14 @@ export default function FeedbackUpload() {
       {report.process_status === 'failed' && <Message severity="error" text={report.failure_reason ?? 'Processing failed. Please try again.'} />}
       {report.process_status === 'success' && notMatched.length === 0 && report.summary.matched > 0 && <Message severity="success" text="Every page went through." />}
       <Counts report={report} />
-      <section className="file-card" aria-labelledby="not-matched-title">
-        <h2 id="not-matched-title">{`Pages not matched (${notMatched.length})`}</h2>
+      <Panel title={`Pages not matched (${notMatched.length})`}>
         {notMatched.length === 0 ? <p>None.</p> : (
           <ul className="upload-report-pages">
             {notMatched.map((page) => <NotMatchedPage key={page.page_number} uploadId={report.id} page={page} />)}
           </ul>
         )}
-      </section>
-      <section className="file-card" aria-labelledby="matched-title">
-        <h2 id="matched-title">{`Pages matched (${matched.length})`}</h2>
+      </Panel>
+      <Panel title={`Pages matched (${matched.length})`}>
         {matched.length === 0 ? <p>None.</p> : (
           <table className="upload-report-matched">
             <thead>
@@ -126,7 +124,7 @@ export default function FeedbackUpload() {
             </tbody>
           </table>
         )}
-      </section>
+      </Panel>
     </>
   );
 }
