@@ -13,7 +13,7 @@ import { Pagination } from '../../components/list/pagination';
 import { TextFilter } from '../../components/list/text-filter';
 import { useListState } from '../../components/list/use-list-state';
 import { CountryPicker } from '../../components/pickers/country-picker';
-import { StudyHelperPicker } from '../../components/study-helper-picker/study-helper-picker';
+import { StudyHelperPicker } from '../../components/pickers/study-helper-picker';
 import { PageHeader } from '../../components/ui/page-header';
 import { paths } from '../../config/paths';
 import { formatDate } from '../../lib/format';

@@ -6,7 +6,7 @@ import { Link, useParams } from 'react-router-dom';
 import { Message } from 'primereact/message';
 import { getGetUploadPageImageUrl, useGetUpload } from '../../../generated/hooks/uploads/uploads';
 import type { UploadReport, UploadReportPage } from '../../../generated/hooks/model';
-import { BackLink } from '../../components/back-link/back-link';
+import { BackLink } from '../../components/page-layout/back-link';
 import { Panel } from '../../components/page-layout/panel';
 import { Loading } from '../../components/ui/loading';
 import { PageHeader } from '../../components/ui/page-header';
@@ -78,7 +78,7 @@ export default function FeedbackUpload() {
     query: { refetchInterval: (query) => (query.state.data?.process_status === 'pending' ? REFRESH_WHILE_READING_MS : false) },
   });
   const header = <PageHeader title={FEEDBACK_UPLOAD_TITLE} subtitle={upload.data ? `${upload.data.name} · ${formatDateTime(upload.data.created_at)}` : undefined} />;
-  const back = <BackLink to={paths.uploads()}>Back to Uploads</BackLink>;
+  const back = <BackLink to={paths.uploads()} label="Back to Uploads" />;
   if (upload.error) {
     const missing = upload.error instanceof ApiError && upload.error.status === 404;
     return (
