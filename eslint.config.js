@@ -6,12 +6,13 @@ import tseslint from 'typescript-eslint';
 import importX from 'eslint-plugin-import-x';
 import reactHooks from 'eslint-plugin-react-hooks';
 import { readdirSync } from 'node:fs';
+import { join } from 'node:path';
 
 const boundary = (target, from, message) => ({ target, from, message });
 
 // src/README.md: imports flow one way, config, lib, components → features → app. A feature
 // imports no other feature: what two features share lives in components/ or lib/.
-const features = readdirSync(new URL('./src/features', import.meta.url), { withFileTypes: true })
+const features = readdirSync(join(import.meta.dirname, 'src/features'), { withFileTypes: true })
   .filter((entry) => entry.isDirectory())
   .map((entry) => entry.name);
 const featureZones = features.map((name) => ({
