@@ -101,30 +101,32 @@ export default function FeedbackUpload() {
       {report.process_status === 'failed' && <Message severity="error" text={report.failure_reason ?? 'Processing failed. Please try again.'} />}
       {report.process_status === 'success' && notMatched.length === 0 && report.summary.matched > 0 && <Message severity="success" text="Every page went through." />}
       <Counts report={report} />
-      <Panel title={`Pages not matched (${notMatched.length})`}>
-        {notMatched.length === 0 ? <p>None.</p> : (
-          <ul className="upload-report-pages">
-            {notMatched.map((page) => <NotMatchedPage key={page.page_number} uploadId={report.id} page={page} />)}
-          </ul>
-        )}
-      </Panel>
-      <Panel title={`Pages matched (${matched.length})`}>
-        {matched.length === 0 ? <p>None.</p> : (
-          <table className="upload-report-matched">
-            <thead>
-              <tr>
-                <th scope="col">Page</th>
-                <th scope="col">File</th>
-                <th scope="col">Answer sheet</th>
-                <th scope="col">Note</th>
-              </tr>
-            </thead>
-            <tbody>
-              {matched.map((page) => <MatchedRow key={page.page_number} page={page} />)}
-            </tbody>
-          </table>
-        )}
-      </Panel>
+      <div className="panel-stack">
+        <Panel title={`Pages not matched (${notMatched.length})`}>
+          {notMatched.length === 0 ? <p>None.</p> : (
+            <ul className="upload-report-pages">
+              {notMatched.map((page) => <NotMatchedPage key={page.page_number} uploadId={report.id} page={page} />)}
+            </ul>
+          )}
+        </Panel>
+        <Panel title={`Pages matched (${matched.length})`}>
+          {matched.length === 0 ? <p>None.</p> : (
+            <table className="upload-report-matched">
+              <thead>
+                <tr>
+                  <th scope="col">Page</th>
+                  <th scope="col">File</th>
+                  <th scope="col">Answer sheet</th>
+                  <th scope="col">Note</th>
+                </tr>
+              </thead>
+              <tbody>
+                {matched.map((page) => <MatchedRow key={page.page_number} page={page} />)}
+              </tbody>
+            </table>
+          )}
+        </Panel>
+      </div>
     </>
   );
 }
