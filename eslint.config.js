@@ -6,8 +6,22 @@ import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 import importX from 'eslint-plugin-import-x';
 import reactHooks from 'eslint-plugin-react-hooks';
+import { readdirSync } from 'node:fs';
+import { join } from 'node:path';
 
 const boundary = (target, from, message) => ({ target, from, message });
+
+// src/README.md: imports flow one way, config, lib, components → features → app. A feature
+// imports no other feature: what two features share lives in components/ or lib/.
+const features = readdirSync(join(import.meta.dirname, 'src/features'), { withFileTypes: true })
+  .filter((entry) => entry.isDirectory())
+  .map((entry) => entry.name);
+const featureZones = features.map((name) => ({
+  target: `./src/features/${name}`,
+  from: './src/features',
+  except: [`./${name}`],
+  message: 'A feature imports no other feature: move what they share to src/components or src/lib.',
+}));
 
 export default tseslint.config(
   {
@@ -46,6 +60,10 @@ export default tseslint.config(
             boundary('./server/pdf/*.ts', ['./server/workflow', './server/jobs'], 'pdf/ draws pages: it knows nothing of workflow or jobs.'),
             boundary('./server/pipeline/*.ts', ['./server/workflow', './server/jobs', './server/pdf'], 'The pipeline reads scans: no workflow, jobs or pdf.'),
             boundary('./server/db/*.ts', ['./server/workflow', './server/jobs', './server/pipeline', './server/pdf'], 'db/ is the bottom layer: it imports no layer above it.'),
+            ...featureZones,
+            boundary('./src/components', './src/features', 'Components are shared by features: they import none.'),
+            boundary('./src/lib', './src/features', 'lib is shared by features: it imports none.'),
+            boundary('./src/config', './src/features', 'config is shared by features: it imports none.'),
           ],
         },
       ],

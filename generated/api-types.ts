@@ -5067,3 +5067,45 @@ export interface operations {
         };
     };
 }
+type FlattenedDeepRequired<T> = {
+    [K in keyof T]-?: FlattenedDeepRequired<T[K] extends unknown[] | undefined | null ? Extract<T[K], unknown[]>[number] : T[K]>;
+};
+type ReadonlyArray<T> = [
+    Exclude<T, undefined>
+] extends [
+    unknown[]
+] ? Readonly<Exclude<T, undefined>> : Readonly<Exclude<T, undefined>[]>;
+export const pathsApiPagesPage_idThumbnailGetParametersQuerySizeValues: ReadonlyArray<FlattenedDeepRequired<paths>["/api/pages/{page_id}/thumbnail"]["get"]["parameters"]["query"]["size"]> = [500, 1000];
+export const pathsApiQrApiPrefixIdGetParametersPathPrefixValues: ReadonlyArray<FlattenedDeepRequired<paths>["/api/qr-api/{prefix}/{id}"]["get"]["parameters"]["path"]["prefix"]> = ["t", "s", "p", "c"];
+export const pathsApiStudentsGetParametersQueryOrder_byValues: ReadonlyArray<FlattenedDeepRequired<paths>["/api/students"]["get"]["parameters"]["query"]["order_by"]> = ["human_id", "created_at"];
+export const pathsApiAnswerSheetsGetParametersQueryOrder_byValues: ReadonlyArray<FlattenedDeepRequired<paths>["/api/answer-sheets"]["get"]["parameters"]["query"]["order_by"]> = ["sequence", "course", "student", "graded_at"];
+export const pathsApiFilesGetParametersQueryOrder_byValues: ReadonlyArray<FlattenedDeepRequired<paths>["/api/files"]["get"]["parameters"]["query"]["order_by"]> = ["created_at", "name", "uploaded_at"];
+export const pathsApiFilesGetParametersQueryOrder_directionValues: ReadonlyArray<FlattenedDeepRequired<paths>["/api/files"]["get"]["parameters"]["query"]["order_direction"]> = ["asc", "desc"];
+export const pathsApiFileFile_idGraded_pdfGetParametersQuerySidesValues: ReadonlyArray<FlattenedDeepRequired<paths>["/api/file/{file_id}/graded_pdf"]["get"]["parameters"]["query"]["sides"]> = ["two", "one"];
+export const pathsApiService_centersGetParametersQueryOrder_byValues: ReadonlyArray<FlattenedDeepRequired<paths>["/api/service_centers"]["get"]["parameters"]["query"]["order_by"]> = ["name", "created_at"];
+export const pathsApiCongregationsGetParametersQueryOrder_byValues: ReadonlyArray<FlattenedDeepRequired<paths>["/api/congregations"]["get"]["parameters"]["query"]["order_by"]> = ["wbs_code", "display_name", "created_at"];
+export const pathsApiUploadsGetParametersQueryOrder_byValues: ReadonlyArray<FlattenedDeepRequired<paths>["/api/uploads/"]["get"]["parameters"]["query"]["order_by"]> = ["name", "created_at"];
+export const progressMessageStatusValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["ProgressMessage"]["status"]> = ["pending", "running", "success", "failed"];
+export const healthStatusValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["Health"]["status"]> = ["ok", "degraded"];
+export const healthDatabaseValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["Health"]["database"]> = ["ok", "unreachable"];
+export const roleValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["Role"]> = ["scanning_admin", "study_helper_coordinator", "standard_user"];
+export const unrecognizedReasonValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["UnrecognizedReason"]> = ["no_code_found", "unreadable", "unknown_code", "other_kind"];
+export const reviewReasonValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["ReviewReason"]> = ["no_code_found", "unreadable", "unknown_code", "out_of_order", "stray_page", "another_course", "duplicate_sheet", "blank_back"];
+export const reviewMendActionValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["ReviewMendAction"]> = ["moved", "new_sheet", "joined", "code_typed", "template_set", "ignored", "unignored"];
+export const jobTypeValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["JobType"]> = ["send_to_study_helpers", "process_service_center_upload", "generate_return_file_requested", "process_study_helper_upload"];
+export const genderValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["Gender"]> = ["his_Male", "her_Female", "their_Prefer Not to Answer"];
+export const relationshipStatusValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["RelationshipStatus"]> = ["married", "single", "divorced", "widowed", "separated", "prefer_not_to_say"];
+export const hasBibleValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["HasBible"]> = ["yes", "no"];
+export const baptismStatusValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["BaptismStatus"]> = ["pending", "waiting_on_recruiter", "waiting_on_service_center", "missing_info", "completed"];
+export const fileUploadAnswer_sheet_page_lengthValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["FileUpload"]["answer_sheet_page_length"]> = ["0", "1", "2"];
+export const fileStateFilterValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["FileStateFilter"]> = ["processing", "failed", "review", "ready_to_send", "grading", "return", "downloaded", "archived"];
+export const congregationFileStatusValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["CongregationFileStatus"]> = ["unprinted", "grading", "partially_graded", "graded", "returned"];
+export const processStatusValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["ProcessStatus"]> = ["pending", "success", "failed"];
+export const fileStatusValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["FileStatus"]> = ["grading", "downloaded", "archived"];
+export const answerSheetPageLengthValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["AnswerSheetPageLength"]> = [0, 1, 2];
+export const workflowStepValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["WorkflowStep"]> = ["robot", "review", "assign", "send", "grading", "return"];
+export const uploadResultStatusValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["UploadResult"]["status"]> = ["success", "error"];
+export const uploadPageResultValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["UploadPageResult"]> = ["matched", "not_matched", "blank_dropped"];
+export const uploadPageReasonValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["UploadPageReason"]> = ["no_code", "unreadable", "unknown_code", "other_congregation", "already_graded", "file_archived", "not_sent", "not_packet_page"];
+export const databaseResultStatusValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["DatabaseResult"]["status"]> = ["ok"];
+export const componentsParametersOrderDirectionValues: ReadonlyArray<FlattenedDeepRequired<components>["parameters"]["OrderDirection"]> = ["asc", "desc"];

@@ -1,5 +1,7 @@
 // The business constants and limits of spec §9 (and §4/§5) for the web side, in one place.
-// The screens and the machines import these; the server keeps its own copy on its side.
+// The screens and the machines import these; the server keeps its own copy on its side. Lists of
+// the contract's values (workflow steps, page lengths) come from the generated contract.
+import { AnswerSheetPageLength, WorkflowStep } from '../generated/hooks/model';
 
 /** Largest file a user may upload: 1.5 GB. A larger file is skipped and flagged "File too Large". */
 export const MAX_UPLOAD_BYTES = 1_500_000_000;
@@ -21,8 +23,8 @@ export const ADMIN_FILES_REFETCH_MS = 2_000;
 export const PROGRESS_DONE_THRESHOLD = 0.999;
 
 /** The workflow steps of a file, in order (the server's `step` field). */
-export const WORKFLOW_STEPS = ['robot', 'review', 'assign', 'send', 'grading', 'return'] as const;
-export type WorkflowStep = (typeof WORKFLOW_STEPS)[number];
+export const WORKFLOW_STEPS: readonly WorkflowStep[] = Object.values(WorkflowStep);
+export type { WorkflowStep };
 /** The step assumed when the server's answer has none. */
 export const DEFAULT_WORKFLOW_STEP: WorkflowStep = 'review';
 /** The stepper's labels for each step. */
@@ -38,8 +40,8 @@ export const WORKFLOW_STEP_LABELS: Readonly<Record<WorkflowStep, string>> = {
 export const DELETE_ALLOWED_STEPS: readonly WorkflowStep[] = ['robot', 'review', 'assign', 'send'];
 
 /** answer_sheet_page_length of a service-center upload: 0 = split by QR code, 1/2 = one- or two-page intro sheets. */
-export const ANSWER_SHEET_PAGE_LENGTHS = [0, 1, 2] as const;
-export type AnswerSheetPageLength = (typeof ANSWER_SHEET_PAGE_LENGTHS)[number];
+export const ANSWER_SHEET_PAGE_LENGTHS: readonly AnswerSheetPageLength[] = Object.values(AnswerSheetPageLength);
+export type { AnswerSheetPageLength };
 export const DEFAULT_ANSWER_SHEET_PAGE_LENGTH: AnswerSheetPageLength = 0;
 export const ANSWER_SHEET_PAGE_LENGTH_LABELS: Readonly<Record<AnswerSheetPageLength, string>> = {
   0: 'QR code',

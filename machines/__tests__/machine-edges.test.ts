@@ -4,7 +4,7 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { createActor, fromPromise, waitFor } from 'xstate';
 import { ANSWER_SHEET_PAGE_LENGTH_LABELS } from '../constants';
-import { fileWorkflowMachine, isProgressDone, type FileActorInput, type FileSteps } from '../file-workflow/file-workflow.machine';
+import { fileWorkflowMachine, isProgressDone, type FileActorInput, type FileStep } from '../file-workflow/file-workflow.machine';
 import { notificationsMachine, type Notification } from '../notifications/notifications.machine';
 import { bannerMessage } from '../result-banner/result-banner.machine';
 import { viewAsMachine } from '../view-as/view-as.machine';
@@ -13,21 +13,21 @@ afterEach(() => void vi.useRealTimers());
 
 describe('file workflow edges', () => {
   it('starts at review with nothing graded, prepped or downloaded', () => {
-    const actor = createActor(fileWorkflowMachine.provide({ actors: { fetchSteps: fromPromise<FileSteps, FileActorInput>(() => new Promise(() => {})) } }), {
+    const actor = createActor(fileWorkflowMachine.provide({ actors: { fetchSteps: fromPromise<FileStep, FileActorInput>(() => new Promise(() => {})) } }), {
       input: { fileId: 'f-1' },
     }).start();
     expect(actor.getSnapshot().context).toMatchObject({ currentStep: 'review', viewedStep: 'review', complete: 0, total: 0, prepped: false, downloaded: false, fileStatus: null, progress: null });
   });
 
   it('reads an empty answer as review with nothing done', async () => {
-    const empty = fromPromise<FileSteps, FileActorInput>(async () => undefined as unknown as FileSteps);
+    const empty = fromPromise<FileStep, FileActorInput>(async () => undefined as unknown as FileStep);
     const actor = createActor(fileWorkflowMachine.provide({ actors: { fetchSteps: empty } }), { input: { fileId: 'f-1' } }).start();
     const review = await waitFor(actor, (snapshot) => snapshot.matches('review'));
     expect(review.context).toMatchObject({ complete: 0, total: 0, prepped: false, downloaded: false, fileStatus: null });
   });
 
   it('keeps every field of the answer', async () => {
-    const answer: FileSteps = { step: 'return', complete: 4, total: 6, prepped: true, downloaded: true, file_status: 'downloaded' };
+    const answer: FileStep = { step: 'return', complete: 4, total: 6, prepped: true, downloaded: true, file_status: 'downloaded' };
     const actor = createActor(fileWorkflowMachine.provide({ actors: { fetchSteps: fromPromise(async () => answer) } }), { input: { fileId: 'f-1' } }).start();
     const at = await waitFor(actor, (snapshot) => snapshot.matches('return'));
     expect(at.context).toMatchObject({ currentStep: 'return', complete: 4, total: 6, prepped: true, downloaded: true, fileStatus: 'downloaded' });

@@ -41,7 +41,7 @@ describe('file workflow', () => {
       ]),
     ]);
     expect(fileWorkflowEventFixtures.VIEW_STEP.step).toBe('robot');
-    expect(fileWorkflowEventFixtures.PROGRESS).toMatchObject({ completed: 10, count: 10, failed: 0, status: 'complete' });
+    expect(fileWorkflowEventFixtures.PROGRESS).toMatchObject({ completed: 10, count: 10, failed: 0, status: 'success' });
     expect(fileWorkflowModelInput).toEqual({ fileId: 'file-1' });
   });
 });

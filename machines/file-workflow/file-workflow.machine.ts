@@ -37,27 +37,12 @@ import {
   WORKFLOW_STEPS,
   type WorkflowStep,
 } from '../constants';
+import type { FileStatus, FileStep, ProgressMessage } from '../../generated/hooks/model';
 import type { ActorResultEvent, EventFixtures } from '../model-events';
 
 export type { WorkflowStep } from '../constants';
-
-/** The answer of GET /api/file/{file_id}/steps. */
-export interface FileSteps {
-  step?: string | null | undefined;
-  complete: number;
-  total: number;
-  prepped: boolean;
-  downloaded: boolean;
-  file_status?: string | null | undefined;
-}
-
-/** One message of a progress stream (GET /api/progress/...). */
-export interface ProgressMessage {
-  status: string;
-  completed: number;
-  count: number;
-  failed: number;
-}
+/** The answer of GET /api/file/{file_id}/steps, and one message of a progress stream. */
+export type { FileStep, ProgressMessage };
 
 export const SEND_READY_MESSAGE = 'Ready to send to study helpers!';
 
@@ -105,7 +90,7 @@ export interface FileWorkflowContext {
   prepped: boolean;
   /** The return file was downloaded: ARCHIVE is enabled. */
   downloaded: boolean;
-  fileStatus: string | null;
+  fileStatus: FileStatus | null;
   /** The last progress message of the current step's job; null before one arrives. */
   progress: ProgressMessage | null;
   /** The error of the last failed call (already logged); null otherwise. */
@@ -158,14 +143,14 @@ export const fileWorkflowMachine = setup({
     events: {} as FileWorkflowEvent,
   },
   actors: {
-    fetchSteps: notProvided<FileSteps>('fetchSteps'),
+    fetchSteps: notProvided<FileStep>('fetchSteps'),
     sendFile: notProvided<unknown>('sendFile'),
     downloadReturnFile: notProvided<unknown>('downloadReturnFile'),
     regenerateFile: notProvided<unknown>('regenerateFile'),
     archiveFile: notProvided<unknown>('archiveFile'),
   },
   actions: {
-    applySteps: assign(({ context }, params: { steps: FileSteps | undefined }) => {
+    applySteps: assign(({ context }, params: { steps: FileStep | undefined }) => {
       const steps = params.steps;
       const currentStep = resolveWorkflowStep(steps?.step);
       const stepChanged = currentStep !== context.currentStep;
@@ -365,21 +350,23 @@ export const fileWorkflowEventFixtures = {
   REFRESH: { type: 'REFRESH' },
   RETRY: { type: 'RETRY' },
   VIEW_STEP: { type: 'VIEW_STEP', step: 'robot' },
-  PROGRESS: { type: 'PROGRESS', status: 'complete', completed: 10, count: 10, failed: 0 },
+  PROGRESS: { type: 'PROGRESS', status: 'success', completed: 10, count: 10, failed: 0 },
   SEND: { type: 'SEND' },
   DOWNLOAD: { type: 'DOWNLOAD' },
   REGENERATE: { type: 'REGENERATE' },
   ARCHIVE: { type: 'ARCHIVE' },
 } satisfies EventFixtures<FileWorkflowEvent>;
 
-const steps = (step: WorkflowStep | undefined, extra: Partial<FileSteps> = {}): FileSteps => ({
-  ...(step === undefined ? {} : { step }),
-  complete: 0,
-  total: 0,
-  prepped: false,
-  downloaded: false,
-  ...extra,
-});
+// An answer without a step falls outside the contract; the machine reads it as review.
+const steps = (step: WorkflowStep | undefined, extra: Partial<FileStep> = {}): FileStep =>
+  ({
+    ...(step === undefined ? {} : { step }),
+    complete: 0,
+    total: 0,
+    prepped: false,
+    downloaded: false,
+    ...extra,
+  }) as FileStep;
 
 /** Answers of `fetchSteps` that, together, reach every step (and results of the other actors). */
 export const fileWorkflowActorResults: readonly ActorResultEvent[] = [
@@ -393,7 +380,7 @@ export const fileWorkflowActorResults: readonly ActorResultEvent[] = [
       steps('return', { complete: 5, total: 5, prepped: true }),
       steps('return', { complete: 5, total: 5, prepped: true, downloaded: true }),
       steps('return', { complete: 5, total: 5, prepped: true, downloaded: true, file_status: 'archived' }),
-    ] satisfies FileSteps[]
+    ] satisfies FileStep[]
   ).map((output) => ({ type: 'xstate.done.actor.fetchSteps' as const, output })),
   { type: 'xstate.error.actor.fetchSteps', error: { status: 500 } },
   ...(['sendFile', 'downloadReturnFile', 'regenerateFile', 'archiveFile'] as const).flatMap((id) => [

@@ -14,16 +14,11 @@
 // The screen supplies with .provide(): actor `setViewAs` (the HTTP call) and the actions
 // `reloadHome`, `navigateHome`, `reload`.
 import { assign, fromPromise, setup } from 'xstate';
+import type { AboutMe } from '../../generated/hooks/model';
 import type { EventFixtures, ActorResultEvent } from '../model-events';
 
-export type UserRole = 'scanning_admin' | 'study_helper_coordinator' | 'standard_user';
-
 /** The about-me fields the View As rules need. `congregation` is '' (or null) when the user has none. */
-export interface ViewAsUser {
-  role: UserRole;
-  is_admin: boolean;
-  congregation: string | null | undefined;
-}
+export type ViewAsUser = Pick<AboutMe, 'role' | 'is_admin'> & { congregation: AboutMe['congregation'] | null | undefined };
 
 /** "View As" is shown only to users with is_admin. */
 export function canEnterViewAs(user: ViewAsUser): boolean {

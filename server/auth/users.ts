@@ -1,10 +1,13 @@
 // User rows: who may do what. The identity provider only says who someone is (an e-mail);
 // role, congregation and is_admin live here and are managed by the CLI and ADMIN_EMAILS.
 import type { Database } from '../db/database.js';
+import { roleValues } from '../../generated/api-types.js';
+import type { Role } from '../contract/access.js';
 import { hashPassword } from './passwords.js';
 
-export const ROLES = ['scanning_admin', 'study_helper_coordinator', 'standard_user'] as const;
-export type Role = (typeof ROLES)[number];
+export type { Role };
+/** The contract's roles, in its order. */
+export const ROLES = roleValues;
 
 export interface UserRow {
   id: string;

@@ -1,8 +1,9 @@
 // Who may call an operation, from its x-access in the contract. Data scoping (a coordinator
 // sees only its own congregation's rows) is the route's job; this is the first gate.
 import type { Access } from './contract';
+import type { Schemas } from './types';
 
-export type Role = 'scanning_admin' | 'study_helper_coordinator' | 'standard_user';
+export type Role = Schemas['Role'];
 
 /** The caller as every call sees it (View As already applied). */
 export interface AccessSubject {

@@ -117,8 +117,10 @@ export function shrinkGrey(raster: GreyRaster, factor: number): GreyRaster {
 const LITTLE_ENDIAN = new Uint8Array(new Uint32Array([1]).buffer)[0] === 1;
 
 /**
- * Grey of interleaved RGB pixels: their luma with the weights of Rec. 601, which is how a JPEG's
- * own Y channel was made from them (the scan's grey, as a grey scan would have it). A grey pixel
+ * Grey of interleaved RGB pixels, the pipeline's one colour-to-grey: their luma with the weights
+ * of Rec. 601 (0.299, 0.587, 0.114), rounded. Scans are JPEGs, whose Y channel was made from RGB
+ * with these very weights, so this gives back the scanner's own grey, as a grey scan would have it
+ * (Rec. 709's weights are for HD video and would shift every colour scan's grey). A grey pixel
  * (R = G = B) keeps its value.
  */
 export function lumaOfRgb(rgb: Uint8Array, pixels: number): Uint8Array {

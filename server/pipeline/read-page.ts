@@ -7,6 +7,7 @@
 import * as fs from 'node:fs';
 import * as mupdf from 'mupdf';
 import { BlockReader } from './block-reader';
+import { lumaOfRgb } from './raster';
 import {
   decodeLoaded,
   hasColour,
@@ -360,22 +361,16 @@ function convertedPixels(
 }
 
 /**
- * Many scanners write RGB JPEGs even for grey paper. Converting here, straight from the WASM view,
- * is several times faster than mupdf's colour-managed conversion and needs no RGB copy.
+ * Many scanners write RGB JPEGs even for grey paper. Converting here (lumaOfRgb, the pipeline's one
+ * colour-to-grey), straight from the WASM view when rows are unpadded, is several times faster
+ * than mupdf's colour-managed conversion and needs no RGB copy.
  */
 function rgbPixmapToGrey(pixmap: mupdf.Pixmap): Uint8Array {
   const w = pixmap.getWidth();
   const h = pixmap.getHeight();
-  const stride = pixmap.getStride();
+  if (pixmap.getStride() !== w * 3) return lumaOfRgb(packedPixels(pixmap, 3), w * h);
   const view = pixmap.getPixels();
-  const out = new Uint8Array(w * h);
-  for (let y = 0; y < h; y++) {
-    let j = y * stride;
-    const row = y * w;
-    for (let x = 0; x < w; x++, j += 3)
-      out[row + x] = (view[j]! * 77 + view[j + 1]! * 150 + view[j + 2]! * 29) >> 8;
-  }
-  return out;
+  return lumaOfRgb(new Uint8Array(view.buffer, view.byteOffset, w * h * 3), w * h);
 }
 
 function packedPixels(pixmap: mupdf.Pixmap, channels: number): Uint8Array {
@@ -408,7 +403,7 @@ function renderPage(page: mupdf.Page, dpi: number, options: ReadPageOptions): Pa
     return {
       width: w,
       height: h,
-      data: rgbToGrey(rgb),
+      data: lumaOfRgb(rgb, w * h),
       rgb: hasColour(rgb) ? rgb : undefined,
       dpi,
       source: 'rendered',
@@ -418,10 +413,3 @@ function renderPage(page: mupdf.Page, dpi: number, options: ReadPageOptions): Pa
   }
 }
 
-function rgbToGrey(rgb: Uint8Array): Uint8Array {
-  const out = new Uint8Array(rgb.length / 3);
-  for (let i = 0, j = 0; i < out.length; i++, j += 3) {
-    out[i] = (rgb[j]! * 77 + rgb[j + 1]! * 150 + rgb[j + 2]! * 29) >> 8;
-  }
-  return out;
-}

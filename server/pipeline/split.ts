@@ -17,7 +17,7 @@ import type { Code } from './codes';
 import type { PageReason } from './find-codes';
 
 /** The upload's `answer_sheet_page_length`: 0 = split by codes, 1 or 2 = fixed-length intro sheets. */
-export type AnswerSheetPageLength = 0 | 1 | 2;
+export type AnswerSheetPageLength = Schemas['AnswerSheetPageLength'];
 
 /** Why a page waits for a person in Review (the contract's review reasons that hold a file). */
 export type PageFlag = Exclude<Schemas['ReviewReason'], 'duplicate_sheet' | 'blank_back'>;

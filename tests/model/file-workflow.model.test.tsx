@@ -14,7 +14,7 @@ import {
   fileWorkflowEventFixtures,
   fileWorkflowMachine,
   fileWorkflowModelInput,
-  type FileSteps,
+  type FileStep,
   type FileWorkflowEvent,
   type ProgressMessage,
 } from '../../machines/file-workflow/file-workflow.machine';
@@ -67,7 +67,7 @@ const gradedText = (n: number, m: number) => `${n} of ${m} responses graded`;
 /** What the walker knows from the answers it gave: the server's side of the file. */
 interface Served {
   step: Step;
-  steps: FileSteps | null;
+  steps: FileStep | null;
   archived: boolean;
   /** The step the stepper shows (an earlier one may be chosen). */
   viewed: Step;
@@ -80,7 +80,7 @@ const firstServed = (): Served => ({ step: DEFAULT_STEP, steps: null, archived: 
 /** The record after an event of the path. */
 function served(before: Served, event: PathEvent): Served {
   if (event.type === 'xstate.done.actor.fetchSteps') {
-    const steps = (event as { output: FileSteps }).output;
+    const steps = (event as { output: FileStep }).output;
     const step = (STEPS as readonly unknown[]).includes(steps.step) ? (steps.step as Step) : DEFAULT_STEP;
     const changed = step !== before.step;
     return {

@@ -66,14 +66,16 @@ function useApi(variant: UploadDialogInput['variant']) {
   server.use(
     gates.handler('post', '*/api/file', 'upload'),
     gates.handler('post', '*/api/study-helpers/file', 'upload'),
-    http.get(`*/api/congregations/${DEMO_CONGREGATION_ID}/study-helpers`, () =>
-      HttpResponse.json({
-        items: [{ ...STUDY_HELPER, email: 'ada@example.org', student_count: 3, created_at: '2024-01-01T00:00:00Z' }],
-        total: 1,
+    // The congregation's study helpers (the picker asks GET /api/study-helpers?congregation=…).
+    http.get('*/api/study-helpers', ({ request }) => {
+      const ofCongregation = new URL(request.url).searchParams.get('congregation') === DEMO_CONGREGATION_ID;
+      return HttpResponse.json({
+        items: ofCongregation ? [{ ...STUDY_HELPER, email: 'ada@example.org', student_count: 3, created_at: '2024-01-01T00:00:00Z' }] : [],
+        total: ofCongregation ? 1 : 0,
         skip: 0,
         limit: 100,
-      }),
-    ),
+      });
+    }),
     http.get(`*/api/study-helpers/${STUDY_HELPER.id}`, () =>
       HttpResponse.json({ ...STUDY_HELPER, email: 'ada@example.org', student_count: 3, created_at: '2024-01-01T00:00:00Z' }),
     ),

@@ -34,8 +34,8 @@ function uploadsApi(
       requests.push(await request.formData());
       return answer();
     }),
-    http.get('*/api/congregations/:id/study-helpers', ({ params }) => {
-      helperQueries.push(String(params.id));
+    http.get('*/api/study-helpers', ({ request }) => {
+      helperQueries.push(String(new URL(request.url).searchParams.get('congregation')));
       return HttpResponse.json({ items: [helper], total: 1, skip: 0, limit: 100 });
     }),
     http.get('*/api/study-helpers/h1', () => HttpResponse.json(helper)),

@@ -15,22 +15,24 @@ import {
   resolveWorkflowStep,
   stepState,
   type FileActorInput,
-  type FileSteps,
+  type FileStep,
 } from '../file-workflow.machine';
 
-const steps = (step: string | undefined, extra: Partial<FileSteps> = {}): FileSteps => ({
-  ...(step === undefined ? {} : { step }),
-  complete: 0,
-  total: 0,
-  prepped: false,
-  downloaded: false,
-  ...extra,
-});
+// Some answers fall outside the contract (no step, an unknown one): the machine copes with them.
+const steps = (step: string | undefined, extra: Partial<FileStep> = {}): FileStep =>
+  ({
+    ...(step === undefined ? {} : { step }),
+    complete: 0,
+    total: 0,
+    prepped: false,
+    downloaded: false,
+    ...extra,
+  }) as FileStep;
 
 type Call = { input: FileActorInput; resolve: (value: unknown) => void; reject: (error: unknown) => void };
 
 /** Actors whose calls the test answers; fetchSteps answers from a queue unless told to wait. */
-function harness(answers: (FileSteps | Error)[]) {
+function harness(answers: (FileStep | Error)[]) {
   const calls = {
     fetchSteps: [] as Call[],
     sendFile: [] as Call[],
@@ -45,10 +47,10 @@ function harness(answers: (FileSteps | Error)[]) {
     );
   const machine = fileWorkflowMachine.provide({
     actors: {
-      fetchSteps: fromPromise<FileSteps, FileActorInput>(async ({ input }) => {
+      fetchSteps: fromPromise<FileStep, FileActorInput>(async ({ input }) => {
         calls.fetchSteps.push({ input, resolve: () => {}, reject: () => {} });
         const answer = answers.shift();
-        if (answer === undefined) return new Promise<FileSteps>(() => {});
+        if (answer === undefined) return new Promise<FileStep>(() => {});
         if (answer instanceof Error) throw answer;
         return answer;
       }),
@@ -148,7 +150,7 @@ describe('fileWorkflowMachine', () => {
     actor.send({ type: 'PROGRESS', status: 'running', completed: 999, count: 1000, failed: 2 });
     expect(state().value).toBe('robot');
     expect(state().context.progress).toEqual({ status: 'running', completed: 999, count: 1000, failed: 2 });
-    actor.send({ type: 'PROGRESS', status: 'complete', completed: 1000, count: 1000, failed: 2 });
+    actor.send({ type: 'PROGRESS', status: 'success', completed: 1000, count: 1000, failed: 2 });
     expect(state().value).toBe('loading');
     await waitFor(actor, (s) => s.matches('review'));
     expect(calls.fetchSteps).toHaveLength(2);
@@ -158,7 +160,7 @@ describe('fileWorkflowMachine', () => {
   it('PROGRESS is ignored where no job runs', async () => {
     const { actor, state } = harness([steps('assign')]);
     await waitFor(actor, (s) => s.matches('assign'));
-    actor.send({ type: 'PROGRESS', status: 'complete', completed: 1, count: 1, failed: 0 });
+    actor.send({ type: 'PROGRESS', status: 'success', completed: 1, count: 1, failed: 0 });
     expect(state().value).toBe('assign');
     expect(state().context.progress).toBeNull();
   });
@@ -184,7 +186,7 @@ describe('fileWorkflowMachine', () => {
     expect(calls.sendFile).toHaveLength(1);
     actor.send({ type: 'PROGRESS', status: 'running', completed: 1, count: 3, failed: 0 });
     expect(state().context.progress?.completed).toBe(1);
-    actor.send({ type: 'PROGRESS', status: 'complete', completed: 3, count: 3, failed: 0 });
+    actor.send({ type: 'PROGRESS', status: 'success', completed: 3, count: 3, failed: 0 });
     await settle();
     expect(state().value).toBe('grading');
     expect([state().context.complete, state().context.total]).toEqual([2, 9]);
@@ -267,7 +269,7 @@ describe('fileWorkflowMachine', () => {
     calls.regenerateFile?.[0]?.resolve({});
     await waitFor(actor, (s) => s.matches({ return: 'idle' }) && !s.context.prepped);
     expect(state().can({ type: 'DOWNLOAD' })).toBe(false);
-    actor.send({ type: 'PROGRESS', status: 'complete', completed: 4, count: 4, failed: 0 });
+    actor.send({ type: 'PROGRESS', status: 'success', completed: 4, count: 4, failed: 0 });
     await waitFor(actor, (s) => s.matches({ return: 'idle' }) && s.context.prepped);
     expect(calls.fetchSteps).toHaveLength(3);
   });

@@ -7,7 +7,7 @@ import { AppLayout } from '../../components/layout/app-layout';
 import { Loading } from '../../components/ui/loading';
 import { LoginLanding } from '../../features/auth/login-landing';
 import { Unauthorised } from '../../features/auth/unauthorised';
-import { NoGroup } from '../../features/auth/no-group';
+import { NoGroup } from '../../components/ui/no-group';
 import { LoadError } from '../../features/auth/load-error';
 
 export function RootRoute() {

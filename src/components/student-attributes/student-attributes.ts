@@ -1,98 +1,112 @@
-// A student's attributes as a form edits them (spec §3 "Student attributes", §5): the fields in
-// order with their labels and choices, and the rule that a save sends only the changed fields.
-import type { StudentAttributes } from '../../../generated/hooks/model';
+// A student's attributes as an editable form (spec §3, §5): the fields in order with their labels
+// (the attribute names of spec §3, as §2 names them: "Country, recruiter and recruiting point"),
+// the labels of the coded values (his_Male → Male...), the draft the form edits (every field as
+// text), and the patch a save sends, which holds only the changed fields.
+import type { Gender, HasBible, RelationshipStatus, StudentAttributes } from '../../../generated/hooks/model';
 
-export type AttributeName = keyof StudentAttributes;
+export type AttributeKey = keyof StudentAttributes;
+
+export const GENDER_LABELS: Readonly<Record<Gender, string>> = {
+  his_Male: 'Male',
+  her_Female: 'Female',
+  'their_Prefer Not to Answer': 'Prefer Not to Answer',
+};
+
+export const RELATIONSHIP_STATUS_LABELS: Readonly<Record<RelationshipStatus, string>> = {
+  married: 'Married',
+  single: 'Single',
+  divorced: 'Divorced',
+  widowed: 'Widowed',
+  separated: 'Separated',
+  prefer_not_to_say: 'Prefer not to say',
+};
+
+export const HAS_BIBLE_LABELS: Readonly<Record<HasBible, string>> = { yes: 'Yes', no: 'No' };
+
+export interface AttributeOption {
+  value: string;
+  label: string;
+}
 
 export interface AttributeField {
-  name: AttributeName;
+  key: AttributeKey;
   label: string;
-  kind: 'text' | 'number' | 'choice';
-  /** For a choice: the stored value and its label. */
-  options?: readonly { value: string; label: string }[];
+  kind: 'text' | 'email' | 'tel' | 'age' | 'choice';
+  /** The contract's maximum length, for text fields. */
+  maxLength?: number;
+  options?: readonly AttributeOption[];
 }
 
-export const STUDENT_ATTRIBUTE_FIELDS: readonly AttributeField[] = [
-  { name: 'name', label: 'Name', kind: 'text' },
-  { name: 'address', label: 'Address', kind: 'text' },
-  { name: 'email', label: 'Email', kind: 'text' },
-  { name: 'phone', label: 'Phone', kind: 'text' },
-  { name: 'birthdate', label: 'Birthdate', kind: 'text' },
-  { name: 'age', label: 'Age', kind: 'number' },
-  {
-    name: 'gender',
-    label: 'Gender',
-    kind: 'choice',
-    options: [
-      { value: 'his_Male', label: 'Male' },
-      { value: 'her_Female', label: 'Female' },
-      { value: 'their_Prefer Not to Answer', label: 'Prefer Not to Answer' },
-    ],
-  },
-  {
-    name: 'relationship_status',
-    label: 'Relationship Status',
-    kind: 'choice',
-    options: [
-      { value: 'married', label: 'Married' },
-      { value: 'single', label: 'Single' },
-      { value: 'divorced', label: 'Divorced' },
-      { value: 'widowed', label: 'Widowed' },
-      { value: 'separated', label: 'Separated' },
-      { value: 'prefer_not_to_say', label: 'Prefer not to say' },
-    ],
-  },
-  { name: 'employment', label: 'Employment', kind: 'text' },
-  {
-    name: 'has_bible',
-    label: 'Has Bible',
-    kind: 'choice',
-    options: [
-      { value: 'yes', label: 'Yes' },
-      { value: 'no', label: 'No' },
-    ],
-  },
-  { name: 'study_helper', label: 'Study Helper', kind: 'text' },
-  { name: 'recruiter', label: 'Recruiter', kind: 'text' },
-  { name: 'recruiting_point', label: 'Recruiting Point', kind: 'text' },
-  { name: 'country', label: 'Country', kind: 'text' },
+const optionsOf = (labels: Readonly<Record<string, string>>): AttributeOption[] =>
+  Object.entries(labels).map(([value, label]) => ({ value, label }));
+
+export const MAX_AGE = 150;
+
+/** Every attribute, in the order the form shows them (limits from the contract). */
+export const ATTRIBUTE_FIELDS: readonly AttributeField[] = [
+  { key: 'name', label: 'Name', kind: 'text', maxLength: 200 },
+  { key: 'address', label: 'Address', kind: 'text', maxLength: 500 },
+  { key: 'email', label: 'Email', kind: 'email', maxLength: 320 },
+  { key: 'phone', label: 'Phone', kind: 'tel', maxLength: 50 },
+  { key: 'birthdate', label: 'Birthdate', kind: 'text', maxLength: 20 },
+  { key: 'age', label: 'Age', kind: 'age' },
+  { key: 'gender', label: 'Gender', kind: 'choice', options: optionsOf(GENDER_LABELS) },
+  { key: 'relationship_status', label: 'Relationship Status', kind: 'choice', options: optionsOf(RELATIONSHIP_STATUS_LABELS) },
+  { key: 'employment', label: 'Employment', kind: 'text', maxLength: 200 },
+  { key: 'has_bible', label: 'Has Bible', kind: 'choice', options: optionsOf(HAS_BIBLE_LABELS) },
+  // The form shows the student's linked study helper here, chosen on the Student card.
+  { key: 'study_helper', label: 'Study Helper', kind: 'text', maxLength: 200 },
+  { key: 'recruiter', label: 'Recruiter', kind: 'text', maxLength: 200 },
+  { key: 'recruiting_point', label: 'Recruiting Point', kind: 'text', maxLength: 200 },
+  { key: 'country', label: 'Country', kind: 'text', maxLength: 100 },
 ];
 
-/** The form's value of an attribute: text for every kind ('' when unset). */
-export function attributeText(attributes: StudentAttributes, name: AttributeName): string {
-  const value = attributes[name];
-  return value === null || value === undefined ? '' : String(value);
+/** The form's values: every attribute as the text in its field ('' when empty). */
+export type AttributesDraft = Record<AttributeKey, string>;
+
+export function attributesDraft(attributes: StudentAttributes): AttributesDraft {
+  const draft = {} as AttributesDraft;
+  for (const field of ATTRIBUTE_FIELDS) {
+    const value = attributes[field.key];
+    draft[field.key] = value === null || value === undefined ? '' : String(value);
+  }
+  return draft;
 }
 
-export type AttributeDraft = Partial<Record<AttributeName, string>>;
+export const AGE_INVALID = `Enter a whole number from 0 to ${MAX_AGE}.`;
 
-/** The stored value of a form's text: null when cleared, a number for age. */
-function storedValue(field: AttributeField, text: string): string | number | null {
+/** Messages for fields whose text cannot be saved (only the age has a rule of its own). */
+export function attributeErrors(draft: AttributesDraft): Partial<Record<AttributeKey, string>> {
+  const age = draft.age.trim();
+  if (age !== '' && (!/^\d+$/.test(age) || Number(age) > MAX_AGE)) return { age: AGE_INVALID };
+  return {};
+}
+
+type AttributeValue = string | number | null;
+
+function valueOf(key: AttributeKey, text: string): AttributeValue {
   const trimmed = text.trim();
   if (trimmed === '') return null;
-  if (field.kind === 'number') {
-    const number = Number(trimmed);
-    return Number.isFinite(number) ? number : null;
-  }
-  return trimmed;
+  return key === 'age' ? Number(trimmed) : trimmed;
 }
 
-/** Only the fields whose value differs from the saved one (spec §5), as the PATCH sends them. */
-export function changedAttributes(saved: StudentAttributes, draft: AttributeDraft): StudentAttributes {
-  const changes: Record<string, string | number | null> = {};
-  for (const field of STUDENT_ATTRIBUTE_FIELDS) {
-    const text = draft[field.name];
-    if (text === undefined) continue;
-    const next = storedValue(field, text);
-    const before = saved[field.name] ?? null;
-    if (next !== before) changes[field.name] = next;
+function storedValue(value: StudentAttributes[AttributeKey]): AttributeValue {
+  return value === undefined || value === null || value === '' ? null : value;
+}
+
+/**
+ * The attributes a save sends: only those whose value differs from the student's (spec §5),
+ * an emptied field as null. Empty when nothing changed.
+ */
+export function changedAttributes(original: StudentAttributes, draft: AttributesDraft): StudentAttributes {
+  const changes: Record<string, AttributeValue> = {};
+  for (const field of ATTRIBUTE_FIELDS) {
+    const next = valueOf(field.key, draft[field.key]);
+    if (next !== storedValue(original[field.key])) changes[field.key] = next;
   }
   return changes as StudentAttributes;
 }
 
-/** Whether an age text is acceptable (empty, or a whole number 0 to 150). */
-export function isValidAge(text: string): boolean {
-  const trimmed = text.trim();
-  if (trimmed === '') return true;
-  return /^\d+$/.test(trimmed) && Number(trimmed) <= 150;
+export function hasChanges(changes: StudentAttributes): boolean {
+  return Object.keys(changes).length > 0;
 }

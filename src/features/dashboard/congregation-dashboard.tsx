@@ -9,7 +9,7 @@ import { paths } from '../../config/paths';
 import type { CurrentUser } from '../../lib/auth';
 import { useCurrentCongregation } from '../../lib/current-congregation';
 
-const StudyHelperUploadDialog = lazy(() => import('../uploads/study-helper-upload-dialog'));
+const StudyHelperUploadDialog = lazy(() => import('../../components/upload/study-helper-upload-dialog'));
 
 export function CongregationDashboard({ user }: { user: CurrentUser }) {
   const congregation = useCurrentCongregation(user);

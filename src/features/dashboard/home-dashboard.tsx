@@ -1,7 +1,7 @@
 // The home page "/" (and /study-helpers/{helper_id}/, which shows the same): the admin home for a
 // scanning_admin, the congregation dashboard for everyone else, "No Group Assigned" without one.
 import { hasCongregation, isScanningAdmin, useCurrentUser } from '../../lib/auth';
-import { NoGroup } from '../auth/no-group';
+import { NoGroup } from '../../components/ui/no-group';
 import AdminDashboard from './admin-dashboard';
 import { CongregationDashboard } from './congregation-dashboard';
 

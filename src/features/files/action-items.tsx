@@ -4,7 +4,7 @@
 import { Link } from 'react-router-dom';
 import type { FileStats, ReviewReason } from '../../../generated/hooks/model';
 import { paths } from '../../config/paths';
-import { REVIEW_REASON_LABEL, REVIEW_REASONS } from '../pages/review-reasons';
+import { REVIEW_REASON_LABEL, REVIEW_REASONS } from '../../components/page-item/review-reasons';
 
 export interface ActionItem {
   key: string;

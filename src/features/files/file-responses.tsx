@@ -24,10 +24,10 @@ import {
 } from '../../components/progress/progress-stream';
 import { PageHeader } from '../../components/ui/page-header';
 import { paths, routes } from '../../config/paths';
-import { REVIEW_REASON_LABEL } from '../pages/review-reasons';
-import { invalidateAnswerSheetsAndFiles } from './file-cache';
+import { REVIEW_REASON_LABEL } from '../../components/page-item/review-reasons';
+import { invalidateAnswerSheetsAndFiles } from '../../lib/file-cache';
 import { BackToFiles } from './back-to-files';
-import { FileTabs } from './file-tabs';
+import { FileTabs } from '../../components/file-tabs/file-tabs';
 import './files.css';
 import { isRefused, notAvailable } from '../../lib/refusal';
 

@@ -19,9 +19,9 @@ import { WORKFLOW_STEPS, WORKFLOW_STEP_LABELS, type WorkflowStep } from '../../.
 import { CongregationPicker } from '../../components/pickers/congregation-picker';
 import { StatusTag } from '../../components/status-tag/status-tag';
 import { progressPercent } from '../../components/progress/progress-stream';
-import { FILE_CONGREGATIONS_FIXED, isSheetAlreadySent } from '../responses/sent-response';
+import { FILE_CONGREGATIONS_FIXED, isSheetAlreadySent } from '../../lib/sent-response';
 import { ActionItemLinks, actionItems } from './action-items';
-import { invalidateAnswerSheetsAndFiles } from './file-cache';
+import { invalidateAnswerSheetsAndFiles } from '../../lib/file-cache';
 import type { FileWorkflowSnapshot } from './use-file-workflow';
 
 export const STEPS_LOAD_FAILED = "The file's steps could not be loaded.";

@@ -12,15 +12,11 @@ import {
   regenerateReturnFile,
   sendFile,
 } from '../../../generated/hooks/files/files';
-import type { JobType, ProgressMessage } from '../../../generated/hooks/model';
-import {
-  fileWorkflowMachine,
-  type FileActorInput,
-  type FileSteps,
-} from '../../../machines/file-workflow/file-workflow.machine';
+import type { FileStep, JobType, ProgressMessage } from '../../../generated/hooks/model';
+import { fileWorkflowMachine, type FileActorInput } from '../../../machines/file-workflow/file-workflow.machine';
 import { isProgressFinished, progressStreamUrl, useProgressStream } from '../../components/progress/progress-stream';
 import { downloadPdf } from '../../lib/api-client';
-import { invalidateFile } from './file-cache';
+import { invalidateFile } from '../../lib/file-cache';
 
 export type FileWorkflowSnapshot = SnapshotFrom<typeof fileWorkflowMachine>;
 
@@ -44,7 +40,7 @@ export function useFileWorkflow(fileId: string) {
       actors: {
         // No abort signal: React's strict mode stops and restarts the actor at mount, and an
         // aborted first request would otherwise land as a failed load.
-        fetchSteps: fromPromise<FileSteps, FileActorInput>(({ input }) => getFileSteps(input.fileId)),
+        fetchSteps: fromPromise<FileStep, FileActorInput>(({ input }) => getFileSteps(input.fileId)),
         sendFile: fromPromise<unknown, FileActorInput>(async ({ input }) => {
           const job = await sendFile(input.fileId);
           setRuns((current) => ({ ...current, send: job.run_id || input.fileId, attempt: current.attempt + 1 }));

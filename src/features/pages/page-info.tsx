@@ -9,8 +9,8 @@ import { PageHeader } from '../../components/ui/page-header';
 import { paths, routes } from '../../config/paths';
 import { ApiError } from '../../lib/api-client';
 import { shortId } from '../../lib/format';
-import { LIST_THUMBNAIL, PageThumbnail } from './page-thumbnail';
-import './pages.css';
+import { LIST_THUMBNAIL, PageThumbnail } from '../../components/page-item/page-thumbnail';
+import '../../components/page-item/pages.css';
 
 export const PAGE_NOT_FOUND = 'No page found';
 

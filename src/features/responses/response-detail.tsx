@@ -14,14 +14,14 @@ import {
   getGetPagePreviewUrl,
 } from '../../../generated/hooks/pages/pages';
 import type { AnswerSheet, Page } from '../../../generated/hooks/model';
-import { BackLink } from '../../components/back-link/back-link';
+import { BackLink } from '../../components/page-layout/back-link';
 import { Loading } from '../../components/ui/loading';
 import { PageHeader } from '../../components/ui/page-header';
 import { paths, routes } from '../../config/paths';
 import { ApiError } from '../../lib/api-client';
 import { isScanningAdmin, useCurrentUser } from '../../lib/auth';
 import { isRefused, notAvailable } from '../../lib/refusal';
-import { PageItem } from '../pages/page-item';
+import { PageItem } from '../../components/page-item/page-item';
 import { JoinPreviousButton } from './join-previous-button';
 import { BaptismRequestButton } from './baptism-request-button';
 import { ResponseDetailsForm } from './response-details-form';
@@ -34,7 +34,7 @@ export const SENT_FILE_PAGES =
   'This file was sent to study helpers: its pages can no longer be changed or moved.';
 
 export function BackToResponses({ fileId }: { fileId: string }) {
-  return <BackLink to={paths.fileResponses(fileId)}>{BACK_TO_RESPONSES}</BackLink>;
+  return <BackLink to={paths.fileResponses(fileId)} label={BACK_TO_RESPONSES} />;
 }
 
 function PrintLink({ responseId }: { responseId: string }) {

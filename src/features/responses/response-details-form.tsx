@@ -14,9 +14,9 @@ import {
 import type { AnswerSheet, AnswerSheetPatch } from '../../../generated/hooks/model';
 import { CongregationPicker } from '../../components/pickers/congregation-picker';
 import { paths } from '../../config/paths';
-import { invalidateAnswerSheetsAndFiles } from '../files/file-cache';
+import { invalidateAnswerSheetsAndFiles } from '../../lib/file-cache';
 import { LessonPicker } from './lesson-picker';
-import { isSheetAlreadySent, RESPONSE_CONGREGATION_FIXED } from './sent-response';
+import { isSheetAlreadySent, RESPONSE_CONGREGATION_FIXED } from '../../lib/sent-response';
 
 /** The response's congregation: the assigned one, else the one it was read with. */
 export function responseCongregationId(

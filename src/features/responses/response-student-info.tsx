@@ -7,19 +7,18 @@ import { useGetAnswerSheet } from '../../../generated/hooks/answer-sheets/answer
 import { useGetStudent } from '../../../generated/hooks/students/students';
 import type { AnswerSheet } from '../../../generated/hooks/model';
 import { StudentAttributesForm } from '../../components/student-attributes/student-attributes-form';
-import type { AttributeName } from '../../components/student-attributes/student-attributes';
+import type { AttributeKey } from '../../components/student-attributes/student-attributes';
 import { Loading } from '../../components/ui/loading';
 import { PageHeader } from '../../components/ui/page-header';
 import { paths, routes } from '../../config/paths';
 import { ApiError } from '../../lib/api-client';
 import { isRefused, notAvailable } from '../../lib/refusal';
-import { FileTabs } from '../files/file-tabs';
-import '../files/files.css';
+import { FileTabs } from '../../components/file-tabs/file-tabs';
 import { BackToResponses, NO_RESPONSE_FOUND } from './response-detail';
 import './responses.css';
 
 /** Read-only on this screen (spec §2). */
-export const STUDENT_INFO_READ_ONLY: readonly AttributeName[] = [
+export const STUDENT_INFO_READ_ONLY: readonly AttributeKey[] = [
   'country',
   'recruiter',
   'recruiting_point',

@@ -10,7 +10,7 @@ import { useNotifications } from '../../components/notifications/notifications-c
 import { Panel } from '../../components/page-layout/panel';
 import { CongregationPicker } from '../../components/pickers/congregation-picker';
 import { isScanningAdmin, useCurrentUser } from '../../lib/auth';
-import { StudyHelperPicker } from './study-helper-picker';
+import { StudyHelperPicker } from '../../components/pickers/study-helper-picker';
 
 export const STUDENT_UPDATE_FAILED = 'The change could not be saved. Please try again.';
 export const CONGREGATION_MOVE_NOTE = 'Responses not sent yet move with the student; responses already sent keep their congregation.';
@@ -89,7 +89,8 @@ export function StudentCard({ student }: { student: Student }) {
         )}
         <StudyHelperPicker
           value={helperValue}
-          congregation={student.congregation_id ?? undefined}
+          congregationId={student.congregation_id ?? undefined}
+          placeholder="No study helper"
           disabled={update.isPending}
           onChange={(id) => patch({ study_helper: id ?? null }, 'Study helper saved.')}
         />

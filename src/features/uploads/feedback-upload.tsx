@@ -6,14 +6,14 @@ import { Link, useParams } from 'react-router-dom';
 import { Message } from 'primereact/message';
 import { getGetUploadPageImageUrl, useGetUpload } from '../../../generated/hooks/uploads/uploads';
 import type { UploadReport, UploadReportPage } from '../../../generated/hooks/model';
-import { BackLink } from '../../components/back-link/back-link';
+import { BackLink } from '../../components/page-layout/back-link';
+import { Panel } from '../../components/page-layout/panel';
 import { Loading } from '../../components/ui/loading';
 import { PageHeader } from '../../components/ui/page-header';
 import { paths } from '../../config/paths';
 import { ApiError } from '../../lib/api-client';
 import { formatDateTime } from '../../lib/format';
 import { reasonLabel } from './upload-report';
-import '../files/files.css';
 import './uploads.css';
 
 export const FEEDBACK_UPLOAD_TITLE = 'Feedback Upload Page';
@@ -78,7 +78,7 @@ export default function FeedbackUpload() {
     query: { refetchInterval: (query) => (query.state.data?.process_status === 'pending' ? REFRESH_WHILE_READING_MS : false) },
   });
   const header = <PageHeader title={FEEDBACK_UPLOAD_TITLE} subtitle={upload.data ? `${upload.data.name} · ${formatDateTime(upload.data.created_at)}` : undefined} />;
-  const back = <BackLink to={paths.uploads()}>Back to Uploads</BackLink>;
+  const back = <BackLink to={paths.uploads()} label="Back to Uploads" />;
   if (upload.error) {
     const missing = upload.error instanceof ApiError && upload.error.status === 404;
     return (
@@ -101,32 +101,32 @@ export default function FeedbackUpload() {
       {report.process_status === 'failed' && <Message severity="error" text={report.failure_reason ?? 'Processing failed. Please try again.'} />}
       {report.process_status === 'success' && notMatched.length === 0 && report.summary.matched > 0 && <Message severity="success" text="Every page went through." />}
       <Counts report={report} />
-      <section className="file-card" aria-labelledby="not-matched-title">
-        <h2 id="not-matched-title">{`Pages not matched (${notMatched.length})`}</h2>
-        {notMatched.length === 0 ? <p>None.</p> : (
-          <ul className="upload-report-pages">
-            {notMatched.map((page) => <NotMatchedPage key={page.page_number} uploadId={report.id} page={page} />)}
-          </ul>
-        )}
-      </section>
-      <section className="file-card" aria-labelledby="matched-title">
-        <h2 id="matched-title">{`Pages matched (${matched.length})`}</h2>
-        {matched.length === 0 ? <p>None.</p> : (
-          <table className="upload-report-matched">
-            <thead>
-              <tr>
-                <th scope="col">Page</th>
-                <th scope="col">File</th>
-                <th scope="col">Answer sheet</th>
-                <th scope="col">Note</th>
-              </tr>
-            </thead>
-            <tbody>
-              {matched.map((page) => <MatchedRow key={page.page_number} page={page} />)}
-            </tbody>
-          </table>
-        )}
-      </section>
+      <div className="panel-stack">
+        <Panel title={`Pages not matched (${notMatched.length})`}>
+          {notMatched.length === 0 ? <p>None.</p> : (
+            <ul className="upload-report-pages">
+              {notMatched.map((page) => <NotMatchedPage key={page.page_number} uploadId={report.id} page={page} />)}
+            </ul>
+          )}
+        </Panel>
+        <Panel title={`Pages matched (${matched.length})`}>
+          {matched.length === 0 ? <p>None.</p> : (
+            <table className="upload-report-matched">
+              <thead>
+                <tr>
+                  <th scope="col">Page</th>
+                  <th scope="col">File</th>
+                  <th scope="col">Answer sheet</th>
+                  <th scope="col">Note</th>
+                </tr>
+              </thead>
+              <tbody>
+                {matched.map((page) => <MatchedRow key={page.page_number} page={page} />)}
+              </tbody>
+            </table>
+          )}
+        </Panel>
+      </div>
     </>
   );
 }

@@ -2,10 +2,7 @@
 // progress streams through it, and a test pushes progress messages into the open streams.
 import { act } from '@testing-library/react';
 import { afterEach, beforeEach, vi } from 'vitest';
-import type { ProgressMessage as ContractProgressMessage } from '../../../generated/hooks/model';
-
-/** A progress message as a test writes it (the machine's fixtures type status as any string). */
-type ProgressMessage = Omit<ContractProgressMessage, 'status'> & { status: string };
+import type { ProgressMessage } from '../../../generated/hooks/model';
 
 export class FakeEventSource {
   static readonly CONNECTING = 0;

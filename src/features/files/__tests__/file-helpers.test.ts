@@ -2,7 +2,7 @@
 import { describe, expect, it } from 'vitest';
 import { QueryClient } from '@tanstack/react-query';
 import { actionItems } from '../action-items';
-import { invalidateAnswerSheetsAndFiles, invalidateFile, isFileQuery } from '../file-cache';
+import { invalidateAnswerSheetsAndFiles, invalidateFile, isFileQuery } from '../../../lib/file-cache';
 import { packetFor } from '../print-packet-button';
 
 const noReasons = { no_code_found: 0, unreadable: 0, unknown_code: 0, out_of_order: 0, stray_page: 0, another_course: 0, duplicate_sheet: 0, blank_back: 0 };

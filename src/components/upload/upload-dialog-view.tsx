@@ -21,10 +21,10 @@ import {
   ANSWER_SHEET_PAGE_LENGTH_LABELS,
 } from '../../../machines/constants';
 import { bannerMessage } from '../../../machines/result-banner/result-banner.machine';
-import { FileDropZone } from '../../components/upload/file-drop-zone';
-import { UploadFileList } from '../../components/upload/upload-file-list';
-import '../../components/upload/upload.css';
-import { isProgressFinished, progressPercent, progressStreamUrl, useProgressStream } from '../../components/progress/progress-stream';
+import { FileDropZone } from './file-drop-zone';
+import { UploadFileList } from './upload-file-list';
+import './upload.css';
+import { isProgressFinished, progressPercent, progressStreamUrl, useProgressStream } from '../progress/progress-stream';
 import { formatBytes, formatDuration } from '../../lib/format';
 import { reportSummary, UPLOAD_ACCEPTED_TYPES, type UploadDialogSnapshot } from './use-upload-dialog';
 

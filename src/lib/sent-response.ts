@@ -1,7 +1,7 @@
 // After Send a response's congregation is fixed (DESIGN §4): the server answers a change with 409
 // SHEET_ALREADY_SENT, and the screens say why they no longer offer one.
-import type { ErrorWithType } from '../../../generated/hooks/model';
-import { ApiError } from '../../lib/api-client';
+import type { ErrorWithType } from '../../generated/hooks/model';
+import { ApiError } from './api-client';
 
 export const SHEET_ALREADY_SENT = 'SHEET_ALREADY_SENT';
 export const RESPONSE_CONGREGATION_FIXED = 'This response was sent to its congregation; its congregation can no longer change.';

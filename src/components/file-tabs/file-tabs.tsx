@@ -8,6 +8,7 @@ import { getDownloadFileUrl } from '../../../generated/hooks/files/files';
 import { paths } from '../../config/paths';
 import { downloadPdf } from '../../lib/api-client';
 import { isScanningAdmin, useCurrentUser } from '../../lib/auth';
+import './file-tabs.css';
 
 export function FileTabs({ fileId }: { fileId: string }) {
   const showDownload = isScanningAdmin(useCurrentUser());

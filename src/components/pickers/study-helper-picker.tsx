@@ -1,9 +1,8 @@
-// Picks a study helper, searched by name on the server: a congregation's own helpers
-// (GET /api/congregations/{id}/study-helpers) or, without a congregation, every helper the user
-// may see (GET /api/study-helpers). The value is the helper's id.
+// Picks a study helper, searched by name on the server (GET /api/study-helpers): a congregation's
+// own helpers when one is given, otherwise every helper the user may see. The value is the
+// helper's id. Used as a filter (files), on the student card and in the study-helper upload.
 import { useId, useMemo, useState } from 'react';
 import { Dropdown } from 'primereact/dropdown';
-import { useListCongregationStudyHelpers } from '../../../generated/hooks/congregations/congregations';
 import { useGetStudyHelper, useListStudyHelpers } from '../../../generated/hooks/study-helpers/study-helpers';
 
 /** Helpers listed per search; a congregation rarely has more. */
@@ -14,10 +13,11 @@ export interface StudyHelperPickerProps {
   value: string | undefined;
   onChange: (studyHelperId: string | undefined) => void;
   /** Only this congregation's helpers. */
-  congregationId?: string;
+  congregationId?: string | undefined;
   placeholder?: string;
   /** Class of the wrapper (default: a filter field). */
   className?: string;
+  disabled?: boolean;
 }
 
 export function StudyHelperPicker({
@@ -27,15 +27,15 @@ export function StudyHelperPicker({
   congregationId,
   placeholder = 'Any study helper',
   className = 'filter-field',
+  disabled,
 }: StudyHelperPickerProps) {
   const id = useId();
   const [search, setSearch] = useState('');
-  const params = { name: search || undefined, limit: PICKER_PAGE };
-  const ofCongregation = useListCongregationStudyHelpers(congregationId ?? '', params, {
-    query: { enabled: Boolean(congregationId) },
+  const list = useListStudyHelpers({
+    limit: PICKER_PAGE,
+    ...(search && { name: search }),
+    ...(congregationId && { congregation: congregationId }),
   });
-  const everyone = useListStudyHelpers(params, { query: { enabled: !congregationId } });
-  const list = congregationId ? ofCongregation : everyone;
   // The chosen helper may be outside the page searched: fetch it to show its name.
   const chosen = useGetStudyHelper(value ?? '', { query: { enabled: Boolean(value) } });
   const options = useMemo(() => {
@@ -49,6 +49,9 @@ export function StudyHelperPicker({
       <label htmlFor={id}>{label}</label>
       <Dropdown
         inputId={id}
+        // PrimeReact's native <select> copy of the value is for forms only: keep it out of the
+        // accessibility tree (the labelled combobox input is what assistive technology uses).
+        pt={{ select: { 'aria-hidden': true } }}
         value={value ?? null}
         options={options}
         optionValue="value"
@@ -58,6 +61,7 @@ export function StudyHelperPicker({
         showClear
         placeholder={placeholder}
         loading={list.isLoading}
+        disabled={disabled}
         emptyMessage="No study helpers"
         onChange={(event) => onChange((event.value as string | null) ?? undefined)}
       />

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { classifyUploadError } from '../../../../machines/upload-dialog/upload-dialog.machine';
 import { refusedUpload, scannedAt } from '../upload-requests';
-import { formatFileSize } from '../../../components/upload/upload-file-list';
+import { formatFileSize } from '../upload-file-list';
 
 describe('upload requests', () => {
   it('sends scanned_at as the ISO time of the file\'s modified date', () => {

@@ -3,7 +3,7 @@
 // study helper of the congregation; one POST /api/study-helpers/file per file.
 import { useCallback, useEffect } from 'react';
 import { useQueryClient } from '@tanstack/react-query';
-import { StudyHelperPicker } from '../../components/study-helper-picker/study-helper-picker';
+import { StudyHelperPicker } from '../pickers/study-helper-picker';
 import { useCurrentUser } from '../../lib/auth';
 import { UploadDialogView } from './upload-dialog-view';
 import { uploadStudyHelperScan } from './upload-requests';

@@ -13,7 +13,7 @@ import { useUpdatePage } from '../../../generated/hooks/pages/pages';
 import type { AnswerSheet, Page, PagePatch } from '../../../generated/hooks/model';
 import { paths } from '../../config/paths';
 import { ApiError } from '../../lib/api-client';
-import { invalidateAnswerSheetsAndFiles } from '../files/file-cache';
+import { invalidateAnswerSheetsAndFiles } from '../../lib/file-cache';
 
 /** The most responses the move picker lists (the contract's largest page). */
 const SHEETS_IN_PICKER = 100;

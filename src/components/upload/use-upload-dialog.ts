@@ -13,7 +13,7 @@ import {
   type UploadFileOutput,
   type UploadVariant,
 } from '../../../machines/upload-dialog/upload-dialog.machine';
-import { useNotifications, useResultBanner } from '../../components/notifications/notifications-context';
+import { useNotifications, useResultBanner } from '../notifications/notifications-context';
 import { followProcessing } from './upload-processing';
 
 /** The type the file picker offers and dropped files are filtered by. */
