@@ -4,8 +4,8 @@
 // the file notices the file is gone and stops.
 import type { BlobStore } from '../blob-store';
 import type { Database } from '../db/database';
-import { discardIfUnreferenced } from '../jobs/store-upload';
-import { JOB } from './job-progress';
+import { JOB } from '../workflow/job-progress';
+import { discardIfUnreferenced } from './store-upload';
 
 /** Returns false when the file did not exist. */
 export async function deleteFile(db: Database, blobStore: BlobStore, fileId: string): Promise<boolean> {
