@@ -53,7 +53,7 @@ function testJob(trace: Trace) {
     ],
     cleanup: async () => void trace.cleanups++,
     giveUp: async (tx, id, reason) => (await tx.execute('UPDATE test_targets SET failed = $2 WHERE id = $1', [id, reason])) > 0,
-    permanentFailure: (error) => (error.message === 'unreadable' ? 'cannot be read' : null),
+    permanentFailure: (error) => (error instanceof Error && error.message === 'unreadable' ? 'cannot be read' : null),
   });
 }
 
