@@ -7,11 +7,11 @@
 import type { BlobStore } from '../blob-store';
 import type { Database } from '../db/database';
 import type { CodePrefix } from '../pipeline/codes';
+import { discardIfUnreferenced } from '../jobs/store-upload';
 import type { ProcessedPage } from '../pipeline/process-pages';
 import { refreshGrading } from './grading-state';
-import { discardIfUnreferenced } from '../jobs/store-upload';
-import { codeOf, finishUpload, stagedPages, writeOutcomes, type UploadRow } from './upload-staging';
 import { KEPT_OUTCOMES, matchGradedPages, type CodeTarget } from './match-graded-pages';
+import { codeOf, finishUpload, stagedPages, writeOutcomes, type UploadRow } from './upload-staging';
 
 /** Graded packets carry `p` codes; intro files carry the lesson masters' `t` and `s` codes. */
 export const GRADED_PREFIXES: readonly CodePrefix[] = ['p'];
