@@ -57,6 +57,7 @@ export default tseslint.config(
             boundary('./machines', './server', 'Machines are pure: no server imports.'),
             boundary('./generated', './src', 'Generated code depends on nothing hand-written in src.'),
             boundary(['./server/!(routes)/**', './server/!(main).ts'], './server/routes', 'Only server/main.ts imports routes: nothing below them does.'),
+            boundary('./server/workflow/*.ts', './server/jobs', 'The workflow is the jobs\' domain work: it never imports the runner.'),
             boundary('./server/pdf/*.ts', ['./server/workflow', './server/jobs'], 'pdf/ draws pages: it knows nothing of workflow or jobs.'),
             boundary('./server/pipeline/*.ts', ['./server/workflow', './server/jobs', './server/pdf'], 'The pipeline reads scans: no workflow, jobs or pdf.'),
             boundary('./server/db/*.ts', ['./server/workflow', './server/jobs', './server/pipeline', './server/pdf'], 'db/ is the bottom layer: it imports no layer above it.'),

@@ -170,7 +170,8 @@ async function takeover(large: string) {
       const fileId = await streamUpload(running.port, running.headers, large);
       const lease = () =>
         db.one<{ token: string | null; pages: number }>(
-          `SELECT processing_lease_token AS token, (SELECT count(*) FROM pages WHERE file_id = f.id) AS pages FROM files f WHERE f.id = $1`,
+          `SELECT (SELECT token FROM job_leases WHERE job = 'process_service_center_upload' AND target_id = f.id) AS token,
+                  (SELECT count(*) FROM pages WHERE file_id = f.id) AS pages FROM files f WHERE f.id = $1`,
           [fileId],
         );
       while (Number((await lease()).pages) < 20) await sleep(100);

@@ -1,16 +1,15 @@
-// Every background job type a worker runs. Add a job type here (one import, one entry) and both
-// the server's in-process worker and `server/jobs/worker-main.ts` run it.
-import { processServiceCenterUpload } from './process-upload';
+// Every background job type a worker runs, each a leased job whose steps read top to bottom in
+// its own module (leased-job.ts says how a job runs). Add a job type here (one import, one entry)
+// and both the server's in-process worker and `server/jobs/worker-main.ts` run it.
+import { processStudyHelperUpload } from './graded-upload';
 import type { JobDefinition } from './queue';
-// JOB-DEFINITION-IMPORTS
-import { sendToStudyHelpers } from '../workflow/send-packets';
-import { processStudyHelperUpload } from '../workflow/graded-upload';
-import { generateReturnFile } from '../workflow/return-file';
+import { generateReturnFile } from './return-file';
+import { sendToStudyHelpers } from './send-packets';
+import { processServiceCenterUpload } from './service-center-upload';
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 export const jobDefinitions: JobDefinition<any>[] = [
   processServiceCenterUpload,
-  // JOB-DEFINITION-LIST
   sendToStudyHelpers,
   processStudyHelperUpload,
   generateReturnFile,

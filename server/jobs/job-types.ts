@@ -1,15 +1,5 @@
-// The background jobs of the product, named as the progress calls name them (contract JobType),
-// and the limits of the scan pipeline that are not spec constants.
-import type { Schemas } from '../contract/types';
-
-export type JobType = Schemas['JobType'];
-
-export const JOB = {
-  processServiceCenterUpload: 'process_service_center_upload',
-  sendToStudyHelpers: 'send_to_study_helpers',
-  generateReturnFile: 'generate_return_file_requested',
-  processStudyHelperUpload: 'process_study_helper_upload',
-} as const satisfies Record<string, JobType>;
+// The runner's limits (leases, attempts, sweeps), and limits of the scan pipeline that are not
+// spec constants. Job names and progress: server/workflow/job-progress.ts.
 
 /** Spec §5/§9: maximum upload size, 1.5 GB. */
 export const MAX_UPLOAD_BYTES = 1_500_000_000;
@@ -18,14 +8,14 @@ export const MAX_UPLOAD_BYTES = 1_500_000_000;
 export const SERVICE_CENTER_CODE_PREFIXES = ['t', 's', 'c'] as const;
 
 /**
- * A worker holds a file (or any leased work, server/workflow/leases.ts) for this long and
- * renews it LEASE_RENEWALS_PER_LEASE times per lease while it works; a dead worker's file is picked
- * up by the next recovery sweep once its lease has run out: within lease + sweep + a poll, 17 s.
+ * A worker holds a job's target (server/jobs/leased-job.ts) for this long and renews it
+ * LEASE_RENEWALS_PER_LEASE times per lease while it works; a dead worker's job is picked up by
+ * the next recovery sweep once its lease has run out: within lease + sweep + a poll, 17 s.
  */
-export const PROCESSING_LEASE_SECONDS = 10;
+export const LEASE_SECONDS = 10;
 /** Renewals per lease: a worker may miss several (a slow database) before it loses its lease. */
 export const LEASE_RENEWALS_PER_LEASE = 5;
-/** A file that crashed this many workers is failed instead of being retried again. */
+/** A job whose target crashed this many workers is given up (failed) instead of being retried again. */
 export const MAX_PROCESSING_ATTEMPTS = 5;
 /** How often each worker looks for work whose worker stopped (crash, restart): half a lease. */
 export const RECOVERY_SWEEP_SECONDS = 5;
@@ -39,8 +29,6 @@ export const FILES_AT_ONCE = 3;
 export function leaseRenewalMs(seconds: number): number {
   return Math.max(100, (seconds * 1000) / LEASE_RENEWALS_PER_LEASE);
 }
-/** Progress streams re-read job_progress this often (works across server processes). */
-export const PROGRESS_POLL_MS = 250;
 /** Thumbnail widths of spec §9 (500 for lists, 1000 for page items). */
 export const THUMBNAIL_WIDTHS = [500, 1000] as const;
 export const THUMBNAIL_QUALITY = 78;

@@ -6,7 +6,7 @@
 import type { FastifyInstance } from 'fastify';
 import { jobDefinitions } from './definitions';
 import { RECOVERY_SWEEP_SECONDS } from './job-types';
-import { ProgressHub } from './progress';
+import { ProgressHub } from '../workflow/job-progress';
 import { hasJobSchema, JobQueue, type JobHooks } from './queue';
 
 declare module 'fastify' {

@@ -4,19 +4,21 @@
 // parameterless multi-statement scripts (migrations, locked maintenance) go to exec(), the rest
 // to query(). On PGlite everything is serialised by PGlite's own single connection.
 //
-// A job type is a JobDefinition (server/jobs/definitions.ts lists them). Handlers must be
-// idempotent: a job may run again after a crash. `recover` lets a job type find work that was
-// interrupted (e.g. a pending upload whose worker died) and is run at start and periodically.
+// A job type is a JobDefinition, made by leasedJob (leased-job.ts says how a job runs;
+// definitions.ts lists the job types). Handlers must be idempotent: a job may run again after a
+// crash. `recover` finds work that was interrupted (e.g. a pending upload whose worker died); this
+// queue runs it at start and every RECOVERY_SWEEP_SECONDS.
 import { randomUUID } from 'node:crypto';
 import PgBoss from 'pg-boss';
 import type { BlobStore } from '../blob-store';
 import type { Config } from '../config';
 import type { Database } from '../db/database';
 import type { Logger } from '../logger';
+import type { JobType } from '../workflow/job-progress';
+import { RECOVERY_SWEEP_SECONDS } from './job-types';
 
 /** What a job logs through: pino's logger or Fastify's. */
 export type JobLogger = Pick<Logger, 'info' | 'warn' | 'error'>;
-import { RECOVERY_SWEEP_SECONDS, type JobType } from './job-types';
 
 export interface JobContext {
   db: Database;
@@ -29,7 +31,7 @@ export interface JobContext {
   hooks: JobHooks;
   /** Names this worker in leases (unique per JobQueue). */
   workerId: string;
-  /** Overrides PROCESSING_LEASE_SECONDS (tests use short leases to restart quickly). */
+  /** Overrides LEASE_SECONDS (tests use short leases to restart quickly). */
   leaseSeconds?: number;
 }
 

@@ -15,7 +15,7 @@ export const DATABASE_DELETE_DISABLED = 'Database delete is disabled';
  * flight, installation settings, and countries (reloaded below).
  */
 const PROGRAMME_TABLES = [
-  'workflow_leases',
+  'job_leases',
   'feedback_upload_pages',
   'baptism_requests',
   'feedback',

@@ -7,9 +7,8 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { congregationScope } from '../auth/session';
 import type { Route } from '../contract/types';
 import { forbidden, notFound } from '../http-error';
-import { JOB } from '../jobs/job-types';
 import { fileHasSheetsOfSql } from './shared/file-view';
-import { findRun, isFinished, readProgress, type ProgressKey } from '../jobs/progress';
+import { findRun, isFinished, JOB, readProgress, type ProgressKey } from '../workflow/job-progress';
 
 const RUN_NOT_FOUND = 'No such job run';
 /** A comment line now and then keeps proxies from closing a quiet stream. */

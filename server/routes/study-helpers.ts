@@ -9,9 +9,9 @@ import { congregationScope, isSameOriginGet, requireUser } from '../auth/session
 import type { ReplyOf, Route } from '../contract/types';
 import { discardIfUnreferenced } from '../db/blob-references';
 import { conflictError, forbidden, HttpError, notFound, validationError } from '../http-error';
-import { JOB, MAX_UPLOAD_BYTES } from '../jobs/job-types';
-import { localCopy } from '../jobs/local-copy';
-import { startProgress } from '../jobs/progress';
+import { MAX_UPLOAD_BYTES } from '../jobs/job-types';
+import { localCopy } from '../workflow/local-copy';
+import { JOB, startProgress } from '../workflow/job-progress';
 import { refreshCongregationStates } from '../workflow/grading-state';
 import { pdfName, sendBlob } from './shared/blob-response';
 import { STUDY_HELPER_NOT_FOUND } from './shared/errors';

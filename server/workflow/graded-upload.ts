@@ -1,145 +1,32 @@
-// Job `process_study_helper_upload`: a congregation's scan of graded packet pages (or, with a
-// study helper chosen, an intro file of that helper's own recruits).
-//   1. take the upload's lease (one worker per upload; a crashed worker's lease runs out)
-//   2. read every page with the scan pipeline, staging each one (code, blankness, upright image)
-//      in feedback_upload_pages as it is read, so a restart resumes at the first page missing
-//   3. in one transaction: decide every page's outcome (match-graded-pages), keep the feedback
-//      (the newest scan of a page replaces older ones), mark sheets graded and move the
-//      congregation and file states on (grading-state); intro files write their sheets instead
-//   4. when a file's grading just completed, build its return file right away (the recovery
-//      sweep builds it otherwise)
+// A congregation's scan of graded packet pages (or, with a study helper chosen, an intro file
+// of that helper's own recruits), as its job (server/jobs/graded-upload.ts) works through it:
+// each page is staged (code, blankness, upright image) in feedback_upload_pages as it is read,
+// so a restart resumes at the first page missing; then, in one transaction, every page's outcome
+// is decided (match-graded-pages), the feedback kept (the newest scan of a page replaces older
+// ones), sheets marked graded and the congregation and file states moved on (grading-state).
 import type { BlobStore } from '../blob-store';
 import type { Database } from '../db/database';
-import { JOB } from '../jobs/job-types';
-import { localCopy, type LocalCopy } from '../jobs/local-copy';
-import { updateProgress } from '../jobs/progress';
-import type { JobContext, JobDefinition } from '../jobs/queue';
-import { discardIfUnreferenced } from '../db/blob-references';
 import type { CodePrefix } from '../pipeline/codes';
-import { processPages, type ProcessedPage } from '../pipeline/process-pages';
-import { UnreadablePdfError } from '../pipeline/read-page';
+import { discardIfUnreferenced } from '../db/blob-references';
+import type { ProcessedPage } from '../pipeline/process-pages';
 import { refreshGrading } from './grading-state';
-import { writeIntroSheets } from './intro-sheets';
-import { codeOf, finishUpload, stagedPages, writeOutcomes, type UploadRow } from './upload-staging';
-import { isCrashStop, MAX_WORKFLOW_ATTEMPTS, noLiveLeaseSql, takeLease } from './leases';
 import { KEPT_OUTCOMES, matchGradedPages, type CodeTarget } from './match-graded-pages';
-import { PROGRESS_WRITE_MS } from './progress-writer';
-import { buildReturnFile } from './return-file';
-
-export interface GradedUploadData {
-  upload_id: string;
-}
+import { codeOf, finishUpload, stagedPages, writeOutcomes, type UploadRow } from './upload-staging';
 
 /** Graded packets carry `p` codes; intro files carry the lesson masters' `t` and `s` codes. */
-const GRADED_PREFIXES: readonly CodePrefix[] = ['p'];
-const INTRO_PREFIXES: readonly CodePrefix[] = ['t', 's'];
+export const GRADED_PREFIXES: readonly CodePrefix[] = ['p'];
+export const INTRO_PREFIXES: readonly CodePrefix[] = ['t', 's'];
 
-export const processStudyHelperUpload: JobDefinition<GradedUploadData> = {
-  name: JOB.processStudyHelperUpload,
-  concurrency: 1,
-  retryLimit: 2,
-  retryDelaySeconds: 5,
-  expireInSeconds: 23 * 3600,
-  handler: (data, context) => processGradedUpload(context, data.upload_id),
-  async recover(context) {
-    const rows = await context.db.query<{ id: string }>(
-      `SELECT u.id FROM feedback_uploads u
-       WHERE u.process_status = 'pending' AND ${noLiveLeaseSql(JOB.processStudyHelperUpload, 'u.id')}
-       ORDER BY u.created_at LIMIT 100`,
-    );
-    return rows.map((row) => ({ data: { upload_id: row.id }, options: { singletonKey: row.id } }));
-  },
-};
-
-export async function processGradedUpload(context: JobContext, uploadId: string): Promise<void> {
-  const { db, blobStore } = context;
-  const lease = await takeLease(db, JOB.processStudyHelperUpload, uploadId, {
-    workerId: context.workerId,
-    signal: context.signal,
-    ...(context.leaseSeconds === undefined ? {} : { seconds: context.leaseSeconds }),
-  });
-  if (lease === null) return;
-  let local: LocalCopy | null = null;
-  let completedFiles: string[] = [];
-  try {
-    const upload = await db.maybeOne<UploadRow>(
-      `SELECT id, name, congregation_id, study_helper_id, is_intro, blob_key, sha256, size_bytes, uploaded_by
-       FROM feedback_uploads WHERE id = $1 AND process_status = 'pending'`,
-      [uploadId],
-    );
-    if (upload === null) {
-      await lease.finish();
-      return;
-    }
-    if (lease.attempts > MAX_WORKFLOW_ATTEMPTS) {
-      await failUpload(db, uploadId, `Processing stopped ${lease.attempts - 1} times before finishing`);
-      await lease.finish();
-      return;
-    }
-
-    local = await localCopy(blobStore, upload.blob_key);
-    await updateProgress(db, JOB.processStudyHelperUpload, uploadId, { status: 'running' });
-    let lastWrite = 0;
-    await processPages(local.path, {
-      startAtPage: await firstMissingPage(db, uploadId),
-      expectedPrefixes: upload.is_intro ? INTRO_PREFIXES : GRADED_PREFIXES,
-      signal: lease.signal,
-      ...(context.config.pipelineThreads === undefined ? {} : { workers: context.config.pipelineThreads }),
-      onPage: async (page) => {
-        lease.signal.throwIfAborted();
-        await stagePage(db, blobStore, uploadId, page);
-      },
-      onProgress: async (progress) => {
-        const now = Date.now();
-        if (now - lastWrite < PROGRESS_WRITE_MS && progress.completed !== progress.count) return;
-        lastWrite = now;
-        await updateProgress(db, JOB.processStudyHelperUpload, uploadId, {
-          status: 'running',
-          // The last step (matching) is still to come: the run is done only when it is.
-          completed: Math.min(progress.completed, Math.max(0, progress.count - 1)),
-          count: progress.count,
-          failed: progress.failed,
-        });
-      },
-    });
-    lease.signal.throwIfAborted();
-    if (upload.is_intro) {
-      await writeIntroSheets(db, upload);
-    } else {
-      const result = await matchUpload(db, upload);
-      if (result !== null) {
-        completedFiles = result.completedFiles;
-        for (const key of result.unusedBlobs) await discardUnused(db, blobStore, key);
-      }
-    }
-    await lease.finish();
-  } catch (error) {
-    if (lease.signal.aborted) {
-      if (!isCrashStop(lease.signal)) await lease.release().catch(() => undefined);
-      else lease.stop();
-      return;
-    }
-    if (error instanceof UnreadablePdfError) {
-      await failUpload(db, uploadId, `The PDF cannot be read: ${error.message}`);
-      await lease.finish().catch(() => undefined);
-      return;
-    }
-    await lease.release().catch(() => undefined);
-    throw error;
-  } finally {
-    await local?.dispose();
-  }
-  // Grading of these files just completed: their return files are wanted now.
-  for (const fileId of completedFiles) {
-    try {
-      await buildReturnFile(context, fileId);
-    } catch (error) {
-      context.logger.warn({ err: error, fileId }, 'return file not built yet; the recovery sweep retries');
-    }
-  }
+/** The upload while it waits to be processed; null once done, failed or deleted. */
+export async function pendingUpload(db: Database, uploadId: string): Promise<UploadRow | null> {
+  return db.maybeOne<UploadRow>(
+    `SELECT id, name, congregation_id, study_helper_id, is_intro, blob_key, sha256, size_bytes, uploaded_by
+     FROM feedback_uploads WHERE id = $1 AND process_status = 'pending'`,
+    [uploadId],
+  );
 }
 
-async function stagePage(db: Database, blobStore: BlobStore, uploadId: string, page: ProcessedPage): Promise<void> {
+export async function stagePage(db: Database, blobStore: BlobStore, uploadId: string, page: ProcessedPage): Promise<void> {
   // Blank pages are never kept: no need to store their images.
   const imageKey = page.image && !page.blank ? (await blobStore.put(page.image.jpeg)).key : null;
   (page as { image: ProcessedPage['image'] }).image = null;
@@ -154,7 +41,7 @@ async function stagePage(db: Database, blobStore: BlobStore, uploadId: string, p
 }
 
 /** Pages are staged in order: one past the last staged page (or the first gap). */
-async function firstMissingPage(db: Database, uploadId: string): Promise<number> {
+export async function firstMissingStagedPage(db: Database, uploadId: string): Promise<number> {
   const rows = await db.query<{ page_number: number }>('SELECT page_number FROM feedback_upload_pages WHERE upload_id = $1 ORDER BY page_number', [uploadId]);
   let expected = 1;
   for (const row of rows) {
@@ -164,14 +51,14 @@ async function firstMissingPage(db: Database, uploadId: string): Promise<number>
   return expected;
 }
 
-interface MatchResult {
+export interface MatchResult {
   completedFiles: string[];
   /** Blobs nothing points at any more: replaced feedback, staged images of pages not kept. */
   unusedBlobs: string[];
 }
 
-/** Step 3 for graded packets, in one transaction; null when the upload was finished already. */
-async function matchUpload(db: Database, upload: UploadRow): Promise<MatchResult | null> {
+/** The last writes for graded packets, in one transaction; null when the upload was finished already. */
+export async function matchUpload(db: Database, upload: UploadRow): Promise<MatchResult | null> {
   return db.transaction(async (tx) => {
     const locked = await tx.maybeOne(`SELECT 1 FROM feedback_uploads WHERE id = $1 AND process_status = 'pending' FOR UPDATE`, [upload.id]);
     if (locked === null) return null;
@@ -252,18 +139,17 @@ async function matchUpload(db: Database, upload: UploadRow): Promise<MatchResult
   });
 }
 
-async function failUpload(db: Database, uploadId: string, reason: string): Promise<void> {
-  await db.transaction(async (tx) => {
-    const changed = await tx.execute(
-      `UPDATE feedback_uploads SET process_status = 'failed', failure_reason = $2 WHERE id = $1 AND process_status = 'pending'`,
-      [uploadId, reason],
-    );
-    if (changed > 0) await updateProgress(tx, JOB.processStudyHelperUpload, uploadId, { status: 'failed' });
-  });
+/** Marks a pending upload failed with its reason; false when it was not pending any more. */
+export async function failUpload(db: Database, uploadId: string, reason: string): Promise<boolean> {
+  const changed = await db.execute(
+    `UPDATE feedback_uploads SET process_status = 'failed', failure_reason = $2 WHERE id = $1 AND process_status = 'pending'`,
+    [uploadId, reason],
+  );
+  return changed > 0;
 }
 
 /** discardIfUnreferenced does not know the staging table: check it here first. */
-async function discardUnused(db: Database, blobStore: BlobStore, key: string): Promise<void> {
+export async function discardUnused(db: Database, blobStore: BlobStore, key: string): Promise<void> {
   const staged = await db.maybeOne('SELECT 1 FROM feedback_upload_pages WHERE image_blob_key = $1 LIMIT 1', [key]);
   if (staged === null) await discardIfUnreferenced(db, blobStore, key);
 }

@@ -7,8 +7,7 @@
 //     is requested (again, when a newer scan arrives before the return file was downloaded).
 import type { Database } from '../db/database';
 import { keptSheetSql } from './file-steps';
-import { JOB } from '../jobs/job-types';
-import { startProgress } from '../jobs/progress';
+import { JOB, startProgress } from './job-progress';
 
 /**
  * Recomputes `graded` of these sheets (their feedback changed) and the states of their files.

@@ -5,9 +5,9 @@
 // lesson is split by its codes instead. The sheets are written to a file of their own (the
 // upload's bytes), already assigned to the congregation, so they follow the usual workflow.
 import type { Database } from '../db/database';
-import { resolveCodes } from '../jobs/resolve-codes';
 import type { Code } from '../pipeline/codes';
 import { splitIntoSheets, type AnswerSheetPageLength } from '../pipeline/split';
+import { resolveCodes } from './resolve-codes';
 import { codeOf, finishUpload, stagedPages, writeOutcomes, type UploadRow } from './upload-staging';
 
 export async function writeIntroSheets(db: Database, upload: UploadRow): Promise<void> {

@@ -1,5 +1,5 @@
-// Job `generate_return_file_requested`: the file that goes back to the service center once every
-// answer sheet is graded. Per student, in the order the file brought them: the graded scans of
+// The return file (its job: server/jobs/return-file.ts): the file that goes back to the service
+// center once every answer sheet is graded. Per student, in the order the file brought them: the graded scans of
 // each of their sheets, front then back, page by page; then, when the course goes on, a
 // personalised sheet of the next lesson whose pages carry `s` codes issued to that student (and
 // the student's human id in the name field), so the next answers come back already identified.
@@ -12,42 +12,16 @@
 //     alone on the front of its own sheet (blank back), so the student's answers never share a
 //     sheet with anything else and the scanner drops the blank back.
 //   one-sided: the same pages with no blank page added (`?sides=one`).
+import type { BlobStore } from '../blob-store';
 import type { Database } from '../db/database';
 import { conflictError, notFound } from '../http-error';
 import { keptSheetSql } from './file-steps';
-import { JOB } from '../jobs/job-types';
-import { startProgress, updateProgress } from '../jobs/progress';
-import type { JobContext, JobDefinition } from '../jobs/queue';
-import { discardIfUnreferenced } from '../db/blob-references';
 import type { AnswerSheetMasterInput } from '../pdf/answer-sheet-master';
 import { pdfDrawing } from '../pdf/lazy-drawing';
 import { readAhead } from './blob-files';
-import { endFileJobAfterError, MAX_WORKFLOW_ATTEMPTS, noLiveLeaseSql, takeLease } from './leases';
+import { JOB, startProgress, updateProgress } from './job-progress';
 import type { NextLessonPage } from '../pdf/next-lesson-page';
 import { issuedKey, issuedSheetCodes } from './printed-codes';
-import { ProgressWriter } from './progress-writer';
-
-export interface ReturnData {
-  file_id: string;
-}
-
-export const generateReturnFile: JobDefinition<ReturnData> = {
-  name: JOB.generateReturnFile,
-  concurrency: 1,
-  retryLimit: 2,
-  retryDelaySeconds: 5,
-  expireInSeconds: 6 * 3600,
-  handler: (data, context) => buildReturnFile(context, data.file_id),
-  async recover(context) {
-    const rows = await context.db.query<{ id: string }>(
-      `SELECT f.id FROM files f
-       WHERE f.return_requested_at IS NOT NULL AND NOT f.return_prepped AND f.grading_complete
-         AND ${noLiveLeaseSql(JOB.generateReturnFile, 'f.id')}
-       ORDER BY f.return_requested_at LIMIT 100`,
-    );
-    return rows.map((row) => ({ data: { file_id: row.id }, options: { singletonKey: row.id } }));
-  },
-};
 
 /** POST /regenerate: 409 before grading completes, after archiving, or while one is being made. */
 export async function requestReturnFile(db: Database, fileId: string): Promise<void> {
@@ -221,92 +195,95 @@ export async function returnFileBlocks(db: Database, fileId: string, publicUrl: 
   return out.filter((block) => block.length > 0);
 }
 
-export async function buildReturnFile(context: JobContext, fileId: string): Promise<void> {
-  const { db, blobStore, config } = context;
-  const lease = await takeLease(db, JOB.generateReturnFile, fileId, {
-    workerId: context.workerId,
-    signal: context.signal,
-    ...(context.leaseSeconds === undefined ? {} : { seconds: context.leaseSeconds }),
-  });
-  if (lease === null) return;
-  try {
-    // The request as text: a JavaScript Date would drop its microseconds and never compare equal.
-    const file = await db.maybeOne<{ grading_complete: boolean; return_requested_at: string | null; return_prepped: boolean; return_blob_key: string | null; return_one_sided_blob_key: string | null }>(
-      `SELECT grading_complete, return_requested_at::text AS return_requested_at, return_prepped, return_blob_key, return_one_sided_blob_key
-       FROM files WHERE id = $1`,
-      [fileId],
-    );
-    if (file === null || !file.grading_complete || file.return_requested_at === null || file.return_prepped) {
-      await lease.finish();
-      return;
-    }
-    if (lease.attempts > MAX_WORKFLOW_ATTEMPTS) {
-      await db.transaction(async (tx) => {
-        await tx.query('UPDATE files SET return_requested_at = NULL WHERE id = $1 AND NOT return_prepped', [fileId]);
-        await updateProgress(tx, JOB.generateReturnFile, fileId, { status: 'failed' });
-      });
-      await lease.finish();
-      return;
-    }
+/** The file's return-file request as the job reads it. */
+export interface ReturnRequest {
+  /** As text: a JavaScript Date would drop its microseconds and never compare equal. */
+  return_requested_at: string;
+  return_blob_key: string | null;
+  return_one_sided_blob_key: string | null;
+}
 
-    const blocks = await returnFileBlocks(db, fileId, config.publicUrl);
-    const twoSided = layOutReturnFile(blocks, 'two');
-    const oneSided = layOutReturnFile(blocks, 'one');
-    const progress = new ProgressWriter(db, JOB.generateReturnFile, fileId, oneSided.length);
-    await progress.start();
-    const { createBlobPdfWriter, drawNextLessonPage, drawScan, PAGE_SIZES } = await pdfDrawing();
-    const writers = { two: createBlobPdfWriter(blobStore, { title: 'Return file', signal: lease.signal }), one: createBlobPdfWriter(blobStore, { title: 'Return file (one-sided)', signal: lease.signal }) };
-    const addPage = async (writer: typeof writers.two, page: ReturnPage, jpeg: Uint8Array | null) => {
-      if (page.kind === 'next_lesson') await writer.addPage(PAGE_SIZES.a4, (pageContext) => drawNextLessonPage(pageContext, page.page, PAGE_SIZES.a4));
-      else
-        await writer.addPage(PAGE_SIZES.a4, async ({ page: pdfPage }) => {
-          if (page.kind === 'scan' && jpeg !== null) await drawScan(pdfPage, jpeg);
-        });
-    };
-    let blobs;
-    try {
-      // Both layouts from one read of the scans: the one-sided pages are the two-sided ones
-      // without their blank pages, in the same order.
-      let twoIndex = 0;
-      let index = 0;
-      const keys = oneSided.map((page) => (page.kind === 'scan' ? page.blob_key : null));
-      for await (const jpeg of readAhead(blobStore, keys)) {
-        const page = oneSided[index++]!;
-        while (twoSided[twoIndex]?.kind === 'blank') await addPage(writers.two, twoSided[twoIndex++]!, null);
-        await addPage(writers.two, twoSided[twoIndex++]!, jpeg);
-        await addPage(writers.one, page, jpeg);
-        lease.signal.throwIfAborted();
-        await progress.step();
-      }
-      while (twoIndex < twoSided.length) await addPage(writers.two, twoSided[twoIndex++]!, null);
-      blobs = { two: (await writers.two.finish()).blob, one: (await writers.one.finish()).blob };
-    } catch (error) {
-      await writers.two.abort();
-      await writers.one.abort();
-      throw error;
+/** The request to serve; null when there is none (not graded yet, made already, file deleted). */
+export async function returnRequest(db: Database, fileId: string): Promise<ReturnRequest | null> {
+  return db.maybeOne<ReturnRequest>(
+    `SELECT return_requested_at::text AS return_requested_at, return_blob_key, return_one_sided_blob_key
+     FROM files WHERE id = $1 AND grading_complete AND return_requested_at IS NOT NULL AND NOT return_prepped`,
+    [fileId],
+  );
+}
+
+/** The two layouts' blobs as stored. */
+export interface ReturnBlobs {
+  two: { key: string };
+  one: { key: string };
+  /** Pages of the two-sided layout. */
+  pageCount: number;
+}
+
+/**
+ * Writes both layouts in one pass over the scans, page by page, each straight to the blob store:
+ * the one-sided pages are the two-sided ones without their blank pages, in the same order.
+ */
+export async function writeReturnFile(
+  blobStore: BlobStore,
+  blocks: readonly ReturnBlock[],
+  options: { signal: AbortSignal; afterPage: () => Promise<void> },
+): Promise<ReturnBlobs> {
+  const twoSided = layOutReturnFile(blocks, 'two');
+  const oneSided = layOutReturnFile(blocks, 'one');
+  const { createBlobPdfWriter, drawNextLessonPage, drawScan, PAGE_SIZES } = await pdfDrawing();
+  const writers = {
+    two: createBlobPdfWriter(blobStore, { title: 'Return file', signal: options.signal }),
+    one: createBlobPdfWriter(blobStore, { title: 'Return file (one-sided)', signal: options.signal }),
+  };
+  const addPage = async (writer: typeof writers.two, page: ReturnPage, jpeg: Uint8Array | null) => {
+    if (page.kind === 'next_lesson') await writer.addPage(PAGE_SIZES.a4, (pageContext) => drawNextLessonPage(pageContext, page.page, PAGE_SIZES.a4));
+    else
+      await writer.addPage(PAGE_SIZES.a4, async ({ page: pdfPage }) => {
+        if (page.kind === 'scan' && jpeg !== null) await drawScan(pdfPage, jpeg);
+      });
+  };
+  try {
+    let twoIndex = 0;
+    let index = 0;
+    const keys = oneSided.map((page) => (page.kind === 'scan' ? page.blob_key : null));
+    for await (const jpeg of readAhead(blobStore, keys)) {
+      const page = oneSided[index++]!;
+      while (twoSided[twoIndex]?.kind === 'blank') await addPage(writers.two, twoSided[twoIndex++]!, null);
+      await addPage(writers.two, twoSided[twoIndex++]!, jpeg);
+      await addPage(writers.one, page, jpeg);
+      await options.afterPage();
     }
-    const blob = blobs.two;
-    const stored = await db.transaction(async (tx) => {
-      // Only the request this run served: a newer regenerate request waits for its own run.
-      const changed = await tx.execute(
-        `UPDATE files SET return_blob_key = $2, return_page_count = $3, return_one_sided_blob_key = $5, return_prepped = true
-         WHERE id = $1 AND return_requested_at::text = $4 AND NOT return_prepped`,
-        [fileId, blob.key, twoSided.length, file.return_requested_at, blobs.one.key],
-      );
-      if (changed > 0) await updateProgress(tx, JOB.generateReturnFile, fileId, { status: 'success', completed: oneSided.length, count: oneSided.length });
-      return changed > 0;
-    });
-    if (stored && file.return_one_sided_blob_key !== null && file.return_one_sided_blob_key !== blobs.one.key) {
-      await discardIfUnreferenced(db, blobStore, file.return_one_sided_blob_key).catch(() => undefined);
-    }
-    if (!stored) {
-      for (const key of [blob.key, blobs.one.key]) await discardIfUnreferenced(db, blobStore, key).catch(() => undefined);
-    }
-    if (stored && file.return_blob_key !== null && file.return_blob_key !== blob.key) {
-      await discardIfUnreferenced(db, blobStore, file.return_blob_key).catch(() => undefined);
-    }
-    await lease.finish();
+    while (twoIndex < twoSided.length) await addPage(writers.two, twoSided[twoIndex++]!, null);
+    return { two: (await writers.two.finish()).blob, one: (await writers.one.finish()).blob, pageCount: twoSided.length };
   } catch (error) {
-    await endFileJobAfterError(db, lease, fileId, error);
+    await writers.two.abort();
+    await writers.one.abort();
+    throw error;
   }
+}
+
+/**
+ * Records the return file on the file, only for the request it served (a newer regenerate
+ * request waits for its own run). Returns the blobs no row uses any more: the replaced ones, or
+ * the new ones when the request was not served.
+ */
+export async function storeReturnFile(db: Database, fileId: string, request: ReturnRequest, blobs: ReturnBlobs, pages: number): Promise<string[]> {
+  const changed = await db.execute(
+    `UPDATE files SET return_blob_key = $2, return_page_count = $3, return_one_sided_blob_key = $5, return_prepped = true
+     WHERE id = $1 AND return_requested_at::text = $4 AND NOT return_prepped`,
+    [fileId, blobs.two.key, blobs.pageCount, request.return_requested_at, blobs.one.key],
+  );
+  if (changed === 0) return [blobs.two.key, blobs.one.key];
+  await updateProgress(db, JOB.generateReturnFile, fileId, { status: 'success', completed: pages, count: pages });
+  const replaced = [
+    request.return_one_sided_blob_key === blobs.one.key ? null : request.return_one_sided_blob_key,
+    request.return_blob_key === blobs.two.key ? null : request.return_blob_key,
+  ];
+  return replaced.filter((key): key is string => key !== null);
+}
+
+/** Building keeps failing: the request is dropped. False when the file was made meanwhile. */
+export async function cancelReturnFile(db: Database, fileId: string): Promise<boolean> {
+  return (await db.execute('UPDATE files SET return_requested_at = NULL WHERE id = $1 AND NOT return_prepped', [fileId])) > 0;
 }

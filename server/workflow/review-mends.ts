@@ -8,7 +8,7 @@ import type { Schemas } from '../contract/types';
 import type { Database } from '../db/database';
 import { badRequest, conflict, notFound } from '../http-error';
 import { sentOrSendingSql } from './file-steps';
-import { resolveCodes } from '../jobs/resolve-codes';
+import { resolveCodes } from './resolve-codes';
 import { readCodeText } from '../pipeline/codes';
 
 type MendAction = Schemas['ReviewMendAction'];

@@ -1,4 +1,5 @@
-// Job `send_to_study_helpers`: one print packet (distributed PDF) per congregation of a file.
+// Sending a file: one print packet (distributed PDF) per congregation of a file (the job:
+// server/jobs/send-packets.ts).
 // Every kept page of the congregation's sheets, in student order (human id, then the sheet's
 // place in the file, then page number), upright, stamped with the page's own `p` code and a
 // header naming student, lesson and congregation. Written page by page to disk, then stored.
@@ -9,43 +10,18 @@
 // upserted; a crash part way redoes at most the packet that was being written.
 import type { BlobStore } from '../blob-store';
 import type { Database } from '../db/database';
+
 import { fileStepQuery, keptSheetSql, type FileStepRow } from './file-steps';
-import { JOB } from '../jobs/job-types';
-import { startProgress, updateProgress } from '../jobs/progress';
-import type { JobContext, JobDefinition } from '../jobs/queue';
 import { conflictError, notFound } from '../http-error';
 import { pdfDrawing } from '../pdf/lazy-drawing';
 import type { PageDrawer, PageSize } from '../pdf/pdf-writer';
 import { readAhead } from './blob-files';
-import { endFileJobAfterError, MAX_WORKFLOW_ATTEMPTS, noLiveLeaseSql, takeLease } from './leases';
-import { pageCodes } from './printed-codes';
-import { ProgressWriter } from './progress-writer';
+import { JOB, startProgress, updateProgress } from './job-progress';
 
 /** What packet pages are drawn into: the in-memory writer or the streaming one. */
 export interface PageSink {
   addPage(size: PageSize, draw: PageDrawer): Promise<void>;
 }
-
-export interface SendData {
-  file_id: string;
-}
-
-export const sendToStudyHelpers: JobDefinition<SendData> = {
-  name: JOB.sendToStudyHelpers,
-  concurrency: 1,
-  retryLimit: 2,
-  retryDelaySeconds: 5,
-  expireInSeconds: 6 * 3600,
-  handler: (data, context) => sendPackets(context, data.file_id),
-  async recover(context) {
-    const rows = await context.db.query<{ id: string }>(
-      `SELECT f.id FROM files f
-       WHERE f.send_requested_at IS NOT NULL AND f.sent_at IS NULL AND ${noLiveLeaseSql(JOB.sendToStudyHelpers, 'f.id')}
-       ORDER BY f.send_requested_at LIMIT 100`,
-    );
-    return rows.map((row) => ({ data: { file_id: row.id }, options: { singletonKey: row.id } }));
-  },
-};
 
 /** A congregation's packet row and the rows of its pages, in print order. */
 export interface PacketPageRow {
@@ -140,7 +116,7 @@ export async function requestSend(db: Database, fileId: string): Promise<void> {
 }
 
 /** One packet row per congregation the file's kept sheets are assigned to (and no other). */
-async function upsertPackets(db: Database, fileId: string): Promise<void> {
+export async function upsertPackets(db: Database, fileId: string): Promise<void> {
   await db.query(
     `INSERT INTO distributed_files (file_id, congregation_id)
      SELECT DISTINCT a.file_id, a.assigned_group FROM answer_sheets a
@@ -155,80 +131,61 @@ async function upsertPackets(db: Database, fileId: string): Promise<void> {
   );
 }
 
-export async function sendPackets(context: JobContext, fileId: string): Promise<void> {
-  const { db, blobStore, config } = context;
-  const lease = await takeLease(db, JOB.sendToStudyHelpers, fileId, {
-    workerId: context.workerId,
-    signal: context.signal,
-    ...(context.leaseSeconds === undefined ? {} : { seconds: context.leaseSeconds }),
-  });
-  if (lease === null) return;
-  try {
-    const file = await db.maybeOne<{ sent_at: Date | null; send_requested_at: Date | null }>(
-      'SELECT sent_at, send_requested_at FROM files WHERE id = $1',
-      [fileId],
-    );
-    if (file === null || file.sent_at !== null || file.send_requested_at === null) {
-      await lease.finish();
-      return;
-    }
-    if (lease.attempts > MAX_WORKFLOW_ATTEMPTS) {
-      // Keeps crashing: give the admin the Send button back instead of retrying forever.
-      await db.transaction(async (tx) => {
-        await tx.query('UPDATE files SET send_requested_at = NULL WHERE id = $1 AND sent_at IS NULL', [fileId]);
-        await updateProgress(tx, JOB.sendToStudyHelpers, fileId, { status: 'failed' });
-      });
-      await lease.finish();
-      return;
-    }
+/** A congregation's packet row; blob_key is set once its PDF is stored. */
+export interface PacketRow {
+  id: string;
+  congregation_id: string;
+  blob_key: string | null;
+}
 
-    await upsertPackets(db, fileId);
-    const packets = await db.query<{ id: string; congregation_id: string; blob_key: string | null }>(
-      `SELECT d.id, d.congregation_id, d.blob_key FROM distributed_files d JOIN congregations g ON g.id = d.congregation_id
-       WHERE d.file_id = $1 ORDER BY g.wbs_code`,
-      [fileId],
-    );
-    const pagesOf = new Map<string, PacketPageRow[]>();
-    for (const packet of packets) {
-      pagesOf.set(packet.congregation_id, await db.query<PacketPageRow>(packetPagesSql('a.file_id = $1 AND a.assigned_group = $2'), [fileId, packet.congregation_id]));
-    }
-    const allPages = [...pagesOf.values()].flat();
-    const codes = await pageCodes(db, allPages.map((row) => row.page_id));
-    const progress = new ProgressWriter(db, JOB.sendToStudyHelpers, fileId, allPages.length);
-    const done = packets.filter((packet) => packet.blob_key !== null).reduce((sum, packet) => sum + pagesOf.get(packet.congregation_id)!.length, 0);
-    await progress.start(done);
-
-    for (const packet of packets) {
-      if (packet.blob_key !== null) continue;
-      const rows = pagesOf.get(packet.congregation_id)!;
-      const writer = (await pdfDrawing()).createBlobPdfWriter(blobStore, { title: 'Print packet', signal: lease.signal });
-      let blob;
-      try {
-        await addPacketPages(writer, blobStore, rows, codes, config.publicUrl, async () => {
-          lease.signal.throwIfAborted();
-          await progress.step();
-        });
-        blob = (await writer.finish()).blob;
-      } catch (error) {
-        await writer.abort();
-        throw error;
-      }
-      await db.query('UPDATE distributed_files SET blob_key = $2, page_count = $3 WHERE id = $1', [packet.id, blob.key, rows.length]);
-    }
-
-    lease.signal.throwIfAborted();
-    await db.transaction(async (tx) => {
-      await tx.query(
-        `INSERT INTO file_congregations (file_id, congregation_id, status)
-         SELECT file_id, congregation_id, 'unprinted' FROM distributed_files WHERE file_id = $1
-         ON CONFLICT (file_id, congregation_id) DO NOTHING`,
-        [fileId],
-      );
-      await tx.query(`UPDATE files SET sent_at = now(), file_status = 'grading' WHERE id = $1 AND sent_at IS NULL`, [fileId]);
-      await updateProgress(tx, JOB.sendToStudyHelpers, fileId, { status: 'success', completed: allPages.length, count: allPages.length });
-    });
-    await lease.finish();
-  } catch (error) {
-    await endFileJobAfterError(db, lease, fileId, error);
+/** The file's packets (by congregation code) and each one's pages, in print order. */
+export async function packetsOf(db: Database, fileId: string): Promise<{ packets: PacketRow[]; pagesOf: Map<string, PacketPageRow[]> }> {
+  const packets = await db.query<PacketRow>(
+    `SELECT d.id, d.congregation_id, d.blob_key FROM distributed_files d JOIN congregations g ON g.id = d.congregation_id
+     WHERE d.file_id = $1 ORDER BY g.wbs_code`,
+    [fileId],
+  );
+  const pagesOf = new Map<string, PacketPageRow[]>();
+  for (const packet of packets) {
+    pagesOf.set(packet.congregation_id, await db.query<PacketPageRow>(packetPagesSql('a.file_id = $1 AND a.assigned_group = $2'), [fileId, packet.congregation_id]));
   }
+  return { packets, pagesOf };
+}
+
+/** Writes one packet's PDF page by page to the blob store and records it on its row. */
+export async function writePacket(
+  db: Database,
+  blobStore: BlobStore,
+  packet: PacketRow,
+  rows: readonly PacketPageRow[],
+  codes: ReadonlyMap<string, string>,
+  options: { publicUrl: string; signal: AbortSignal; afterPage: () => Promise<void> },
+): Promise<void> {
+  const writer = (await pdfDrawing()).createBlobPdfWriter(blobStore, { title: 'Print packet', signal: options.signal });
+  let blob;
+  try {
+    await addPacketPages(writer, blobStore, rows, codes, options.publicUrl, options.afterPage);
+    blob = (await writer.finish()).blob;
+  } catch (error) {
+    await writer.abort();
+    throw error;
+  }
+  await db.query('UPDATE distributed_files SET blob_key = $2, page_count = $3 WHERE id = $1', [packet.id, blob.key, rows.length]);
+}
+
+/** Every packet is stored: the file is sent, and grading starts in each congregation (unprinted). */
+export async function markSent(db: Database, fileId: string, pageCount: number): Promise<void> {
+  await db.query(
+    `INSERT INTO file_congregations (file_id, congregation_id, status)
+     SELECT file_id, congregation_id, 'unprinted' FROM distributed_files WHERE file_id = $1
+     ON CONFLICT (file_id, congregation_id) DO NOTHING`,
+    [fileId],
+  );
+  await db.query(`UPDATE files SET sent_at = now(), file_status = 'grading' WHERE id = $1 AND sent_at IS NULL`, [fileId]);
+  await updateProgress(db, JOB.sendToStudyHelpers, fileId, { status: 'success', completed: pageCount, count: pageCount });
+}
+
+/** Sending keeps failing: the admin gets the Send button back. False when the file was sent meanwhile. */
+export async function cancelSend(db: Database, fileId: string): Promise<boolean> {
+  return (await db.execute('UPDATE files SET send_requested_at = NULL WHERE id = $1 AND sent_at IS NULL', [fileId])) > 0;
 }

@@ -1,10 +1,9 @@
 // The pages of a study-helper upload as staged while it is read (feedback_upload_pages), and
 // the last writes of its processing: every page's outcome and the upload marked done.
 import type { Database } from '../db/database';
-import { JOB } from '../jobs/job-types';
-import { updateProgress } from '../jobs/progress';
 import type { Code, CodePrefix } from '../pipeline/codes';
 import type { PageReason } from '../pipeline/find-codes';
+import { JOB, updateProgress } from './job-progress';
 
 /** A page's outcome as recorded (graded outcomes, or `intro` / `blank` for intro files). */
 export interface PageOutcomeRow {

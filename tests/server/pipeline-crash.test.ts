@@ -62,7 +62,8 @@ describe('a worker stopped mid-file', () => {
     expect(storedBefore).toEqual(Array.from({ length: STOP_AFTER_PAGE }, (_, i) => i + 1));
     const mid = await db.one<{ process_status: string; pages: number; sheets: number; lease: string | null }>(
       `SELECT f.process_status, (SELECT count(*) FROM pages WHERE file_id = f.id) AS pages,
-              (SELECT count(*) FROM answer_sheets WHERE file_id = f.id) AS sheets, f.processing_lease_token AS lease
+              (SELECT count(*) FROM answer_sheets WHERE file_id = f.id) AS sheets,
+              (SELECT token FROM job_leases WHERE job = 'process_service_center_upload' AND target_id = f.id) AS lease
        FROM files f WHERE f.id = $1`,
       [fileId],
     );
@@ -94,7 +95,7 @@ describe('a worker stopped mid-file', () => {
         expect(numbers).toEqual(expected.sheets[index]!.pages.map((page) => page.page_number));
       });
       const file = await db.one<{ lease: string | null; attempts: number }>(
-        'SELECT processing_lease_token AS lease, processing_attempts AS attempts FROM files WHERE id = $1',
+        `SELECT token AS lease, attempts FROM job_leases WHERE job = 'process_service_center_upload' AND target_id = $1`,
         [fileId],
       );
       expect(file).toEqual({ lease: null, attempts: 2 });
@@ -113,7 +114,12 @@ describe('a worker stopped mid-file', () => {
     const response = await upload(app.app, admin, readFileSync(small.path), { name: 'Crashing file' });
     const fileId = response.body.id!;
     await app.close();
-    await db.query('UPDATE files SET processing_attempts = $2 WHERE id = $1', [fileId, MAX_PROCESSING_ATTEMPTS]);
+    // As left by MAX_PROCESSING_ATTEMPTS workers that died holding it.
+    await db.query(
+      `INSERT INTO job_leases (job, target_id, token, lease_until, attempts)
+       VALUES ('process_service_center_upload', $1, 'dead-worker', now() - interval '1 second', $2)`,
+      [fileId, MAX_PROCESSING_ATTEMPTS],
+    );
     const restarted = await createPipelineApp({ db, dataDir });
     try {
       expect(await waitForProcessing(db, fileId)).toBe('failed');

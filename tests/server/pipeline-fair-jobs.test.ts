@@ -140,7 +140,7 @@ describe('files read at once', () => {
       expect(seconds).toBeLessThan(20);
       const pages = await storedCodes(fileId);
       expect(pages.map((page) => page.page_number)).toEqual(Array.from({ length: 60 }, (_, i) => i + 1));
-      const file = await db.one<{ attempts: number }>('SELECT processing_attempts AS attempts FROM files WHERE id = $1', [fileId]);
+      const file = await db.one<{ attempts: number }>(`SELECT attempts FROM job_leases WHERE job = 'process_service_center_upload' AND target_id = $1`, [fileId]);
       expect(file.attempts).toBe(2);
       expect(second.app.contractViolations).toEqual([]);
     } finally {

@@ -90,7 +90,7 @@ describe.skipIf(databaseUrl === undefined)('job workers as separate processes (P
     expect((await db.one<{ process_status: string }>('SELECT process_status FROM files WHERE id = $1', [fileId])).process_status).toBe('pending');
 
     // Time passes: the dead worker's lease runs out; a new worker process finds the file at start.
-    await db.query(`UPDATE files SET processing_lease_until = now() - interval '1 second' WHERE id = $1`, [fileId]);
+    await db.query(`UPDATE job_leases SET lease_until = now() - interval '1 second' WHERE job = 'process_service_center_upload' AND target_id = $1`, [fileId]);
     const second = startWorker();
     expect(await waitForProcessing(db, fileId, 120_000)).toBe('success');
     const pages = await db.query<{ page_number: number; answer_sheet_id: string | null }>(

@@ -4,7 +4,7 @@
 // the file notices the file is gone and stops.
 import type { BlobStore } from '../../blob-store';
 import type { Database } from '../../db/database';
-import { JOB } from '../../jobs/job-types';
+import { JOB } from '../../workflow/job-progress';
 import { discardIfUnreferenced } from '../../db/blob-references';
 
 /** Returns false when the file did not exist. */
@@ -28,6 +28,8 @@ export async function deleteFile(db: Database, blobStore: BlobStore, fileId: str
     return [file.blob_key, ...pageKeys.map((row) => row.key)];
   });
   if (keys === null) return false;
+  // Its jobs' leases go too (after the commit: a job finishing takes the lease row first).
+  await db.query('DELETE FROM job_leases WHERE target_id = $1', [fileId]);
   for (const key of new Set(keys)) await discardIfUnreferenced(db, blobStore, key);
   return true;
 }

@@ -6,7 +6,7 @@ import type { FastifyInstance } from 'fastify';
 import { isSameOriginGet, requireAdmin } from '../../auth/session';
 import type { ReplyOf, Route } from '../../contract/types';
 import { conflictError, notFound } from '../../http-error';
-import { JOB } from '../../jobs/job-types';
+import { JOB } from '../../workflow/job-progress';
 import { keptSheetSql } from '../../workflow/file-steps';
 import { requestReturnFile } from '../../workflow/return-file';
 import { requestSend } from '../../workflow/send-packets';

@@ -4,8 +4,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Database } from '../../db/database';
 import { createTestDb } from '../../../tests/helpers/test-db';
-import { JOB } from '../job-types';
-import { ProgressHub, announceProgress, readProgress, startProgress, updateProgress, type ProgressMessage } from '../progress';
+import { JOB, ProgressHub, announceProgress, readProgress, startProgress, updateProgress, type ProgressMessage } from '../job-progress';
 
 describe('ProgressHub', () => {
   let db: Database;

@@ -8,7 +8,7 @@ import type { Database } from '../db/database';
 import type { Code, CodePrefix } from '../pipeline/codes';
 import type { PageReason } from '../pipeline/find-codes';
 import { splitIntoSheets, type AnswerSheetPageLength, type SplitResult } from '../pipeline/split';
-import { JOB } from './job-types';
+import { JOB } from './job-progress';
 import { resolveCodes } from './resolve-codes';
 
 interface StoredPage {
@@ -27,14 +27,14 @@ export interface WriteSheetsResult {
 
 /**
  * Splits and writes in one transaction and marks the file processed. Returns null when the file
- * is no longer ours to finish (deleted, already processed, or the lease was taken over).
+ * is no longer pending (deleted, already processed). The job calls it while it holds the file.
  */
-export async function writeSheets(db: Database, fileId: string, leaseToken: string): Promise<WriteSheetsResult | null> {
+export async function writeSheets(db: Database, fileId: string): Promise<WriteSheetsResult | null> {
   return db.transaction(async (tx) => {
     const file = await tx.maybeOne<{ answer_sheet_page_length: AnswerSheetPageLength; service_center_id: string | null; page_count: number | null }>(
       `SELECT answer_sheet_page_length, service_center_id, page_count FROM files
-       WHERE id = $1 AND process_status = 'pending' AND processing_lease_token = $2 FOR UPDATE`,
-      [fileId, leaseToken],
+       WHERE id = $1 AND process_status = 'pending' FOR UPDATE`,
+      [fileId],
     );
     if (file === null) return null;
 
@@ -169,8 +169,7 @@ export async function writeSheets(db: Database, fileId: string, leaseToken: stri
     const coverPageId = split.cover ? (byNumber.get(split.cover.page_number)?.id ?? null) : null;
     await tx.query(
       `UPDATE files SET process_status = 'success', failure_reason = NULL,
-              cover_page_id = $2, service_center_id = COALESCE(service_center_id, $3),
-              processing_lease_token = NULL, processing_lease_until = NULL
+              cover_page_id = $2, service_center_id = COALESCE(service_center_id, $3)
        WHERE id = $1`,
       [fileId, coverPageId, split.cover?.service_center_id ?? null],
     );

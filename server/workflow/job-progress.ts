@@ -1,12 +1,27 @@
 // Progress of background jobs: one job_progress row per run (group_name = job type, run_id =
-// the file id for uploads), written by whichever worker runs the job and read by any server
-// process. Listeners are served by polling that row, so a stream works whatever process runs
-// the job; one poll per run and process, however many listeners. When the job runs in the
-// listener's own process, each write also reads the row at once (announceProgress).
+// the id of what the job works on: the file for uploads and packets), written by whichever
+// worker runs the job and read by any server process. Listeners are served by polling that row,
+// so a stream works whatever process runs the job; one poll per run and process, however many
+// listeners. When the job runs in the listener's own process, each write also reads the row at
+// once (announceProgress).
 import { EventEmitter } from 'node:events';
 import type { Schemas } from '../contract/types';
 import type { Database } from '../db/database';
-import { PROGRESS_POLL_MS, type JobType } from './job-types';
+
+export type JobType = Schemas['JobType'];
+
+/** The background jobs of the product, named as the progress calls name them (contract JobType). */
+export const JOB = {
+  processServiceCenterUpload: 'process_service_center_upload',
+  sendToStudyHelpers: 'send_to_study_helpers',
+  generateReturnFile: 'generate_return_file_requested',
+  processStudyHelperUpload: 'process_study_helper_upload',
+} as const satisfies Record<string, JobType>;
+
+/** Progress streams re-read job_progress this often (works across server processes). */
+export const PROGRESS_POLL_MS = 250;
+/** A running job writes its progress at most this often (plus its first and last unit). */
+export const PROGRESS_WRITE_MS = 200;
 
 export type ProgressMessage = Schemas['ProgressMessage'];
 export type ProgressStatus = ProgressMessage['status'];
@@ -231,5 +246,41 @@ export class ProgressHub {
     }
     entry.timer = setTimeout(() => void this.poll(id, key), entry.readAgain ? 0 : this.pollMs);
     entry.timer.unref?.();
+  }
+}
+
+/**
+ * Progress of a job written as it goes: at most every PROGRESS_WRITE_MS (a 2000-page job does
+ * not write 2000 rows), always the first and the last unit.
+ */
+export class ProgressWriter {
+  private lastWrite = 0;
+  completed = 0;
+
+  constructor(
+    private readonly db: Database,
+    private readonly group: JobType,
+    private readonly runId: string,
+    readonly count: number,
+    private readonly failed: () => number = () => 0,
+  ) {}
+
+  async start(completed = 0): Promise<void> {
+    this.completed = completed;
+    this.lastWrite = Date.now();
+    await updateProgress(this.db, this.group, this.runId, { status: 'running', completed, count: this.count, failed: this.failed() });
+  }
+
+  async step(by = 1): Promise<void> {
+    this.completed += by;
+    const now = Date.now();
+    if (now - this.lastWrite < PROGRESS_WRITE_MS && this.completed < this.count) return;
+    this.lastWrite = now;
+    await updateProgress(this.db, this.group, this.runId, {
+      status: 'running',
+      completed: Math.min(this.completed, this.count),
+      count: this.count,
+      failed: this.failed(),
+    });
   }
 }

@@ -1,0 +1,116 @@
+// Job `process_study_helper_upload`: a congregation's graded upload (scans of graded packet
+// pages), or an intro file of a study helper's own recruits (server/workflow/graded-upload.ts).
+// Target: the upload, while it is pending.
+import { processPages } from '../pipeline/process-pages';
+import { UnreadablePdfError } from '../pipeline/read-page';
+import {
+  discardUnused,
+  failUpload,
+  firstMissingStagedPage,
+  GRADED_PREFIXES,
+  INTRO_PREFIXES,
+  matchUpload,
+  pendingUpload,
+  stagePage,
+} from '../workflow/graded-upload';
+import { writeIntroSheets } from '../workflow/intro-sheets';
+import { JOB, PROGRESS_WRITE_MS, updateProgress } from '../workflow/job-progress';
+import { localCopy, type LocalCopy } from '../workflow/local-copy';
+import type { UploadRow } from '../workflow/upload-staging';
+import { leasedJob, step, STOP, type RunningJob } from './leased-job';
+import type { JobContext } from './queue';
+import { buildReturnFile } from './return-file';
+
+export interface GradedUploadData {
+  upload_id: string;
+}
+
+interface GradedUploadRun {
+  upload: UploadRow;
+  local: LocalCopy | null;
+  /** Files whose grading this upload completed. */
+  completedFiles: string[];
+  /** Blobs nothing points at any more: replaced feedback, staged images of pages not kept. */
+  unusedBlobs: string[];
+}
+
+export const processStudyHelperUpload = leasedJob<GradedUploadData, GradedUploadRun>({
+  name: JOB.processStudyHelperUpload,
+  targetOf: (data) => data.upload_id,
+  dataOf: (uploadId) => ({ upload_id: uploadId }),
+  wants: { table: 'feedback_uploads', where: `t.process_status = 'pending'`, orderBy: 't.created_at' },
+  expireInSeconds: 23 * 3600,
+  load: async (job) => {
+    const upload = await pendingUpload(job.db, job.targetId);
+    return upload === null ? null : { upload, local: null, completedFiles: [], unusedBlobs: [] };
+  },
+  steps: [
+    step('copy the PDF where the pipeline reads it', async (job, run) => {
+      run.local = await localCopy(job.blobStore, run.upload.blob_key);
+    }),
+    step('read every page not staged yet, staging each one', (job, run) => readPages(job, run)),
+    step('intro file: write its sheets, each for a new student', async (job, run) => {
+      if (!run.upload.is_intro) return;
+      await job.commit((tx) => writeIntroSheets(tx, run.upload));
+      return STOP;
+    }),
+    step('match every page, keep the feedback and move the grading states on', async (job, run) => {
+      const result = await job.commit((tx) => matchUpload(tx, run.upload));
+      if (result === null) return STOP;
+      run.completedFiles = result.completedFiles;
+      run.unusedBlobs = result.unusedBlobs;
+    }),
+    step('discard the blobs nothing uses any more', async (job, run) => {
+      for (const key of run.unusedBlobs) await discardUnused(job.db, job.blobStore, key);
+    }),
+    step('build the return files of the files whose grading just completed', async (job, run) => {
+      // Wanted now; if one fails, the recovery sweep builds it.
+      for (const fileId of run.completedFiles) {
+        try {
+          await buildReturnFile(job.context, fileId);
+        } catch (error) {
+          job.logger.warn({ err: error, fileId }, 'return file not built yet; the recovery sweep retries');
+        }
+      }
+    }),
+  ],
+  cleanup: async (run) => {
+    await run.local?.dispose();
+  },
+  giveUp: (tx, uploadId, reason) => failUpload(tx, uploadId, reason),
+  permanentFailure: (error) => (error instanceof UnreadablePdfError ? `The PDF cannot be read: ${error.message}` : null),
+});
+
+/** Runs the job now in this process (tests, tools). */
+export function processGradedUpload(context: JobContext, uploadId: string): Promise<void> {
+  return processStudyHelperUpload.run(context, { upload_id: uploadId });
+}
+
+/** The scan pipeline from the first page not yet staged; progress goes to job_progress as it goes. */
+async function readPages(job: RunningJob, run: GradedUploadRun): Promise<void> {
+  const { db, blobStore, targetId: uploadId } = job;
+  await updateProgress(db, JOB.processStudyHelperUpload, uploadId, { status: 'running' });
+  let lastWrite = 0;
+  await processPages(run.local!.path, {
+    startAtPage: await firstMissingStagedPage(db, uploadId),
+    expectedPrefixes: run.upload.is_intro ? INTRO_PREFIXES : GRADED_PREFIXES,
+    signal: job.signal,
+    ...(job.config.pipelineThreads === undefined ? {} : { workers: job.config.pipelineThreads }),
+    onPage: async (page) => {
+      job.signal.throwIfAborted();
+      await stagePage(db, blobStore, uploadId, page);
+    },
+    onProgress: async (progress) => {
+      const now = Date.now();
+      if (now - lastWrite < PROGRESS_WRITE_MS && progress.completed !== progress.count) return;
+      lastWrite = now;
+      await updateProgress(db, JOB.processStudyHelperUpload, uploadId, {
+        status: 'running',
+        // The last step (matching) is still to come: the run is done only when it is.
+        completed: Math.min(progress.completed, Math.max(0, progress.count - 1)),
+        count: progress.count,
+        failed: progress.failed,
+      });
+    },
+  });
+}

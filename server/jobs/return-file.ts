@@ -1,0 +1,72 @@
+// Job `generate_return_file_requested`: the return file of a file whose grading completed, in
+// its two layouts (server/workflow/return-file.ts). Target: the file, while a return file is
+// requested (grading completed, or regenerate) and not made yet.
+import { JOB, ProgressWriter } from '../workflow/job-progress';
+import {
+  cancelReturnFile,
+  layOutReturnFile,
+  returnFileBlocks,
+  returnRequest,
+  storeReturnFile,
+  writeReturnFile,
+  type ReturnBlobs,
+  type ReturnBlock,
+  type ReturnRequest,
+} from '../workflow/return-file';
+import { leasedJob, step } from './leased-job';
+import type { JobContext } from './queue';
+import { discardIfUnreferenced } from '../db/blob-references';
+
+export interface ReturnData {
+  file_id: string;
+}
+
+interface ReturnRun {
+  request: ReturnRequest;
+  blocks: ReturnBlock[];
+  blobs: ReturnBlobs | null;
+  /** Pages read (the one-sided layout's pages): what progress counts. */
+  pages: number;
+  unusedBlobs: string[];
+}
+
+export const generateReturnFile = leasedJob<ReturnData, ReturnRun>({
+  name: JOB.generateReturnFile,
+  targetOf: (data) => data.file_id,
+  dataOf: (fileId) => ({ file_id: fileId }),
+  wants: { table: 'files', where: 't.return_requested_at IS NOT NULL AND NOT t.return_prepped AND t.grading_complete', orderBy: 't.return_requested_at' },
+  expireInSeconds: 6 * 3600,
+  load: async (job) => {
+    const request = await returnRequest(job.db, job.targetId);
+    return request === null ? null : { request, blocks: [], blobs: null, pages: 0, unusedBlobs: [] };
+  },
+  steps: [
+    step('each student\'s graded pages and next lesson, in file order', async (job, run) => {
+      run.blocks = await returnFileBlocks(job.db, job.targetId, job.config.publicUrl);
+    }),
+    step('write both layouts, page by page', async (job, run) => {
+      run.pages = layOutReturnFile(run.blocks, 'one').length;
+      const progress = new ProgressWriter(job.db, JOB.generateReturnFile, job.targetId, run.pages);
+      await progress.start();
+      run.blobs = await writeReturnFile(job.blobStore, run.blocks, {
+        signal: job.signal,
+        afterPage: async () => {
+          job.signal.throwIfAborted();
+          await progress.step();
+        },
+      });
+    }),
+    step('record the return file on the file', async (job, run) => {
+      run.unusedBlobs = await job.commit((tx) => storeReturnFile(tx, job.targetId, run.request, run.blobs!, run.pages));
+    }),
+    step('discard the blobs nothing uses any more', async (job, run) => {
+      for (const key of run.unusedBlobs) await discardIfUnreferenced(job.db, job.blobStore, key).catch(() => undefined);
+    }),
+  ],
+  giveUp: (tx, fileId) => cancelReturnFile(tx, fileId),
+});
+
+/** Runs the job now in this process (tests, tools, a graded upload that completed grading). */
+export function buildReturnFile(context: JobContext, fileId: string): Promise<void> {
+  return generateReturnFile.run(context, { file_id: fileId });
+}

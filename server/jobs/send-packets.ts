@@ -1,0 +1,65 @@
+// Job `send_to_study_helpers`: one packet (print PDF) per congregation of a file, then the file
+// is sent (server/workflow/send-packets.ts). Target: the file, from POST /send until it is sent.
+// A packet already stored is not written again: a crash redoes at most the one being written.
+import { JOB, ProgressWriter } from '../workflow/job-progress';
+import { pageCodes } from '../workflow/printed-codes';
+import { cancelSend, markSent, packetsOf, upsertPackets, writePacket, type PacketPageRow, type PacketRow } from '../workflow/send-packets';
+import { leasedJob, step } from './leased-job';
+import type { JobContext } from './queue';
+
+export interface SendData {
+  file_id: string;
+}
+
+interface SendRun {
+  packets: PacketRow[];
+  pagesOf: Map<string, PacketPageRow[]>;
+  /** Each page's printed `p` code, by page id. */
+  codes: Map<string, string>;
+  progress: ProgressWriter | null;
+}
+
+export const sendToStudyHelpers = leasedJob<SendData, SendRun>({
+  name: JOB.sendToStudyHelpers,
+  targetOf: (data) => data.file_id,
+  dataOf: (fileId) => ({ file_id: fileId }),
+  wants: { table: 'files', where: 't.send_requested_at IS NOT NULL AND t.sent_at IS NULL', orderBy: 't.send_requested_at' },
+  expireInSeconds: 6 * 3600,
+  load: async () => ({ packets: [], pagesOf: new Map(), codes: new Map(), progress: null }),
+  steps: [
+    step('one packet per congregation the kept sheets go to', async (job, run) => {
+      await upsertPackets(job.db, job.targetId);
+      Object.assign(run, await packetsOf(job.db, job.targetId));
+    }),
+    step('give every packet page its printed code', async (job, run) => {
+      run.codes = await pageCodes(job.db, [...run.pagesOf.values()].flat().map((row) => row.page_id));
+    }),
+    step('write each packet not stored yet, page by page', async (job, run) => {
+      const pageCount = (packet: PacketRow) => run.pagesOf.get(packet.congregation_id)!.length;
+      const progress = new ProgressWriter(job.db, JOB.sendToStudyHelpers, job.targetId, run.packets.reduce((sum, packet) => sum + pageCount(packet), 0));
+      run.progress = progress;
+      await progress.start(run.packets.filter((packet) => packet.blob_key !== null).reduce((sum, packet) => sum + pageCount(packet), 0));
+      for (const packet of run.packets) {
+        if (packet.blob_key !== null) continue;
+        await writePacket(job.db, job.blobStore, packet, run.pagesOf.get(packet.congregation_id)!, run.codes, {
+          publicUrl: job.config.publicUrl,
+          signal: job.signal,
+          afterPage: async () => {
+            job.signal.throwIfAborted();
+            await progress.step();
+          },
+        });
+      }
+    }),
+    step('mark the file sent: grading starts in each congregation', async (job, run) => {
+      await job.commit((tx) => markSent(tx, job.targetId, run.progress!.count));
+    }),
+  ],
+  // Keeps crashing: give the admin the Send button back instead of retrying forever.
+  giveUp: (tx, fileId) => cancelSend(tx, fileId),
+});
+
+/** Runs the job now in this process (tests, tools). */
+export function sendPackets(context: JobContext, fileId: string): Promise<void> {
+  return sendToStudyHelpers.run(context, { file_id: fileId });
+}

@@ -1,0 +1,81 @@
+// Job `process_service_center_upload`: an uploaded file from stored PDF to answer sheets.
+// Target: the file, while it is pending. One bad page never fails the file; the file fails only
+// when it cannot be read at all or keeps crashing its workers (leased-job.ts).
+import { processPages } from '../pipeline/process-pages';
+import { countFailedPages, failFile, firstMissingPage, pendingFile, storePage, unreadableReason, type PendingFile } from '../workflow/file-pages';
+import { JOB, PROGRESS_WRITE_MS, updateProgress } from '../workflow/job-progress';
+import { localCopy, type LocalCopy } from '../workflow/local-copy';
+import { writeSheets } from '../workflow/write-sheets';
+import { FILES_AT_ONCE, SERVICE_CENTER_CODE_PREFIXES } from './job-types';
+import { leasedJob, step, type RunningJob } from './leased-job';
+
+export interface ProcessUploadData {
+  file_id: string;
+}
+
+interface UploadRun {
+  file: PendingFile;
+  local: LocalCopy | null;
+}
+
+export const processServiceCenterUpload = leasedJob<ProcessUploadData, UploadRun>({
+  name: JOB.processServiceCenterUpload,
+  targetOf: (data) => data.file_id,
+  dataOf: (fileId) => ({ file_id: fileId }),
+  wants: { table: 'files', where: `t.process_status = 'pending'`, orderBy: 't.created_at' },
+  concurrency: FILES_AT_ONCE,
+  expireInSeconds: 23 * 3600,
+  load: async (job) => {
+    const file = await pendingFile(job.db, job.targetId);
+    return file === null ? null : { file, local: null };
+  },
+  steps: [
+    step('copy the PDF where the pipeline reads it', async (job, run) => {
+      run.local = await localCopy(job.blobStore, run.file.blob_key);
+    }),
+    step('read every page not stored yet, storing each one', (job, run) => readPages(job, run.local!.path)),
+    step('split into answer sheets and mark the file processed', async (job) => {
+      await job.commit((tx) => writeSheets(tx, job.targetId));
+    }),
+  ],
+  cleanup: async (run) => {
+    await run.local?.dispose();
+  },
+  giveUp: (tx, fileId, reason) => failFile(tx, fileId, reason),
+  permanentFailure: unreadableReason,
+});
+
+/** Queues processing of an uploaded file (at most one queued job per file). */
+export function processUploadJob(fileId: string): { name: typeof JOB.processServiceCenterUpload; data: ProcessUploadData; options: { singletonKey: string } } {
+  return { name: JOB.processServiceCenterUpload, data: { file_id: fileId }, options: { singletonKey: fileId } };
+}
+
+/** The scan pipeline from the first page not yet stored; progress goes to job_progress as it goes. */
+async function readPages(job: RunningJob, path: string): Promise<void> {
+  const { db, blobStore, targetId: fileId } = job;
+  await updateProgress(db, JOB.processServiceCenterUpload, fileId, { status: 'running' });
+  let lastWrite = 0;
+  await processPages(path, {
+    startAtPage: await firstMissingPage(db, fileId),
+    expectedPrefixes: SERVICE_CENTER_CODE_PREFIXES,
+    signal: job.signal,
+    ...(job.config.pipelineThreads === undefined ? {} : { workers: job.config.pipelineThreads }),
+    onPage: async (page) => {
+      // A crashed worker writes nothing more (the pipeline reads one page ahead).
+      job.signal.throwIfAborted();
+      await storePage(db, blobStore, fileId, page);
+      await job.hooks.afterPageStored?.(fileId, page.page_number);
+    },
+    onProgress: async (progress) => {
+      const now = Date.now();
+      if (now - lastWrite < PROGRESS_WRITE_MS && progress.completed !== progress.count) return;
+      lastWrite = now;
+      await updateProgress(db, JOB.processServiceCenterUpload, fileId, {
+        status: 'running',
+        completed: progress.completed,
+        count: progress.count,
+        failed: await countFailedPages(db, fileId),
+      });
+    },
+  });
+}
