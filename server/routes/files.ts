@@ -1,6 +1,7 @@
 // Files: the service centers' scanned PDFs. Upload (streamed, checked, then processed as a job),
 // the files tables with their filters, one file, its counts, workflow step, cover image and the
-// original PDF; rename or set its service center and people; delete it before grading starts.
+// original PDF; rename or set its service center and people; delete it before grading starts;
+// take a sent file back to the Send step while nothing came of the send.
 import { cachedTotal } from './shared/count-cache';
 import multipart from '@fastify/multipart';
 import type { FastifyInstance } from 'fastify';
@@ -10,6 +11,7 @@ import { isUniqueViolation, type Database } from '../db/database';
 import { forbidden, HttpError, notFound } from '../http-error';
 import { pdfName, sendBlob } from '../jobs/blob-response';
 import { deleteFile } from '../jobs/delete-file';
+import { recallSend } from '../workflow/recall-send';
 import { DELETABLE_STEPS, fileStateSql, fileStepOf, fileStepQuery, type FileStepName, type FileStepRow } from '../jobs/file-steps';
 import { FILE_NOT_FOUND, fileOf, fileScope, fileSelect, loadFile, loadFileStats, type FileRow } from '../jobs/file-view';
 import { IMAGE_CACHE_CONTROL, JOB, MAX_UPLOAD_BYTES } from '../jobs/job-types';
@@ -232,6 +234,12 @@ export function createFilesRoutes(options: FilesRoutesOptions = {}) {
       }
       if (!(await deleteFile(db, app.blobStore, fileId))) throw notFound(FILE_NOT_FOUND);
       return reply.code(204).send();
+    });
+
+    app.delete<Route<'recallFile'>>('/api/file/:file_id/send', async (request): Promise<ReplyOf<'recallFile'>> => {
+      requireAdmin(request);
+      await recallSend(db, app.blobStore, request.params.file_id);
+      return loadFile(db, request.params.file_id, null);
     });
 
     app.get<Route<'getFileStats'>>('/api/file/:file_id/stats', async (request): Promise<ReplyOf<'getFileStats'>> => {

@@ -5,6 +5,7 @@ import { congregationScope } from '../auth/session';
 import type { ReplyOf, Route } from '../contract/types';
 import { notFound } from '../http-error';
 import { STUDY_HELPER_NOT_FOUND } from './shared/errors';
+import { refuseWhileUsed } from './shared/in-use';
 import { pageOf, paged } from './shared/paging';
 import { listCongregation } from './shared/scope';
 import { STUDY_HELPER_SELECT, studyHelperOf, type StudyHelperRow } from './shared/study-helper';
@@ -37,5 +38,19 @@ export async function studyHelperRoutes(app: FastifyInstance) {
     // Another congregation's helper is as invisible to a coordinator as a missing one.
     if (row === null) throw notFound(STUDY_HELPER_NOT_FOUND);
     return studyHelperOf(row);
+  });
+
+  app.delete<Route<'deleteStudyHelper'>>('/api/study-helpers/:id', async (request, reply) => {
+    const id = request.params.id;
+    await db.transaction(async (tx) => {
+      const found = await tx.maybeOne('SELECT id FROM study_helpers WHERE id = $1 FOR UPDATE', [id]);
+      if (found === null) throw notFound(STUDY_HELPER_NOT_FOUND);
+      await refuseWhileUsed(tx, 'study helper', id, [
+        { name: ['student', 'students'], countSql: 'SELECT count(*) FROM students WHERE study_helper_id = $1' },
+        { name: ['graded upload', 'graded uploads'], countSql: 'SELECT count(*) FROM feedback_uploads WHERE study_helper_id = $1' },
+      ]);
+      await tx.query('DELETE FROM study_helpers WHERE id = $1', [id]);
+    });
+    return reply.code(204).send();
   });
 }

@@ -9,6 +9,7 @@ import { forbidden, notFound } from '../http-error';
 import { sendBlob } from '../jobs/blob-response';
 import { IMAGE_CACHE_CONTROL } from '../jobs/job-types';
 import { meaningOf, uploadSummaryJoin } from '../workflow/upload-report';
+import { UPLOAD_NOT_FOUND, withdrawUpload } from '../workflow/withdraw-upload';
 import { orderClause, pageOf, paged, type SortColumn } from './shared/paging';
 import { iso } from './shared/refs';
 import { listCongregation } from './shared/scope';
@@ -18,8 +19,6 @@ const SORT: Record<'name' | 'created_at', SortColumn> = {
   name: { sql: 'lower(u.name)', defaultDirection: 'asc' },
   created_at: { sql: 'u.created_at', defaultDirection: 'desc' },
 };
-
-const UPLOAD_NOT_FOUND = 'Upload not found';
 
 interface UploadRow {
   id: string;
@@ -152,5 +151,10 @@ export async function uploadRoutes(app: FastifyInstance) {
     );
     if (page?.image_blob_key == null) throw notFound('This page has no image');
     return sendBlob(request, reply, app.blobStore, page.image_blob_key, { contentType: 'image/jpeg', cacheControl: IMAGE_CACHE_CONTROL, conditional: true });
+  });
+
+  app.delete<Route<'withdrawUpload'>>('/api/uploads/:id', async (request, reply) => {
+    await withdrawUpload(db, app.blobStore, request.params.id);
+    return reply.code(204).send();
   });
 }
