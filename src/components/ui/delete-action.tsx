@@ -10,6 +10,8 @@ import { refusalMessage } from '../../lib/refusal';
 
 export const deleteQuestion = (what: string, verb = 'delete') => `Are you sure you want to ${verb} this ${what}? This action cannot be undone.`;
 
+const titled = (words: string) => words.replace(/(^|\s)\S/g, (first) => first.toUpperCase());
+
 export interface DeleteActionProps {
   /** What is deleted, in the question and messages: "congregation", "study helper". */
   what: string;
@@ -64,7 +66,7 @@ export function DeleteAction({ what, name, run, onDone, verb = 'Delete', labelle
       <ConfirmDialog
         visible={asking}
         onHide={() => setAsking(false)}
-        header={`${verb} ${what[0]!.toUpperCase()}${what.slice(1)}`}
+        header={`${verb} ${titled(what)}`}
         message={deleteQuestion(what, verb.toLowerCase())}
         icon="pi pi-exclamation-triangle"
         acceptLabel={verb}
