@@ -1,6 +1,7 @@
 // Baptism requests: the list (newest first), a request made by typing a student's id, and a
 // response flagged as a baptism request (one way), which also makes the student's request.
-// A coordinator works only with its own congregation's students and responses.
+// A coordinator works only with its own congregation's students and responses. An admin deletes
+// a pending request made by mistake, which unflags the student's responses (the flag's undo).
 import type { FastifyInstance } from 'fastify';
 import { congregationScope } from '../auth/session';
 import type { ReplyOf, Route, Schemas } from '../contract/types';

@@ -1,6 +1,7 @@
 // Congregations: the admin list and creation (with the spec's WBS code rule), and what a
 // congregation's coordinator reads about its own congregation: the record, the dashboard
-// counts and its study helpers. A coordinator addressing another congregation gets 403.
+// counts and its study helpers. A coordinator addressing another congregation gets 403. An
+// admin deletes a congregation made by mistake while nothing refers to it (else 409).
 import type { FastifyInstance } from 'fastify';
 import { requireCongregationAccess } from '../auth/session';
 import type { ReplyOf, Route, Schemas } from '../contract/types';

@@ -1,6 +1,7 @@
 // Service centers (admin): the centers that scan and send student answer sheets, with their
 // recruiting points, recruiters and contact persons. A point, recruiter or contact person is
-// only ever reached through its own service center.
+// only ever reached through its own service center. A center, recruiter or contact person made
+// by mistake can be deleted while nothing refers to it (else 409 naming what does).
 import type { FastifyInstance } from 'fastify';
 import type { Database } from '../db/database';
 import type { ReplyOf, Route, Schemas } from '../contract/types';

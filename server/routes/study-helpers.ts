@@ -1,5 +1,6 @@
 // Study helpers across congregations: the list (by name and congregation) and one helper with
-// how many students it has. A coordinator sees only its own congregation's helpers.
+// how many students it has. A coordinator sees only its own congregation's helpers. An admin
+// deletes a helper made by mistake while no student or graded upload names it (else 409).
 import type { FastifyInstance } from 'fastify';
 import { congregationScope } from '../auth/session';
 import type { ReplyOf, Route } from '../contract/types';

@@ -1,7 +1,8 @@
 // Graded-packet uploads that congregations sent back (feedback uploads): the list (sorted,
 // filtered by congregation, paged, with each upload's matched / not matched counts), an upload's
 // report page by page, and the scan of a page for the report's thumbnails. A coordinator sees its
-// own congregation's uploads only.
+// own congregation's uploads only. An admin withdraws an upload sent by mistake
+// (workflow/withdraw-upload.ts).
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { congregationScope } from '../auth/session';
 import type { ReplyOf, Route, Schemas } from '../contract/types';
