@@ -414,6 +414,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/baptism-requests/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * Delete a baptism request made by mistake; its student's responses are unflagged
+         * @description Undoes a request made by student id or by flagging a response: the request goes and no response of the student stays flagged as a baptism request. Refused (409, nothing changed) once the request is no longer pending.
+         */
+        delete: operations["deleteBaptismRequest"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/baptism-request": {
         parameters: {
             query?: never;
@@ -657,7 +677,11 @@ export interface paths {
         put?: never;
         /** Send a file to its congregations' study helpers (job send_to_study_helpers) */
         post: operations["sendFile"];
-        delete?: never;
+        /**
+         * Take a sent file back to the Send step
+         * @description Undoes a send: the packets are deleted and the file is at the Send step again (its sheets can be reviewed and assigned anew). Refused (409, nothing changed) while the file is being sent, when it was not sent, and once a packet was downloaded (printed) or a graded scan of it came back.
+         */
+        delete: operations["recallFile"];
         options?: never;
         head?: never;
         patch?: never;
@@ -726,7 +750,51 @@ export interface paths {
         get: operations["getServiceCenter"];
         put?: never;
         post?: never;
-        delete?: never;
+        /**
+         * Delete a service center made by mistake (the client asks for confirmation first)
+         * @description Only a service center nothing refers to: refused (409, nothing deleted) while it has files, students, recruiting points, recruiters or contact persons; the message names them.
+         */
+        delete: operations["deleteServiceCenter"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/service-centers/{service_center_id}/recruiters/{recruiter_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * Delete a recruiter made by mistake (the client asks for confirmation first)
+         * @description Only a recruiter nothing refers to: refused (409, nothing deleted) while files or students name the recruiter.
+         */
+        delete: operations["deleteRecruiter"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/service-centers/{service_center_id}/contact-persons/{contact_person_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * Delete a contact person made by mistake (the client asks for confirmation first)
+         * @description Only a contact person nothing refers to: refused (409, nothing deleted) while files name the contact person.
+         */
+        delete: operations["deleteContactPerson"];
         options?: never;
         head?: never;
         patch?: never;
@@ -866,7 +934,11 @@ export interface paths {
         get: operations["getCongregation"];
         put?: never;
         post?: never;
-        delete?: never;
+        /**
+         * Delete a congregation made by mistake (the client asks for confirmation first)
+         * @description Only a congregation nothing refers to: refused (409, nothing deleted) while it has students, study helpers, answer sheets assigned to it, packets of sent files, graded uploads or users; the message names them.
+         */
+        delete: operations["deleteCongregation"];
         options?: never;
         head?: never;
         patch?: never;
@@ -935,7 +1007,11 @@ export interface paths {
         get: operations["getStudyHelper"];
         put?: never;
         post?: never;
-        delete?: never;
+        /**
+         * Delete a study helper made by mistake (the client asks for confirmation first)
+         * @description Only a study helper nothing refers to: refused (409, nothing deleted) while students (and so their answer sheets) or graded uploads name the helper.
+         */
+        delete: operations["deleteStudyHelper"];
         options?: never;
         head?: never;
         patch?: never;
@@ -1111,7 +1187,11 @@ export interface paths {
         get: operations["getUpload"];
         put?: never;
         post?: never;
-        delete?: never;
+        /**
+         * Withdraw a graded upload; the pages it graded are ungraded again
+         * @description The scans the upload matched are removed, so their pages (and sheets) count as not graded again, and the upload with its report is deleted. Refused (409, nothing changed) while the upload is still being read, for an intro upload whose answer sheets were written to a file, and when a file it graded is fully graded (its return file is made from the scans), downloaded or archived.
+         */
+        delete: operations["withdrawUpload"];
         options?: never;
         head?: never;
         patch?: never;
@@ -2123,6 +2203,23 @@ export interface components {
                 "application/pdf": string;
             };
         };
+        /** @description Refused, nothing changed; the message says why (the record is in use, or it is too late to undo). */
+        Refused: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                /**
+                 * @example {
+                 *       "detail": {
+                 *         "error_type": "CONFLICT",
+                 *         "message": "This congregation cannot be deleted: it has 12 students and 3 study helpers."
+                 *       }
+                 *     }
+                 */
+                "application/json": components["schemas"]["ErrorWithType"];
+            };
+        };
     };
     parameters: {
         PageId: components["schemas"]["Uuid"];
@@ -3099,6 +3196,31 @@ export interface operations {
             403: components["responses"]["Forbidden"];
         };
     };
+    deleteBaptismRequest: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: components["parameters"]["Id"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Deleted. */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Refused"];
+        };
+    };
     createBaptismRequest: {
         parameters: {
             query?: never;
@@ -3759,6 +3881,53 @@ export interface operations {
             409: components["responses"]["Conflict"];
         };
     };
+    recallFile: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                file_id: components["parameters"]["FileId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The file, at the Send step again. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "id": "3f2b8c1e-4a5d-4e6f-9a7b-1c2d3e4f5a6b",
+                     *       "name": "Accra batch 2026-11-02",
+                     *       "process_status": "success",
+                     *       "file_status": null,
+                     *       "grading_complete": false,
+                     *       "printed": false,
+                     *       "responses_count": 58,
+                     *       "service_center": null,
+                     *       "recruiting_point": null,
+                     *       "recruiter": null,
+                     *       "service_center_contact_person": null,
+                     *       "congregations": [],
+                     *       "courses": [],
+                     *       "uploaded_at": "2026-11-02T10:15:00Z",
+                     *       "sent_at": null,
+                     *       "congregation_file_status": null
+                     *     }
+                     */
+                    "application/json": components["schemas"]["File"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Refused"];
+        };
+    };
     archiveFile: {
         parameters: {
             query?: never;
@@ -3954,6 +4123,83 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+        };
+    };
+    deleteServiceCenter: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: components["parameters"]["Id"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Deleted. */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Refused"];
+        };
+    };
+    deleteRecruiter: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                service_center_id: components["parameters"]["ServiceCenterId"];
+                recruiter_id: components["schemas"]["Uuid"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Deleted. */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Refused"];
+        };
+    };
+    deleteContactPerson: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                service_center_id: components["parameters"]["ServiceCenterId"];
+                contact_person_id: components["schemas"]["Uuid"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Deleted. */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Refused"];
         };
     };
     printServiceCenterCoverSheet: {
@@ -4457,6 +4703,31 @@ export interface operations {
             404: components["responses"]["NotFound"];
         };
     };
+    deleteCongregation: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: components["parameters"]["Id"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Deleted. */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Refused"];
+        };
+    };
     getCongregationStats: {
         parameters: {
             query?: never;
@@ -4647,6 +4918,31 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+        };
+    };
+    deleteStudyHelper: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: components["parameters"]["Id"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Deleted. */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Refused"];
         };
     };
     getDistributedFileExists: {
@@ -4989,6 +5285,31 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+        };
+    };
+    withdrawUpload: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: components["parameters"]["Id"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Deleted. */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Refused"];
         };
     };
     getUploadPageImage: {

@@ -38,6 +38,8 @@ export const badRequest = (detail: unknown = 'Bad request') => new HttpError(400
 export const notAuthenticated = () => new HttpError(401, 'Not authenticated');
 export const forbidden = () => new HttpError(403, 'Forbidden');
 export const notFound = (detail: unknown = 'Not found') => new HttpError(404, detail);
+/** The one answer for a file that is missing or out of the caller's scope. */
+export const FILE_NOT_FOUND = 'File not found';
 export const conflict = (detail: unknown = 'Conflict') => new HttpError(409, detail);
 
 /** 400 {"detail": {"error_type": "VALIDATION_ERROR", "message": ...}}: a rule the contract cannot express. */

@@ -1,6 +1,7 @@
 // Baptism requests: the list (newest first), a request made by typing a student's id, and a
 // response flagged as a baptism request (one way), which also makes the student's request.
-// A coordinator works only with its own congregation's students and responses.
+// A coordinator works only with its own congregation's students and responses. An admin deletes
+// a pending request made by mistake, which unflags the student's responses (the flag's undo).
 import type { FastifyInstance } from 'fastify';
 import { congregationScope } from '../auth/session';
 import type { ReplyOf, Route, Schemas } from '../contract/types';
@@ -16,6 +17,7 @@ import { Where } from './shared/where';
 /** Spec section 8: the dialog shows these texts as the server sends them. */
 export const NO_ANSWER_SHEET = 'No answer sheet found for this student.';
 export const BAPTISM_REQUEST_EXISTS = 'A baptism request already exists for this student.';
+const BAPTISM_REQUEST_NOT_FOUND = 'Baptism request not found';
 
 // The student's own service center and recruiter; failing those, the ones of the file the
 // request's answer sheet came in.
@@ -129,4 +131,22 @@ export async function baptismRoutes(app: FastifyInstance) {
       return sheetOf(await db.one<SheetRow>(`${SHEET_SELECT} WHERE a.id = $1`, [id]));
     },
   );
+
+  app.delete<Route<'deleteBaptismRequest'>>('/api/baptism-requests/:id', async (request, reply) => {
+    const id = request.params.id;
+    await db.transaction(async (tx) => {
+      const found = await tx.maybeOne<{ student_id: string; status: Schemas['BaptismStatus'] }>(
+        'SELECT student_id, status FROM baptism_requests WHERE id = $1 FOR UPDATE',
+        [id],
+      );
+      if (found === null) throw notFound(BAPTISM_REQUEST_NOT_FOUND);
+      if (found.status !== 'pending') {
+        throw conflictError('This baptism request is already being handled, so it cannot be deleted.');
+      }
+      await tx.query('DELETE FROM baptism_requests WHERE id = $1', [id]);
+      // A flagged response stands for the request: with it gone, none of the student's stays flagged.
+      await tx.query('UPDATE answer_sheets SET is_baptism_request = false WHERE student_id = $1 AND is_baptism_request', [found.student_id]);
+    });
+    return reply.code(204).send();
+  });
 }

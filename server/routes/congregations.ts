@@ -1,11 +1,13 @@
 // Congregations: the admin list and creation (with the spec's WBS code rule), and what a
 // congregation's coordinator reads about its own congregation: the record, the dashboard
-// counts and its study helpers. A coordinator addressing another congregation gets 403.
+// counts and its study helpers. A coordinator addressing another congregation gets 403. An
+// admin deletes a congregation made by mistake while nothing refers to it (else 409).
 import type { FastifyInstance } from 'fastify';
 import { requireCongregationAccess } from '../auth/session';
 import type { ReplyOf, Route, Schemas } from '../contract/types';
 import type { Database } from '../db/database';
 import { conflictError, notFound, validationError } from '../http-error';
+import { refuseWhileUsed } from './shared/in-use';
 import { orderClause, pageOf, paged, type SortColumn } from './shared/paging';
 import { iso } from './shared/refs';
 import { STUDY_HELPER_SELECT, studyHelperOf, type StudyHelperRow } from './shared/study-helper';
@@ -86,6 +88,29 @@ export async function congregationRoutes(app: FastifyInstance) {
   app.get<Route<'getCongregation'>>('/api/congregations/:id', async (request): Promise<ReplyOf<'getCongregation'>> => {
     requireCongregationAccess(request, request.params.id);
     return congregationOf(await findCongregation(db, request.params.id));
+  });
+
+  app.delete<Route<'deleteCongregation'>>('/api/congregations/:id', async (request, reply) => {
+    const id = request.params.id;
+    await db.transaction(async (tx) => {
+      const found = await tx.maybeOne('SELECT id FROM congregations WHERE id = $1 FOR UPDATE', [id]);
+      if (found === null) throw notFound(CONGREGATION_NOT_FOUND);
+      await refuseWhileUsed(tx, 'congregation', id, [
+        { name: ['student', 'students'], countSql: 'SELECT count(*) FROM students WHERE congregation_id = $1' },
+        { name: ['study helper', 'study helpers'], countSql: 'SELECT count(*) FROM study_helpers WHERE congregation_id = $1' },
+        { name: ['answer sheet assigned to it', 'answer sheets assigned to it'], countSql: 'SELECT count(*) FROM answer_sheets WHERE assigned_group = $1' },
+        {
+          name: ['sent file', 'sent files'],
+          countSql: `SELECT count(*) FROM (SELECT file_id FROM file_congregations WHERE congregation_id = $1
+                     UNION SELECT file_id FROM distributed_files WHERE congregation_id = $1) f`,
+        },
+        { name: ['graded upload', 'graded uploads'], countSql: 'SELECT count(*) FROM feedback_uploads WHERE congregation_id = $1' },
+        { name: ['user', 'users'], countSql: 'SELECT count(*) FROM users WHERE congregation_id = $1' },
+      ]);
+      // An admin acting for it (View As) simply stops acting for it (ON DELETE SET NULL).
+      await tx.query('DELETE FROM congregations WHERE id = $1', [id]);
+    });
+    return reply.code(204).send();
   });
 
   app.get<Route<'getCongregationStats'>>('/api/congregations/:id/stats', async (request): Promise<ReplyOf<'getCongregationStats'>> => {

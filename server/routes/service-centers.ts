@@ -1,7 +1,8 @@
 // Service centers (admin): the centers that scan and send student answer sheets, with their
 // recruiting points, recruiters and contact persons. A point, recruiter or contact person is
 // only ever reached through its own service center. A center's batch cover sheet prints with its
-// `c` code, issued on first print and reused afterwards.
+// `c` code, issued on first print and reused afterwards. A center, recruiter or contact person made
+// by mistake can be deleted while nothing refers to it (else 409 naming what does).
 import type { FastifyInstance } from 'fastify';
 import { requireAdmin } from '../auth/session';
 import type { ReplyOf, Route, Schemas } from '../contract/types';
@@ -10,12 +11,15 @@ import { issuePrintedCode } from '../db/printed-codes';
 import { conflictError, notFound, validationError } from '../http-error';
 import { pdfDrawing } from '../pdf/lazy-drawing';
 import { pdfName, sendPdf } from './shared/blob-response';
+import { refuseWhileUsed } from './shared/in-use';
 import { orderClause, pageOf, paged, type SortColumn } from './shared/paging';
 import { countryOrNull, iso } from './shared/refs';
 import { Where, containsPattern } from './shared/where';
 
 const SERVICE_CENTER_NOT_FOUND = 'Service center not found';
 const RECRUITING_POINT_NOT_FOUND = 'Recruiting point not found';
+const RECRUITER_NOT_FOUND = 'Recruiter not found';
+const CONTACT_PERSON_NOT_FOUND = 'Contact person not found';
 
 /** The people and places a service center names; each name once per center (case and spaces aside). */
 const NAMED = {
@@ -123,6 +127,23 @@ export async function serviceCenterRoutes(app: FastifyInstance) {
     return serviceCenterOf(row);
   });
 
+  app.delete<Route<'deleteServiceCenter'>>('/api/service_centers/:id', async (request, reply) => {
+    const id = request.params.id;
+    await db.transaction(async (tx) => {
+      const found = await tx.maybeOne('SELECT id FROM service_centers WHERE id = $1 FOR UPDATE', [id]);
+      if (found === null) throw notFound(SERVICE_CENTER_NOT_FOUND);
+      await refuseWhileUsed(tx, 'service center', id, [
+        { name: ['file', 'files'], countSql: 'SELECT count(*) FROM files WHERE service_center_id = $1' },
+        { name: ['student', 'students'], countSql: 'SELECT count(*) FROM students WHERE service_center_id = $1' },
+        { name: ['recruiting point', 'recruiting points'], countSql: 'SELECT count(*) FROM recruiting_points WHERE service_center_id = $1' },
+        { name: ['recruiter', 'recruiters'], countSql: 'SELECT count(*) FROM recruiters WHERE service_center_id = $1' },
+        { name: ['contact person', 'contact persons'], countSql: 'SELECT count(*) FROM contact_persons WHERE service_center_id = $1' },
+      ]);
+      await tx.query('DELETE FROM service_centers WHERE id = $1', [id]);
+    });
+    return reply.code(204).send();
+  });
+
   app.get<Route<'listRecruitingPoints'>>(
     '/api/service_centers/:id/recruiting-points',
     async (request): Promise<ReplyOf<'listRecruitingPoints'>> => {
@@ -204,6 +225,29 @@ export async function serviceCenterRoutes(app: FastifyInstance) {
     },
   );
 
+  app.delete<Route<'deleteRecruiter'>>(
+    '/api/service-centers/:service_center_id/recruiters/:recruiter_id',
+    async (request, reply) => {
+      const { service_center_id: centerId, recruiter_id: id } = request.params;
+      await db.transaction(async (tx) => {
+        const found = await tx.maybeOne('SELECT id FROM recruiters WHERE id = $1 AND service_center_id = $2 FOR UPDATE', [id, centerId]);
+        if (found === null) throw notFound(RECRUITER_NOT_FOUND);
+        await refuseWhileUsed(
+          tx,
+          'recruiter',
+          id,
+          [
+            { name: ['file', 'files'], countSql: 'SELECT count(*) FROM files WHERE recruiter_id = $1' },
+            { name: ['student', 'students'], countSql: 'SELECT count(*) FROM students WHERE recruiter_id = $1' },
+          ],
+          'is named by',
+        );
+        await tx.query('DELETE FROM recruiters WHERE id = $1', [id]);
+      });
+      return reply.code(204).send();
+    },
+  );
+
   app.get<Route<'listContactPersons'>>(
     '/api/service-centers/:service_center_id/contact-persons',
     async (request): Promise<ReplyOf<'listContactPersons'>> => {
@@ -256,4 +300,24 @@ export async function serviceCenterRoutes(app: FastifyInstance) {
     });
     return sendPdf(reply, pdf, pdfName(`${center.name} - cover sheet`, 'cover-sheet'));
   });
+
+  app.delete<Route<'deleteContactPerson'>>(
+    '/api/service-centers/:service_center_id/contact-persons/:contact_person_id',
+    async (request, reply) => {
+      const { service_center_id: centerId, contact_person_id: id } = request.params;
+      await db.transaction(async (tx) => {
+        const found = await tx.maybeOne('SELECT id FROM contact_persons WHERE id = $1 AND service_center_id = $2 FOR UPDATE', [id, centerId]);
+        if (found === null) throw notFound(CONTACT_PERSON_NOT_FOUND);
+        await refuseWhileUsed(
+          tx,
+          'contact person',
+          id,
+          [{ name: ['file', 'files'], countSql: 'SELECT count(*) FROM files WHERE contact_person_id = $1' }],
+          'is named by',
+        );
+        await tx.query('DELETE FROM contact_persons WHERE id = $1', [id]);
+      });
+      return reply.code(204).send();
+    },
+  );
 }

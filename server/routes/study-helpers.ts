@@ -15,6 +15,7 @@ import { JOB, startProgress } from '../workflow/job-progress';
 import { refreshCongregationStates } from '../workflow/grading-state';
 import { pdfName, sendBlob } from './shared/blob-response';
 import { STUDY_HELPER_NOT_FOUND } from './shared/errors';
+import { refuseWhileUsed } from './shared/in-use';
 import { pageOf, paged } from './shared/paging';
 import { checkPdf, PdfCheckError } from './shared/pdf-check';
 import { queueJob } from './shared/queue-job';
@@ -67,6 +68,20 @@ export function createStudyHelperRoutes(options: StudyHelperRoutesOptions = {}) 
       // Another congregation's helper is as invisible to a coordinator as a missing one.
       if (row === null) throw notFound(STUDY_HELPER_NOT_FOUND);
       return studyHelperOf(row);
+    });
+
+    app.delete<Route<'deleteStudyHelper'>>('/api/study-helpers/:id', async (request, reply) => {
+      const id = request.params.id;
+      await db.transaction(async (tx) => {
+        const found = await tx.maybeOne('SELECT id FROM study_helpers WHERE id = $1 FOR UPDATE', [id]);
+        if (found === null) throw notFound(STUDY_HELPER_NOT_FOUND);
+        await refuseWhileUsed(tx, 'study helper', id, [
+          { name: ['student', 'students'], countSql: 'SELECT count(*) FROM students WHERE study_helper_id = $1' },
+          { name: ['graded upload', 'graded uploads'], countSql: 'SELECT count(*) FROM feedback_uploads WHERE study_helper_id = $1' },
+        ]);
+        await tx.query('DELETE FROM study_helpers WHERE id = $1', [id]);
+      });
+      return reply.code(204).send();
     });
 
     // Print packets --------------------------------------------------------------------------

@@ -1,7 +1,8 @@
 // Graded-packet uploads that congregations sent back (feedback uploads): the list (sorted,
 // filtered by congregation, paged, with each upload's matched / not matched counts), an upload's
 // report page by page, and the scan of a page for the report's thumbnails. A coordinator sees its
-// own congregation's uploads only.
+// own congregation's uploads only. An admin withdraws an upload sent by mistake
+// (workflow/withdraw-upload.ts).
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { congregationScope } from '../auth/session';
 import type { ReplyOf, Route, Schemas } from '../contract/types';
@@ -9,6 +10,7 @@ import { forbidden, notFound } from '../http-error';
 import { sendBlob } from './shared/blob-response';
 import { IMAGE_CACHE_CONTROL } from '../jobs/job-types';
 import { meaningOf, uploadSummaryJoin } from '../workflow/upload-report';
+import { UPLOAD_NOT_FOUND, withdrawUpload } from '../workflow/withdraw-upload';
 import { orderClause, pageOf, paged, type SortColumn } from './shared/paging';
 import { iso } from './shared/refs';
 import { listCongregation } from './shared/scope';
@@ -18,8 +20,6 @@ const SORT: Record<'name' | 'created_at', SortColumn> = {
   name: { sql: 'lower(u.name)', defaultDirection: 'asc' },
   created_at: { sql: 'u.created_at', defaultDirection: 'desc' },
 };
-
-const UPLOAD_NOT_FOUND = 'Upload not found';
 
 interface UploadRow {
   id: string;
@@ -152,5 +152,10 @@ export async function uploadRoutes(app: FastifyInstance) {
     );
     if (page?.image_blob_key == null) throw notFound('This page has no image');
     return sendBlob(request, reply, app.blobStore, page.image_blob_key, { contentType: 'image/jpeg', cacheControl: IMAGE_CACHE_CONTROL, conditional: true });
+  });
+
+  app.delete<Route<'withdrawUpload'>>('/api/uploads/:id', async (request, reply) => {
+    await withdrawUpload(db, app.blobStore, request.params.id);
+    return reply.code(204).send();
   });
 }

@@ -14,7 +14,7 @@
 //   one-sided: the same pages with no blank page added (`?sides=one`).
 import type { BlobStore } from '../blob-store';
 import type { Database } from '../db/database';
-import { conflictError, notFound } from '../http-error';
+import { conflictError, FILE_NOT_FOUND, notFound } from '../http-error';
 import { keptSheetSql } from './file-steps';
 import type { AnswerSheetMasterInput } from '../pdf/answer-sheet-master';
 import { pdfDrawing } from '../pdf/lazy-drawing';
@@ -30,7 +30,7 @@ export async function requestReturnFile(db: Database, fileId: string): Promise<v
       'SELECT grading_complete, file_status, return_requested_at, return_prepped FROM files WHERE id = $1 FOR UPDATE',
       [fileId],
     );
-    if (file === null) throw notFound('File not found');
+    if (file === null) throw notFound(FILE_NOT_FOUND);
     if (!file.grading_complete) throw conflictError('The return file can be made once every answer sheet is graded.');
     if (file.file_status === 'archived') throw conflictError('This file is archived.');
     if (file.return_requested_at !== null && !file.return_prepped) throw conflictError('The return file is being generated.');

@@ -12,7 +12,7 @@ import type { BlobStore } from '../blob-store';
 import type { Database } from '../db/database';
 
 import { fileStepQuery, keptSheetSql, type FileStepRow } from './file-steps';
-import { conflictError, notFound } from '../http-error';
+import { conflictError, FILE_NOT_FOUND, notFound } from '../http-error';
 import { pdfDrawing } from '../pdf/lazy-drawing';
 import type { PageDrawer, PageSize } from '../pdf/pdf-writer';
 import { readAhead } from './blob-files';
@@ -99,7 +99,7 @@ export async function requestSend(db: Database, fileId: string): Promise<void> {
       'SELECT send_requested_at, sent_at FROM files WHERE id = $1 FOR UPDATE',
       [fileId],
     );
-    if (file === null) throw notFound('File not found');
+    if (file === null) throw notFound(FILE_NOT_FOUND);
     if (file.sent_at !== null) throw conflictError('This file was sent to its study helpers already.');
     if (file.send_requested_at !== null) throw conflictError('This file is being sent to its study helpers.');
     const step = await tx.one<FileStepRow>(fileStepQuery(), [fileId]);

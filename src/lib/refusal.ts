@@ -9,3 +9,15 @@ export function isRefused(error: unknown): boolean {
 
 /** What a screen says for another congregation's record, e.g. notAvailable('file'). */
 export const notAvailable = (record: string) => `This ${record} is not available to this account.`;
+
+/**
+ * The server's own words for a refusal it explains (409, e.g. a record still in use, a name the
+ * service center already has), the screen's general text otherwise.
+ */
+export function refusalMessage(error: unknown, fallback: string): string {
+  if (error instanceof ApiError && error.status === 409) {
+    const detail = (error.body as { detail?: { message?: unknown } } | null)?.detail;
+    if (typeof detail?.message === 'string' && detail.message !== '') return detail.message;
+  }
+  return fallback;
+}

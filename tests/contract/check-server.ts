@@ -1,6 +1,7 @@
 // The portal as the contract check meets it in the wild, started in this process for the check's
-// own tests: demo data on a fresh database, listening on a free port, with extra plugins first
-// (a plugin that breaks one promise at a time).
+// own tests: a fresh demo server (demo data and the demo's files in flight, as `npm start` makes
+// them), listening on a free port, with extra plugins first (a plugin that breaks one promise at
+// a time).
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -11,6 +12,7 @@ import { loadConfig } from '../../server/config';
 import type { Database } from '../../server/db/database';
 import { apiPlugins } from '../../server/routes/index';
 import { seedDemoData } from '../../server/seed/demo';
+import { makeDemoFiles } from '../../server/seed/demo-files';
 import { freePort } from '../helpers/live-server';
 import { createTestDb } from '../helpers/test-db';
 
@@ -37,6 +39,8 @@ export async function startCheckedServer(plugins: AppPlugin[] = []): Promise<Che
   await seedDemoData(db);
   const blobStore = new FolderBlobStore({ root: path.join(dataDir, 'blobs') });
   const app = await buildApp({ config, db, blobStore, plugins: [...plugins, ...apiPlugins()], webRoot: null });
+  await app.ready();
+  await makeDemoFiles(app);
   await app.listen({ port, host: '127.0.0.1' });
   return {
     url,

@@ -1,4 +1,4 @@
-// npm run contract:test -- --base-url URL [--email E --password P]... [--cookie C]... [--junit FILE] [--leave-records]
+// npm run contract:test -- --base-url URL [--email E --password P]... [--cookie C]... [--junit FILE]
 // Checks a live server against the contract: prints a table and `N passed, N failed, N skipped`,
 // exits 1 on any failure. Each --email/--password pair (or --cookie) is a session; the check
 // asks the server who it is: a scanning admin is required, a coordinator is optional.
@@ -15,7 +15,6 @@ const { values } = parseArgs({
     email: { type: 'string', multiple: true, default: [] },
     password: { type: 'string', multiple: true, default: [] },
     junit: { type: 'string' },
-    'leave-records': { type: 'boolean', default: false },
     help: { type: 'boolean', short: 'h', default: false },
   },
 });
@@ -25,8 +24,7 @@ if (values.help) {
   --base-url URL           the server (default http://localhost:3000)
   --email E --password P   sign in through the server's sign-in page (repeat per role)
   --cookie "session=..."   or give a session cookie (repeat per role)
-  --junit FILE             also write JUnit XML
-  --leave-records          also call the creates the contract cannot undo (they stay)`);
+  --junit FILE             also write JUnit XML`);
   process.exit(0);
 }
 
@@ -53,15 +51,13 @@ if (!admin) {
   process.exit(2);
 }
 
-const { results, left } = await runContractCheck({
+const { results } = await runContractCheck({
   document,
   baseUrl,
   admin: admin.cookie,
   coordinator: roles.study_helper_coordinator?.cookie,
-  leaveRecords: values['leave-records'],
   ownSessions: admin.own,
 });
 console.log(formatResults(results));
-if (left.length > 0) console.log(`\nLeft on the server (--leave-records): ${left.join(', ')}`);
 if (values.junit) writeFileSync(values.junit, junitXml(results));
 process.exit(results.some((r) => r.outcome === 'fail') ? 1 : 0);

@@ -85,13 +85,22 @@ POST /api/database/delete
 
 /**
  * Calls the contract adds beyond spec section 7 (issues: printing what we read back; an upload's
- * report on the Feedback Upload Page, with its pages' scans).
+ * report on the Feedback Upload Page, with its pages' scans; undoing what was made by mistake,
+ * issue 24).
  */
 const additions = [
   'GET /api/service_centers/{id}/cover-sheet.pdf',
   'GET /api/courses/{id}/lessons/{lesson_id}/master.pdf',
   'GET /api/uploads/{id}',
   'GET /api/uploads/{id}/pages/{page_number}/image',
+  'DELETE /api/service_centers/{id}',
+  'DELETE /api/service-centers/{service_center_id}/recruiters/{recruiter_id}',
+  'DELETE /api/service-centers/{service_center_id}/contact-persons/{contact_person_id}',
+  'DELETE /api/congregations/{id}',
+  'DELETE /api/study-helpers/{id}',
+  'DELETE /api/baptism-requests/{id}',
+  'DELETE /api/uploads/{id}',
+  'DELETE /api/file/{file_id}/send',
 ];
 
 const inContract = new Set(contract().operations.map((op) => `${op.method} ${op.path}`));

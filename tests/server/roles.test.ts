@@ -34,6 +34,7 @@ interface Side {
   page: string;
   distributed: string;
   upload: string;
+  baptismRequest: string;
 }
 
 interface World {
@@ -64,8 +65,19 @@ async function makeSide(db: Database, code: string, world: { serviceCenter: stri
     `INSERT INTO feedback_uploads (name, congregation_id, blob_key, sha256, process_status) VALUES ($1, $2, 'x', $3, 'success') RETURNING id`,
     [`Upload ${code}`, congregation, randomUUID().replace(/-/g, '').padEnd(64, '0')],
   );
-  await db.query(`INSERT INTO baptism_requests (student_id, status) VALUES ($1, 'pending')`, [student.id]);
-  return { congregation, helper, student: student.id, studentWithoutRequest: other.human_id, file, sheet, page: page.id, distributed: distributed.id, upload: upload.id };
+  const request = await db.one<{ id: string }>(`INSERT INTO baptism_requests (student_id, status) VALUES ($1, 'pending') RETURNING id`, [student.id]);
+  return {
+    congregation,
+    helper,
+    student: student.id,
+    studentWithoutRequest: other.human_id,
+    file,
+    sheet,
+    page: page.id,
+    distributed: distributed.id,
+    upload: upload.id,
+    baptismRequest: request.id,
+  };
 }
 
 async function tinyPdf(): Promise<Buffer> {
@@ -171,10 +183,21 @@ const requests: Record<string, (w: World, s: Side) => Request> = {
   initDatabase: () => ({ url: '/api/database/init' }),
   deleteDatabase: () => ({ url: '/api/database/delete' }),
   logout: () => ({ url: '/api/auth/logout' }),
+  // Undoing what was made by mistake (admin only): on records in use the admin is refused (409).
+  deleteServiceCenter: (w) => ({ url: `/api/service_centers/${w.serviceCenter}` }),
+  deleteRecruiter: (w) => ({ url: `/api/service-centers/${w.serviceCenter}/recruiters/${UNKNOWN}` }),
+  deleteContactPerson: (w) => ({ url: `/api/service-centers/${w.serviceCenter}/contact-persons/${UNKNOWN}` }),
+  deleteCongregation: (_w, s) => ({ url: `/api/congregations/${s.congregation}` }),
+  deleteStudyHelper: (_w, s) => ({ url: `/api/study-helpers/${s.helper}` }),
+  deleteBaptismRequest: (_w, s) => ({ url: `/api/baptism-requests/${s.baptismRequest}` }),
+  withdrawUpload: (_w, s) => ({ url: `/api/uploads/${s.upload}` }),
+  recallFile: (_w, s) => ({ url: `/api/file/${s.file}/send` }),
 };
 
+const UNKNOWN = '00000000-0000-4000-8000-000000000000';
+
 /** Calls that change or end what later calls need: run after everything else. */
-const runLast = ['deleteFile', 'deleteRecruitingPoint', 'logout'];
+const runLast = ['deleteFile', 'deleteRecruitingPoint', 'deleteBaptismRequest', 'withdrawUpload', 'logout'];
 
 type Caller = 'anonymous' | 'standard' | 'coordinatorOnOther' | 'coordinatorOnOwn' | 'admin';
 

@@ -1,6 +1,7 @@
 // @vitest-environment happy-dom
 // /baptism-requests/ on MSW (spec §2, §4, §5, §8): the table and its status labels, the empty
-// message, and the "Add Baptism Request" dialog with every one of its messages.
+// message, the "Add Baptism Request" dialog with every one of its messages, and an admin's delete
+// of a pending request (a coordinator is not offered one).
 import { describe, expect, it } from 'vitest';
 import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { http, HttpResponse } from 'msw';
@@ -169,5 +170,29 @@ describe('baptism requests list', () => {
     const second = await openDialog();
     expect(second.input.value).toBe('');
     expect(within(second.dialog).queryByRole('alert')).toBeNull();
+  });
+
+  it('offers an admin Delete on pending requests only, and a coordinator none', async () => {
+    baptismApi({ items: [request, ...others], total: 5, skip: 0, limit: 10 });
+    const deleted: string[] = [];
+    server.use(
+      http.delete('*/api/baptism-requests/:id', ({ params }) => {
+        deleted.push(params.id as string);
+        return new HttpResponse(null, { status: 204 });
+      }),
+    );
+    const view = renderApp('/baptism-requests/', { as: 'admin' });
+    const pending = others[0]!;
+    fireEvent.click(await screen.findByRole('button', { name: `Delete ${pending.student.human_id}` }));
+    expect(screen.getAllByRole('button', { name: /^Delete \d+$/ })).toHaveLength(1);
+    const dialog = await screen.findByRole('dialog', { name: 'Delete Baptism Request' });
+    expect(dialog.textContent).toContain('Are you sure you want to delete this baptism request? This action cannot be undone.');
+    fireEvent.click(within(dialog).getByRole('button', { name: 'Delete' }));
+    await waitFor(() => expect(deleted).toEqual([pending.id]));
+    view.unmount();
+
+    renderApp('/baptism-requests/', { as: 'coordinator' });
+    expect((await screen.findAllByText('Kofi Asante')).length).toBe(5);
+    expect(screen.queryByRole('button', { name: /^Delete / })).toBeNull();
   });
 });

@@ -180,7 +180,9 @@ describe('congregation study helpers', () => {
       'Students',
       'Last Active',
       'Added',
+      '',
     ]);
+    expect(screen.getByRole('button', { name: 'Delete Sister Mary Jones' })).toBeTruthy();
     expect(screen.getByRole('link', { name: '4 students of Sister Mary Jones' }).getAttribute('href')).toBe(
       `/students?studyHelper=${helper.id}`,
     );

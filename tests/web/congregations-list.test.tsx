@@ -1,6 +1,6 @@
 // @vitest-environment happy-dom
-// /admin/congregations/ on MSW: the list, its links and the "Add A New Congregation" dialog with
-// the WBS code rule (spec §2, §5).
+// /admin/congregations/ on MSW: the list, its links, the "Add A New Congregation" dialog with
+// the WBS code rule (spec §2, §5), and deleting a congregation after the spec's confirmation.
 import { describe, expect, it } from 'vitest';
 import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { http, HttpResponse } from 'msw';
@@ -41,7 +41,7 @@ describe('congregations list', () => {
     expect(await screen.findByRole('heading', { level: 1, name: 'Congregations' })).toBeTruthy();
     const link = await screen.findByRole('link', { name: 'US 1234' });
     expect(link.getAttribute('href')).toBe(`/admin/congregations/${springfield.id}/files`);
-    expect(screen.getAllByRole('columnheader').map((th) => th.textContent)).toEqual(['WBS Code', 'Display Name']);
+    expect(screen.getAllByRole('columnheader').map((th) => th.textContent)).toEqual(['WBS Code', 'Display Name', '']);
     expect(screen.getByText('Accra Central')).toBeTruthy();
     expect(screen.getByText('Showing 1 to 2 of 2 results')).toBeTruthy();
     fireEvent.click(screen.getByText('Accra Central'));
@@ -115,5 +115,36 @@ describe('congregations list', () => {
     fireEvent.change(within(dialog).getByLabelText('Display Name'), { target: { value: 'Again' } });
     fireEvent.click(within(dialog).getByRole('button', { name: 'Save' }));
     expect(await within(dialog).findByText('A congregation with this WBS code already exists.')).toBeTruthy();
+  });
+
+  it('deletes a congregation after "Are you sure…", and shows the server\'s refusal', async () => {
+    congregationsApi({ items: [springfield, accra], total: 2, skip: 0, limit: 10 });
+    const deleted: string[] = [];
+    server.use(
+      http.delete('*/api/congregations/:id', ({ params }) => {
+        deleted.push(params.id as string);
+        if (params.id === springfield.id) {
+          return HttpResponse.json(
+            { detail: { error_type: 'CONFLICT', message: 'This congregation cannot be deleted: it has 12 students.' } },
+            { status: 409 },
+          );
+        }
+        return new HttpResponse(null, { status: 204 });
+      }),
+    );
+    const { router } = renderApp('/admin/congregations/');
+    fireEvent.click(await screen.findByRole('button', { name: 'Delete GH 5678' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Delete Congregation' });
+    expect(dialog.textContent).toContain('Are you sure you want to delete this congregation? This action cannot be undone.');
+    expect(deleted).toEqual([]);
+    fireEvent.click(within(dialog).getByRole('button', { name: 'Delete' }));
+    await waitFor(() => expect(deleted).toEqual([accra.id]));
+    expect(await screen.findByText('Congregation GH 5678 deleted.')).toBeTruthy();
+
+    fireEvent.click(screen.getByRole('button', { name: 'Delete US 1234' }));
+    fireEvent.click(within(await screen.findByRole('dialog', { name: 'Delete Congregation' })).getByRole('button', { name: 'Delete' }));
+    expect(await screen.findByText('This congregation cannot be deleted: it has 12 students.')).toBeTruthy();
+    // The row's link was not followed.
+    expect(router.state.location.pathname).toBe('/admin/congregations/');
   });
 });

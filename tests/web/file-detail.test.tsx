@@ -74,6 +74,12 @@ function fileApi(initial: File, step: FileStep = steps('review')) {
       await record(request);
       return HttpResponse.json({ group_name: 'send_to_study_helpers', run_id: 'run-42' });
     }),
+    http.delete(`*/api/file/${FILE_ID}/send`, async ({ request }) => {
+      await record(request);
+      state.file = { ...state.file, sent_at: null, file_status: null };
+      state.step = steps('send');
+      return HttpResponse.json(state.file);
+    }),
     http.post(`*/api/file/${FILE_ID}/regenerate`, async ({ request }) => {
       await record(request);
       return HttpResponse.json({ group_name: 'generate_return_file_requested', run_id: FILE_ID });
@@ -197,6 +203,27 @@ describe('file detail', () => {
     renderApp(`/file/${FILE_ID}`, { as: 'admin' });
     expect(await (await flow()).findByText('3 of 12 responses graded')).toBeTruthy();
     expect(screen.queryByRole('button', { name: 'Delete File' })).toBeNull();
+  });
+
+  it('takes a sent file that is not printed back to the Send step, after asking', async () => {
+    const { sent, state } = fileApi(fileRecord({ sent_at: '2024-03-03T10:00:00Z', file_status: 'grading' }), steps('grading', { total: 12 }));
+    renderApp(`/file/${FILE_ID}`, { as: 'admin' });
+    fireEvent.click(await screen.findByRole('button', { name: 'Take Back' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Take Back' });
+    expect(within(dialog).getByText('Take this file back to the Send step? Its print packets are deleted; you can send it again.')).toBeTruthy();
+    const reads = state.stepReads;
+    fireEvent.click(within(dialog).getByRole('button', { name: 'Take Back' }));
+    await waitFor(() => expect(sent.map((call) => `${call.method} ${call.path}`)).toEqual([`DELETE /api/file/${FILE_ID}/send`]));
+    expect(await screen.findByText('The file is back at the Send step.')).toBeTruthy();
+    await waitFor(() => expect(state.stepReads).toBeGreaterThan(reads));
+    await waitFor(() => expect(screen.queryByRole('button', { name: 'Take Back' })).toBeNull());
+  });
+
+  it('offers no Take Back once a packet was printed', async () => {
+    fileApi(fileRecord({ sent_at: '2024-03-03T10:00:00Z', file_status: 'grading', printed: true }), steps('grading', { complete: 3, total: 12 }));
+    renderApp(`/file/${FILE_ID}`, { as: 'admin' });
+    expect(await (await flow()).findByText('3 of 12 responses graded')).toBeTruthy();
+    expect(screen.queryByRole('button', { name: 'Take Back' })).toBeNull();
   });
 
   it('saves the name with Save, which is disabled while unchanged or saving, and invalidates the file lists', async () => {
@@ -362,5 +389,6 @@ describe('file detail', () => {
     expect(screen.queryByLabelText('Service Center')).toBeNull();
     expect(workflow().queryByRole('button', { name: 'Send' })).toBeNull();
     expect(screen.queryByRole('button', { name: 'Delete File' })).toBeNull();
+    expect(screen.queryByRole('button', { name: 'Take Back' })).toBeNull();
   });
 });

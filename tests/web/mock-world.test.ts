@@ -337,6 +337,52 @@ describe('a stateful world', () => {
     expect((await call('POST', '/api/baptism-request', { student_id: 1 })).status).toBe(404);
   });
 
+  it('deletes what was made by mistake, and refuses (409) what is in use', async () => {
+    const created = await call('POST', '/api/congregations', { wbs_code: 'VA 22301', display_name: 'Del Ray Church of Christ' });
+    const { id } = created.body as { id: string };
+    const total = (await get<Listed>('/api/congregations')).total;
+    expect((await call('DELETE', `/api/congregations/${id}`)).status).toBe(204);
+    expect((await get<Listed>('/api/congregations')).total).toBe(total - 1);
+    expect((await call('DELETE', `/api/congregations/${id}`)).status).toBe(404);
+    const busy = await call('DELETE', `/api/congregations/${DEMO_CONGREGATION_ID}`);
+    expect(busy).toMatchObject({ status: 409, body: { detail: { error_type: 'CONFLICT', message: expect.stringMatching(/^This congregation cannot be deleted: it has \d+ students/) } } });
+
+    const center = mockWorld.world().serviceCenters[0]!;
+    const recruiter = center.recruiters.find((row) => !mockWorld.world().files.some((file) => file.recruiterId === row.id) && !mockWorld.world().students.some((student) => student.recruiterId === row.id));
+    if (recruiter) {
+      expect((await call('DELETE', `/api/service-centers/${center.id}/recruiters/${recruiter.id}`)).status).toBe(204);
+      expect((await get<Listed>(`/api/service-centers/${center.id}/recruiters`) as unknown as { id: string }[]).map((row) => row.id)).not.toContain(recruiter.id);
+    }
+    expect((await call('DELETE', `/api/service_centers/${center.id}`)).status).toBe(409);
+
+    const world = mockWorld.world();
+    const request = world.baptismRequests.find((row) => row.status === 'pending')!;
+    const requests = (await get<Listed>('/api/baptism-requests')).total;
+    expect((await call('DELETE', `/api/baptism-requests/${request.id}`)).status).toBe(204);
+    expect((await get<Listed>('/api/baptism-requests')).total).toBe(requests - 1);
+
+    const upload = world.uploads.find((row) => row.process_status !== 'pending')!;
+    expect((await call('DELETE', `/api/uploads/${upload.id}`)).status).toBe(204);
+    expect((await call('GET', `/api/uploads/${upload.id}`)).status).toBe(404);
+
+    signInAs('coordinator');
+    expect((await call('DELETE', `/api/baptism-requests/${world.baptismRequests[0]!.id}`)).status).toBe(403);
+  });
+
+  it('takes a sent file back to the Send step until it is printed', async () => {
+    const world = mockWorld.world();
+    const file = world.files.find((row) => row.process_status === 'success' && row.sent_at === null)!;
+    for (const page of world.pages.filter((row) => row.fileId === file.id && row.templateId === null)) await call('PATCH', `/api/pages/${page.id}`, { ignored: true });
+    await call('PATCH', `/api/answer-sheets?file=${file.id}`, { assigned_group: DEMO_CONGREGATION_ID });
+    expect((await call('POST', `/api/file/${file.id}/send`)).status).toBe(202);
+    const taken = await call('DELETE', `/api/file/${file.id}/send`);
+    expect(taken).toMatchObject({ status: 200, body: { id: file.id, sent_at: null } });
+    expect((await get<{ step: string }>(`/api/file/${file.id}/steps`)).step).toBe('send');
+    expect((await call('DELETE', `/api/file/${file.id}/send`)).status).toBe(409);
+    const printed = world.files.find((row) => row.printed)!;
+    expect((await call('DELETE', `/api/file/${printed.id}/send`)).status).toBe(409);
+  });
+
   it("keeps a student's new study helper", async () => {
     const world = mockWorld.world();
     const helper = world.studyHelpers.find((row) => row.congregationId === DEMO_CONGREGATION_ID)!;

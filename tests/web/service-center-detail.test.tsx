@@ -71,6 +71,18 @@ function serviceCenterApi(center: ServiceCenter | null = accra) {
       recruiters.push(recruiter);
       return HttpResponse.json(recruiter, { status: 201 });
     }),
+    http.delete('*/api/service-centers/:id/recruiters/:recruiter', async ({ request, params }) => {
+      await record(request, false);
+      recruiters.splice(recruiters.findIndex((r) => r.id === params.recruiter), 1);
+      return new HttpResponse(null, { status: 204 });
+    }),
+    http.delete('*/api/service-centers/:id/contact-persons/:person', async ({ request }) => {
+      await record(request, false);
+      return HttpResponse.json(
+        { detail: { error_type: 'CONFLICT', message: 'This contact person cannot be deleted: it is named by 2 files.' } },
+        { status: 409 },
+      );
+    }),
     http.get('*/api/service-centers/:id/contact-persons', () => HttpResponse.json(people)),
     http.post('*/api/service-centers/:id/contact-person', async ({ request }) => {
       await record(request);
@@ -177,6 +189,23 @@ describe('service center detail', () => {
     await waitFor(() => expect(points.queryByText('Makola Market stand')).toBeNull());
     expect(calls).toEqual([{ method: 'DELETE', path: `/api/service_centers/${SC}/recruiting-points/${makola.id}` }]);
     expect(points.getByText('No recruiting points yet.')).toBeTruthy();
+  });
+
+  it('deletes a recruiter after the spec\'s question, and shows why a contact person in use is kept', async () => {
+    const calls = await open();
+    const recruiters = within(panel('Recruiters'));
+    fireEvent.click(recruiters.getByRole('button', { name: 'Delete Ama Owusu' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Delete Recruiter' });
+    expect(within(dialog).getByText('Are you sure you want to delete this recruiter? This action cannot be undone.')).toBeTruthy();
+    fireEvent.click(within(dialog).getByRole('button', { name: 'Delete' }));
+    await waitFor(() => expect(recruiters.queryByText('Ama Owusu')).toBeNull());
+    expect(calls).toEqual([{ method: 'DELETE', path: `/api/service-centers/${SC}/recruiters/${ama.id}` }]);
+
+    const people = within(panel('Contact Persons'));
+    fireEvent.click(people.getByRole('button', { name: 'Delete Yaw Boateng' }));
+    fireEvent.click(within(await screen.findByRole('dialog', { name: 'Delete Contact Person' })).getByRole('button', { name: 'Delete' }));
+    expect(await screen.findByText('This contact person cannot be deleted: it is named by 2 files.')).toBeTruthy();
+    expect(people.getByText('Yaw Boateng')).toBeTruthy();
   });
 
   it('lists recruiters with their contact info and adds one', async () => {

@@ -1,6 +1,7 @@
 // @vitest-environment happy-dom
 // /files/uploads/ on MSW (spec §2): GET /api/uploads/ with group_id from the groupId search param,
-// columns Name and Create Time, both sortable, and paging, all kept in the address.
+// columns Name and Create Time, both sortable, and paging, all kept in the address; an admin may
+// withdraw an upload (a coordinator is not offered it).
 import { describe, expect, it } from 'vitest';
 import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { http, HttpResponse } from 'msw';
@@ -37,7 +38,7 @@ describe('uploads list', () => {
     const link = await screen.findByRole('link', { name: 'graded-packet-march.pdf' });
     expect(link.getAttribute('href')).toBe(`/files/uploads/${upload.id}`);
     // The spec's two columns, and the pages each upload matched or not (issue: upload reports).
-    expect(screen.getAllByRole('columnheader').map((th) => th.textContent)).toEqual(['Name', 'Create Time', 'Pages']);
+    expect(screen.getAllByRole('columnheader').map((th) => th.textContent)).toEqual(['Name', 'Create Time', 'Pages', '']);
     const cells = within(link.closest('tr') as HTMLElement).getAllByRole('cell').map((c) => c.textContent);
     expect(cells.slice(0, 2)).toEqual(['graded-packet-march.pdf', formatDateTime(upload.created_at)]);
     expect(cells[1]).toMatch(/^Mar [56], 2024, \d{1,2}:\d{2} [AP]M$/);
@@ -51,6 +52,7 @@ describe('uploads list', () => {
     renderApp('/files/uploads/', { as: 'coordinator' });
     await screen.findByRole('link', { name: 'graded-packet-march.pdf' });
     expect(queries.at(-1)?.has('group_id')).toBe(false);
+    expect(screen.queryByRole('button', { name: /^Withdraw / })).toBeNull();
   });
 
   it('sorts by both columns and pages, in the address', async () => {
@@ -76,5 +78,34 @@ describe('uploads list', () => {
     uploadsApi({ items: [], total: 0, skip: 0, limit: 10 });
     renderApp('/files/uploads/');
     expect(await screen.findByText('There are no uploads to display')).toBeTruthy();
+  });
+
+  it('withdraws an upload after the question, and shows the server\'s refusal', async () => {
+    uploadsApi({ items: [upload], total: 1, skip: 0, limit: 10 });
+    let answer: 'refuse' | 'withdraw' = 'refuse';
+    const withdrawn: string[] = [];
+    server.use(
+      http.delete('*/api/uploads/:id', ({ params }) => {
+        withdrawn.push(params.id as string);
+        return answer === 'refuse'
+          ? HttpResponse.json(
+              { detail: { error_type: 'CONFLICT', message: 'This upload cannot be withdrawn: the file "March" is archived.' } },
+              { status: 409 },
+            )
+          : new HttpResponse(null, { status: 204 });
+      }),
+    );
+    renderApp('/files/uploads/', { as: 'admin' });
+    fireEvent.click(await screen.findByRole('button', { name: 'Withdraw graded-packet-march.pdf' }));
+    let dialog = await screen.findByRole('dialog', { name: 'Withdraw Upload' });
+    expect(within(dialog).getByText('Are you sure you want to withdraw this upload? This action cannot be undone.')).toBeTruthy();
+    fireEvent.click(within(dialog).getByRole('button', { name: 'Withdraw' }));
+    expect(await screen.findByText('This upload cannot be withdrawn: the file "March" is archived.')).toBeTruthy();
+    answer = 'withdraw';
+    fireEvent.click(screen.getByRole('button', { name: 'Withdraw graded-packet-march.pdf' }));
+    dialog = await screen.findByRole('dialog', { name: 'Withdraw Upload' });
+    fireEvent.click(within(dialog).getByRole('button', { name: 'Withdraw' }));
+    expect(await screen.findByText('Upload graded-packet-march.pdf withdrawn.')).toBeTruthy();
+    expect(withdrawn).toEqual([upload.id, upload.id]);
   });
 });

@@ -68,6 +68,16 @@ export const getListBaptismRequestsMockHandler = (overrideResponse?: BaptismRequ
   }, options)
 }
 
+export const getDeleteBaptismRequestMockHandler = (overrideResponse?: void | ((info: Parameters<Parameters<typeof http.delete>[1]>[0]) => Promise<void> | void), options?: RequestHandlerOptions) => {
+  return http.delete('*/api/baptism-requests/:id', async (info) => {await delay(0);
+  if (typeof overrideResponse === 'function') {await overrideResponse(info); }
+    return new HttpResponse(null,
+      { status: 204,
+        
+      })
+  }, options)
+}
+
 export const getCreateBaptismRequestMockHandler = (overrideResponse?: BaptismRequest | ((info: Parameters<Parameters<typeof http.post>[1]>[0]) => Promise<BaptismRequest> | BaptismRequest), options?: RequestHandlerOptions) => {
   return http.post('*/api/baptism-request', async (info) => {await delay(0);
   
@@ -93,6 +103,7 @@ export const getFlagAnswerSheetBaptismRequestMockHandler = (overrideResponse?: A
 }
 export const getBaptismMock = () => [
   getListBaptismRequestsMockHandler(),
+  getDeleteBaptismRequestMockHandler(),
   getCreateBaptismRequestMockHandler(),
   getFlagAnswerSheetBaptismRequestMockHandler()
 ]

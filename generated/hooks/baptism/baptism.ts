@@ -48,6 +48,7 @@ import type {
   ForbiddenResponse,
   ListBaptismRequestsParams,
   NotFoundResponse,
+  RefusedResponse,
   UnauthorizedResponse,
   Uuid
 } from '.././model';
@@ -166,6 +167,77 @@ export function useListBaptismRequests<TData = Awaited<ReturnType<typeof listBap
 
 
 /**
+ * Undoes a request made by student id or by flagging a response: the request goes and no response of the student stays flagged as a baptism request. Refused (409, nothing changed) once the request is no longer pending.
+ * @summary Delete a baptism request made by mistake; its student's responses are unflagged
+ */
+export const getDeleteBaptismRequestUrl = (id: string,) => {
+
+
+  
+
+  return `/api/baptism-requests/${id}`
+}
+
+export const deleteBaptismRequest = async (id: string, options?: RequestInit): Promise<void> => {
+  
+  return apiFetch<void>(getDeleteBaptismRequestUrl(id),
+  {      
+    ...options,
+    method: 'DELETE'
+    
+    
+  }
+);}
+
+
+
+
+export const getDeleteBaptismRequestMutationOptions = <TError = BadRequestResponse | UnauthorizedResponse | ForbiddenResponse | NotFoundResponse | RefusedResponse,
+    TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof deleteBaptismRequest>>, TError,{id: string}, TContext>, request?: SecondParameter<typeof apiFetch>}
+): UseMutationOptions<Awaited<ReturnType<typeof deleteBaptismRequest>>, TError,{id: string}, TContext> => {
+
+const mutationKey = ['deleteBaptismRequest'];
+const {mutation: mutationOptions, request: requestOptions} = options ?
+      options.mutation && 'mutationKey' in options.mutation && options.mutation.mutationKey ?
+      options
+      : {...options, mutation: {...options.mutation, mutationKey}}
+      : {mutation: { mutationKey, }, request: undefined};
+
+      
+
+
+      const mutationFn: MutationFunction<Awaited<ReturnType<typeof deleteBaptismRequest>>, {id: string}> = (props) => {
+          const {id} = props ?? {};
+
+          return  deleteBaptismRequest(id,requestOptions)
+        }
+
+        
+
+
+  return  { mutationFn, ...mutationOptions }}
+
+    export type DeleteBaptismRequestMutationResult = NonNullable<Awaited<ReturnType<typeof deleteBaptismRequest>>>
+    
+    export type DeleteBaptismRequestMutationError = BadRequestResponse | UnauthorizedResponse | ForbiddenResponse | NotFoundResponse | RefusedResponse
+
+    /**
+ * @summary Delete a baptism request made by mistake; its student's responses are unflagged
+ */
+export const useDeleteBaptismRequest = <TError = BadRequestResponse | UnauthorizedResponse | ForbiddenResponse | NotFoundResponse | RefusedResponse,
+    TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof deleteBaptismRequest>>, TError,{id: string}, TContext>, request?: SecondParameter<typeof apiFetch>}
+ , queryClient?: QueryClient): UseMutationResult<
+        Awaited<ReturnType<typeof deleteBaptismRequest>>,
+        TError,
+        {id: string},
+        TContext
+      > => {
+
+      const mutationOptions = getDeleteBaptismRequestMutationOptions(options);
+
+      return useMutation(mutationOptions, queryClient);
+    }
+    /**
  * @summary Request baptism for a student by human student id
  */
 export const getCreateBaptismRequestUrl = () => {

@@ -88,6 +88,16 @@ export const getGetCongregationMockHandler = (overrideResponse?: Congregation | 
   }, options)
 }
 
+export const getDeleteCongregationMockHandler = (overrideResponse?: void | ((info: Parameters<Parameters<typeof http.delete>[1]>[0]) => Promise<void> | void), options?: RequestHandlerOptions) => {
+  return http.delete('*/api/congregations/:id', async (info) => {await delay(0);
+  if (typeof overrideResponse === 'function') {await overrideResponse(info); }
+    return new HttpResponse(null,
+      { status: 204,
+        
+      })
+  }, options)
+}
+
 export const getGetCongregationStatsMockHandler = (overrideResponse?: CongregationStats | ((info: Parameters<Parameters<typeof http.get>[1]>[0]) => Promise<CongregationStats> | CongregationStats), options?: RequestHandlerOptions) => {
   return http.get('*/api/congregations/:id/stats', async (info) => {await delay(0);
   
@@ -127,6 +137,7 @@ export const getCongregationsMock = () => [
   getListCongregationsMockHandler(),
   getCreateCongregationMockHandler(),
   getGetCongregationMockHandler(),
+  getDeleteCongregationMockHandler(),
   getGetCongregationStatsMockHandler(),
   getListCongregationStudyHelpersMockHandler(),
   getCreateCongregationStudyHelperMockHandler()

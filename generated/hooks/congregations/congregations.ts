@@ -47,6 +47,7 @@ import type {
   ListCongregationStudyHelpersParams,
   ListCongregationsParams,
   NotFoundResponse,
+  RefusedResponse,
   StudyHelper,
   StudyHelperCreate,
   StudyHelperList,
@@ -337,6 +338,77 @@ export function useGetCongregation<TData = Awaited<ReturnType<typeof getCongrega
 
 
 /**
+ * Only a congregation nothing refers to: refused (409, nothing deleted) while it has students, study helpers, answer sheets assigned to it, packets of sent files, graded uploads or users; the message names them.
+ * @summary Delete a congregation made by mistake (the client asks for confirmation first)
+ */
+export const getDeleteCongregationUrl = (id: string,) => {
+
+
+  
+
+  return `/api/congregations/${id}`
+}
+
+export const deleteCongregation = async (id: string, options?: RequestInit): Promise<void> => {
+  
+  return apiFetch<void>(getDeleteCongregationUrl(id),
+  {      
+    ...options,
+    method: 'DELETE'
+    
+    
+  }
+);}
+
+
+
+
+export const getDeleteCongregationMutationOptions = <TError = BadRequestResponse | UnauthorizedResponse | ForbiddenResponse | NotFoundResponse | RefusedResponse,
+    TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof deleteCongregation>>, TError,{id: string}, TContext>, request?: SecondParameter<typeof apiFetch>}
+): UseMutationOptions<Awaited<ReturnType<typeof deleteCongregation>>, TError,{id: string}, TContext> => {
+
+const mutationKey = ['deleteCongregation'];
+const {mutation: mutationOptions, request: requestOptions} = options ?
+      options.mutation && 'mutationKey' in options.mutation && options.mutation.mutationKey ?
+      options
+      : {...options, mutation: {...options.mutation, mutationKey}}
+      : {mutation: { mutationKey, }, request: undefined};
+
+      
+
+
+      const mutationFn: MutationFunction<Awaited<ReturnType<typeof deleteCongregation>>, {id: string}> = (props) => {
+          const {id} = props ?? {};
+
+          return  deleteCongregation(id,requestOptions)
+        }
+
+        
+
+
+  return  { mutationFn, ...mutationOptions }}
+
+    export type DeleteCongregationMutationResult = NonNullable<Awaited<ReturnType<typeof deleteCongregation>>>
+    
+    export type DeleteCongregationMutationError = BadRequestResponse | UnauthorizedResponse | ForbiddenResponse | NotFoundResponse | RefusedResponse
+
+    /**
+ * @summary Delete a congregation made by mistake (the client asks for confirmation first)
+ */
+export const useDeleteCongregation = <TError = BadRequestResponse | UnauthorizedResponse | ForbiddenResponse | NotFoundResponse | RefusedResponse,
+    TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof deleteCongregation>>, TError,{id: string}, TContext>, request?: SecondParameter<typeof apiFetch>}
+ , queryClient?: QueryClient): UseMutationResult<
+        Awaited<ReturnType<typeof deleteCongregation>>,
+        TError,
+        {id: string},
+        TContext
+      > => {
+
+      const mutationOptions = getDeleteCongregationMutationOptions(options);
+
+      return useMutation(mutationOptions, queryClient);
+    }
+    /**
  * @summary Counts for the congregation dashboard
  */
 export const getGetCongregationStatsUrl = (id: string,) => {

@@ -95,6 +95,12 @@ export const getDownloadFileResponseMock = (): PdfResponse => (new Blob(faker.he
 
 export const getSendFileResponseMock = (overrideResponse: Partial< JobStarted > = {}): JobStarted => ({group_name: faker.helpers.arrayElement(Object.values(JobType)), run_id: faker.string.alpha({length: {min: 10, max: 20}}), ...overrideResponse})
 
+export const getRecallFileResponseServiceCenterSummaryMock = (overrideResponse: Partial<ServiceCenterSummary> = {}): ServiceCenterSummary => ({...{id: faker.string.uuid(), name: (() => faker.person.fullName())(), country: faker.helpers.arrayElement([{iso_code: (() => faker.location.countryCode())(), display_name: (() => faker.location.city())()}, undefined])}, ...overrideResponse});
+
+export const getRecallFileResponseNamedRefMock = (overrideResponse: Partial<NamedRef> = {}): NamedRef => ({...{id: faker.string.uuid(), name: (() => faker.person.fullName())()}, ...overrideResponse});
+
+export const getRecallFileResponseMock = (overrideResponse: Partial< File > = {}): File => ({id: faker.string.uuid(), name: (() => faker.person.fullName())(), process_status: faker.helpers.arrayElement(Object.values(ProcessStatus)), failure_reason: faker.helpers.arrayElement([faker.helpers.arrayElement([faker.string.alpha({length: {min: 10, max: 20}}),null,]), undefined]), file_status: faker.helpers.arrayElement([faker.helpers.arrayElement(Object.values(FileStatus)),null,]), grading_complete: faker.datatype.boolean(), printed: faker.datatype.boolean(), responses_count: (() => faker.number.int({ min: 0, max: 80 }))(), page_count: faker.helpers.arrayElement([faker.number.int({min: 0, max: undefined}), undefined]), answer_sheet_page_length: faker.helpers.arrayElement([faker.helpers.arrayElement([0,1,2] as const), undefined]), service_center: faker.helpers.arrayElement([{...getRecallFileResponseServiceCenterSummaryMock()},null,]), recruiting_point: faker.helpers.arrayElement([{...getRecallFileResponseNamedRefMock()},null,]), recruiter: faker.helpers.arrayElement([{...getRecallFileResponseNamedRefMock()},null,]), service_center_contact_person: faker.helpers.arrayElement([{...getRecallFileResponseNamedRefMock()},null,]), congregations: Array.from({ length: faker.number.int({ min: 1, max: 10 }) }, (_, i) => i + 1).map(() => ({id: faker.string.uuid(), wbs_code: (() => `${faker.location.countryCode()} ${faker.number.int({ min: 1e3, max: 9999 })}`)(), display_name: (() => faker.location.city())()})), courses: Array.from({ length: faker.number.int({ min: 1, max: 10 }) }, (_, i) => i + 1).map(() => ({id: faker.string.uuid(), name: (() => faker.person.fullName())()})), scanned_at: faker.helpers.arrayElement([faker.helpers.arrayElement([`${faker.date.past().toISOString().split('.')[0]}Z`,null,]), undefined]), uploaded_at: `${faker.date.past().toISOString().split('.')[0]}Z`, created_at: faker.helpers.arrayElement([`${faker.date.past().toISOString().split('.')[0]}Z`, undefined]), sent_at: faker.helpers.arrayElement([`${faker.date.past().toISOString().split('.')[0]}Z`,null,]), congregation_file_status: faker.helpers.arrayElement([faker.helpers.arrayElement(Object.values(CongregationFileStatus)),null,]), ...overrideResponse})
+
 export const getArchiveFileResponseServiceCenterSummaryMock = (overrideResponse: Partial<ServiceCenterSummary> = {}): ServiceCenterSummary => ({...{id: faker.string.uuid(), name: (() => faker.person.fullName())(), country: faker.helpers.arrayElement([{iso_code: (() => faker.location.countryCode())(), display_name: (() => faker.location.city())()}, undefined])}, ...overrideResponse});
 
 export const getArchiveFileResponseNamedRefMock = (overrideResponse: Partial<NamedRef> = {}): NamedRef => ({...{id: faker.string.uuid(), name: (() => faker.person.fullName())()}, ...overrideResponse});
@@ -270,6 +276,18 @@ export const getSendFileMockHandler = (overrideResponse?: JobStarted | ((info: P
   }, options)
 }
 
+export const getRecallFileMockHandler = (overrideResponse?: File | ((info: Parameters<Parameters<typeof http.delete>[1]>[0]) => Promise<File> | File), options?: RequestHandlerOptions) => {
+  return http.delete('*/api/file/:fileId/send', async (info) => {await delay(0);
+  
+    return new HttpResponse(JSON.stringify(overrideResponse !== undefined
+    ? (typeof overrideResponse === "function" ? await overrideResponse(info) : overrideResponse)
+    : getRecallFileResponseMock()),
+      { status: 200,
+        headers: { 'Content-Type': 'application/json' }
+      })
+  }, options)
+}
+
 export const getArchiveFileMockHandler = (overrideResponse?: File | ((info: Parameters<Parameters<typeof http.post>[1]>[0]) => Promise<File> | File), options?: RequestHandlerOptions) => {
   return http.post('*/api/file/:fileId/archive', async (info) => {await delay(0);
   
@@ -308,6 +326,7 @@ export const getFilesMock = () => [
   getDownloadGradedFileMockHandler(),
   getDownloadFileMockHandler(),
   getSendFileMockHandler(),
+  getRecallFileMockHandler(),
   getArchiveFileMockHandler(),
   getRegenerateReturnFileMockHandler()
 ]

@@ -57,6 +57,7 @@ import type {
   NotModifiedResponse,
   PdfResponse,
   QuizFeedbackAvailable,
+  RefusedResponse,
   UnauthorizedResponse
 } from '.././model';
 
@@ -1372,6 +1373,77 @@ export const useSendFile = <TError = BadRequestResponse | UnauthorizedResponse |
       > => {
 
       const mutationOptions = getSendFileMutationOptions(options);
+
+      return useMutation(mutationOptions, queryClient);
+    }
+    /**
+ * Undoes a send: the packets are deleted and the file is at the Send step again (its sheets can be reviewed and assigned anew). Refused (409, nothing changed) while the file is being sent, when it was not sent, and once a packet was downloaded (printed) or a graded scan of it came back.
+ * @summary Take a sent file back to the Send step
+ */
+export const getRecallFileUrl = (fileId: string,) => {
+
+
+  
+
+  return `/api/file/${fileId}/send`
+}
+
+export const recallFile = async (fileId: string, options?: RequestInit): Promise<File> => {
+  
+  return apiFetch<File>(getRecallFileUrl(fileId),
+  {      
+    ...options,
+    method: 'DELETE'
+    
+    
+  }
+);}
+
+
+
+
+export const getRecallFileMutationOptions = <TError = BadRequestResponse | UnauthorizedResponse | ForbiddenResponse | NotFoundResponse | RefusedResponse,
+    TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof recallFile>>, TError,{fileId: string}, TContext>, request?: SecondParameter<typeof apiFetch>}
+): UseMutationOptions<Awaited<ReturnType<typeof recallFile>>, TError,{fileId: string}, TContext> => {
+
+const mutationKey = ['recallFile'];
+const {mutation: mutationOptions, request: requestOptions} = options ?
+      options.mutation && 'mutationKey' in options.mutation && options.mutation.mutationKey ?
+      options
+      : {...options, mutation: {...options.mutation, mutationKey}}
+      : {mutation: { mutationKey, }, request: undefined};
+
+      
+
+
+      const mutationFn: MutationFunction<Awaited<ReturnType<typeof recallFile>>, {fileId: string}> = (props) => {
+          const {fileId} = props ?? {};
+
+          return  recallFile(fileId,requestOptions)
+        }
+
+        
+
+
+  return  { mutationFn, ...mutationOptions }}
+
+    export type RecallFileMutationResult = NonNullable<Awaited<ReturnType<typeof recallFile>>>
+    
+    export type RecallFileMutationError = BadRequestResponse | UnauthorizedResponse | ForbiddenResponse | NotFoundResponse | RefusedResponse
+
+    /**
+ * @summary Take a sent file back to the Send step
+ */
+export const useRecallFile = <TError = BadRequestResponse | UnauthorizedResponse | ForbiddenResponse | NotFoundResponse | RefusedResponse,
+    TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof recallFile>>, TError,{fileId: string}, TContext>, request?: SecondParameter<typeof apiFetch>}
+ , queryClient?: QueryClient): UseMutationResult<
+        Awaited<ReturnType<typeof recallFile>>,
+        TError,
+        {fileId: string},
+        TContext
+      > => {
+
+      const mutationOptions = getRecallFileMutationOptions(options);
 
       return useMutation(mutationOptions, queryClient);
     }

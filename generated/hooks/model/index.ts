@@ -179,6 +179,7 @@ export * from './recruitingPoint';
 export * from './recruitingPointCreate';
 export * from './recruitingPointPatch';
 export * from './redirectResponse';
+export * from './refusedResponse';
 export * from './relationshipStatus';
 export * from './reviewMend';
 export * from './reviewMendAction';

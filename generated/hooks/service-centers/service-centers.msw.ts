@@ -100,6 +100,36 @@ export const getGetServiceCenterMockHandler = (overrideResponse?: ServiceCenter 
   }, options)
 }
 
+export const getDeleteServiceCenterMockHandler = (overrideResponse?: void | ((info: Parameters<Parameters<typeof http.delete>[1]>[0]) => Promise<void> | void), options?: RequestHandlerOptions) => {
+  return http.delete('*/api/service_centers/:id', async (info) => {await delay(0);
+  if (typeof overrideResponse === 'function') {await overrideResponse(info); }
+    return new HttpResponse(null,
+      { status: 204,
+        
+      })
+  }, options)
+}
+
+export const getDeleteRecruiterMockHandler = (overrideResponse?: void | ((info: Parameters<Parameters<typeof http.delete>[1]>[0]) => Promise<void> | void), options?: RequestHandlerOptions) => {
+  return http.delete('*/api/service-centers/:serviceCenterId/recruiters/:recruiterId', async (info) => {await delay(0);
+  if (typeof overrideResponse === 'function') {await overrideResponse(info); }
+    return new HttpResponse(null,
+      { status: 204,
+        
+      })
+  }, options)
+}
+
+export const getDeleteContactPersonMockHandler = (overrideResponse?: void | ((info: Parameters<Parameters<typeof http.delete>[1]>[0]) => Promise<void> | void), options?: RequestHandlerOptions) => {
+  return http.delete('*/api/service-centers/:serviceCenterId/contact-persons/:contactPersonId', async (info) => {await delay(0);
+  if (typeof overrideResponse === 'function') {await overrideResponse(info); }
+    return new HttpResponse(null,
+      { status: 204,
+        
+      })
+  }, options)
+}
+
 export const getPrintServiceCenterCoverSheetMockHandler = (overrideResponse?: PdfResponse | ((info: Parameters<Parameters<typeof http.get>[1]>[0]) => Promise<PdfResponse> | PdfResponse), options?: RequestHandlerOptions) => {
   return http.get('*/api/service_centers/:id/cover-sheet.pdf', async (info) => {await delay(0);
   
@@ -209,6 +239,9 @@ export const getServiceCentersMock = () => [
   getListServiceCentersMockHandler(),
   getCreateServiceCenterMockHandler(),
   getGetServiceCenterMockHandler(),
+  getDeleteServiceCenterMockHandler(),
+  getDeleteRecruiterMockHandler(),
+  getDeleteContactPersonMockHandler(),
   getPrintServiceCenterCoverSheetMockHandler(),
   getListRecruitingPointsMockHandler(),
   getCreateRecruitingPointMockHandler(),

@@ -51,6 +51,7 @@ import type {
   RecruitingPoint,
   RecruitingPointCreate,
   RecruitingPointPatch,
+  RefusedResponse,
   ServiceCenter,
   ServiceCenterCreate,
   ServiceCenterList,
@@ -342,6 +343,223 @@ export function useGetServiceCenter<TData = Awaited<ReturnType<typeof getService
 
 
 /**
+ * Only a service center nothing refers to: refused (409, nothing deleted) while it has files, students, recruiting points, recruiters or contact persons; the message names them.
+ * @summary Delete a service center made by mistake (the client asks for confirmation first)
+ */
+export const getDeleteServiceCenterUrl = (id: string,) => {
+
+
+  
+
+  return `/api/service_centers/${id}`
+}
+
+export const deleteServiceCenter = async (id: string, options?: RequestInit): Promise<void> => {
+  
+  return apiFetch<void>(getDeleteServiceCenterUrl(id),
+  {      
+    ...options,
+    method: 'DELETE'
+    
+    
+  }
+);}
+
+
+
+
+export const getDeleteServiceCenterMutationOptions = <TError = BadRequestResponse | UnauthorizedResponse | ForbiddenResponse | NotFoundResponse | RefusedResponse,
+    TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof deleteServiceCenter>>, TError,{id: string}, TContext>, request?: SecondParameter<typeof apiFetch>}
+): UseMutationOptions<Awaited<ReturnType<typeof deleteServiceCenter>>, TError,{id: string}, TContext> => {
+
+const mutationKey = ['deleteServiceCenter'];
+const {mutation: mutationOptions, request: requestOptions} = options ?
+      options.mutation && 'mutationKey' in options.mutation && options.mutation.mutationKey ?
+      options
+      : {...options, mutation: {...options.mutation, mutationKey}}
+      : {mutation: { mutationKey, }, request: undefined};
+
+      
+
+
+      const mutationFn: MutationFunction<Awaited<ReturnType<typeof deleteServiceCenter>>, {id: string}> = (props) => {
+          const {id} = props ?? {};
+
+          return  deleteServiceCenter(id,requestOptions)
+        }
+
+        
+
+
+  return  { mutationFn, ...mutationOptions }}
+
+    export type DeleteServiceCenterMutationResult = NonNullable<Awaited<ReturnType<typeof deleteServiceCenter>>>
+    
+    export type DeleteServiceCenterMutationError = BadRequestResponse | UnauthorizedResponse | ForbiddenResponse | NotFoundResponse | RefusedResponse
+
+    /**
+ * @summary Delete a service center made by mistake (the client asks for confirmation first)
+ */
+export const useDeleteServiceCenter = <TError = BadRequestResponse | UnauthorizedResponse | ForbiddenResponse | NotFoundResponse | RefusedResponse,
+    TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof deleteServiceCenter>>, TError,{id: string}, TContext>, request?: SecondParameter<typeof apiFetch>}
+ , queryClient?: QueryClient): UseMutationResult<
+        Awaited<ReturnType<typeof deleteServiceCenter>>,
+        TError,
+        {id: string},
+        TContext
+      > => {
+
+      const mutationOptions = getDeleteServiceCenterMutationOptions(options);
+
+      return useMutation(mutationOptions, queryClient);
+    }
+    /**
+ * Only a recruiter nothing refers to: refused (409, nothing deleted) while files or students name the recruiter.
+ * @summary Delete a recruiter made by mistake (the client asks for confirmation first)
+ */
+export const getDeleteRecruiterUrl = (serviceCenterId: string,
+    recruiterId: Uuid,) => {
+
+
+  
+
+  return `/api/service-centers/${serviceCenterId}/recruiters/${recruiterId}`
+}
+
+export const deleteRecruiter = async (serviceCenterId: string,
+    recruiterId: Uuid, options?: RequestInit): Promise<void> => {
+  
+  return apiFetch<void>(getDeleteRecruiterUrl(serviceCenterId,recruiterId),
+  {      
+    ...options,
+    method: 'DELETE'
+    
+    
+  }
+);}
+
+
+
+
+export const getDeleteRecruiterMutationOptions = <TError = BadRequestResponse | UnauthorizedResponse | ForbiddenResponse | NotFoundResponse | RefusedResponse,
+    TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof deleteRecruiter>>, TError,{serviceCenterId: string;recruiterId: Uuid}, TContext>, request?: SecondParameter<typeof apiFetch>}
+): UseMutationOptions<Awaited<ReturnType<typeof deleteRecruiter>>, TError,{serviceCenterId: string;recruiterId: Uuid}, TContext> => {
+
+const mutationKey = ['deleteRecruiter'];
+const {mutation: mutationOptions, request: requestOptions} = options ?
+      options.mutation && 'mutationKey' in options.mutation && options.mutation.mutationKey ?
+      options
+      : {...options, mutation: {...options.mutation, mutationKey}}
+      : {mutation: { mutationKey, }, request: undefined};
+
+      
+
+
+      const mutationFn: MutationFunction<Awaited<ReturnType<typeof deleteRecruiter>>, {serviceCenterId: string;recruiterId: Uuid}> = (props) => {
+          const {serviceCenterId,recruiterId} = props ?? {};
+
+          return  deleteRecruiter(serviceCenterId,recruiterId,requestOptions)
+        }
+
+        
+
+
+  return  { mutationFn, ...mutationOptions }}
+
+    export type DeleteRecruiterMutationResult = NonNullable<Awaited<ReturnType<typeof deleteRecruiter>>>
+    
+    export type DeleteRecruiterMutationError = BadRequestResponse | UnauthorizedResponse | ForbiddenResponse | NotFoundResponse | RefusedResponse
+
+    /**
+ * @summary Delete a recruiter made by mistake (the client asks for confirmation first)
+ */
+export const useDeleteRecruiter = <TError = BadRequestResponse | UnauthorizedResponse | ForbiddenResponse | NotFoundResponse | RefusedResponse,
+    TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof deleteRecruiter>>, TError,{serviceCenterId: string;recruiterId: Uuid}, TContext>, request?: SecondParameter<typeof apiFetch>}
+ , queryClient?: QueryClient): UseMutationResult<
+        Awaited<ReturnType<typeof deleteRecruiter>>,
+        TError,
+        {serviceCenterId: string;recruiterId: Uuid},
+        TContext
+      > => {
+
+      const mutationOptions = getDeleteRecruiterMutationOptions(options);
+
+      return useMutation(mutationOptions, queryClient);
+    }
+    /**
+ * Only a contact person nothing refers to: refused (409, nothing deleted) while files name the contact person.
+ * @summary Delete a contact person made by mistake (the client asks for confirmation first)
+ */
+export const getDeleteContactPersonUrl = (serviceCenterId: string,
+    contactPersonId: Uuid,) => {
+
+
+  
+
+  return `/api/service-centers/${serviceCenterId}/contact-persons/${contactPersonId}`
+}
+
+export const deleteContactPerson = async (serviceCenterId: string,
+    contactPersonId: Uuid, options?: RequestInit): Promise<void> => {
+  
+  return apiFetch<void>(getDeleteContactPersonUrl(serviceCenterId,contactPersonId),
+  {      
+    ...options,
+    method: 'DELETE'
+    
+    
+  }
+);}
+
+
+
+
+export const getDeleteContactPersonMutationOptions = <TError = BadRequestResponse | UnauthorizedResponse | ForbiddenResponse | NotFoundResponse | RefusedResponse,
+    TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof deleteContactPerson>>, TError,{serviceCenterId: string;contactPersonId: Uuid}, TContext>, request?: SecondParameter<typeof apiFetch>}
+): UseMutationOptions<Awaited<ReturnType<typeof deleteContactPerson>>, TError,{serviceCenterId: string;contactPersonId: Uuid}, TContext> => {
+
+const mutationKey = ['deleteContactPerson'];
+const {mutation: mutationOptions, request: requestOptions} = options ?
+      options.mutation && 'mutationKey' in options.mutation && options.mutation.mutationKey ?
+      options
+      : {...options, mutation: {...options.mutation, mutationKey}}
+      : {mutation: { mutationKey, }, request: undefined};
+
+      
+
+
+      const mutationFn: MutationFunction<Awaited<ReturnType<typeof deleteContactPerson>>, {serviceCenterId: string;contactPersonId: Uuid}> = (props) => {
+          const {serviceCenterId,contactPersonId} = props ?? {};
+
+          return  deleteContactPerson(serviceCenterId,contactPersonId,requestOptions)
+        }
+
+        
+
+
+  return  { mutationFn, ...mutationOptions }}
+
+    export type DeleteContactPersonMutationResult = NonNullable<Awaited<ReturnType<typeof deleteContactPerson>>>
+    
+    export type DeleteContactPersonMutationError = BadRequestResponse | UnauthorizedResponse | ForbiddenResponse | NotFoundResponse | RefusedResponse
+
+    /**
+ * @summary Delete a contact person made by mistake (the client asks for confirmation first)
+ */
+export const useDeleteContactPerson = <TError = BadRequestResponse | UnauthorizedResponse | ForbiddenResponse | NotFoundResponse | RefusedResponse,
+    TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof deleteContactPerson>>, TError,{serviceCenterId: string;contactPersonId: Uuid}, TContext>, request?: SecondParameter<typeof apiFetch>}
+ , queryClient?: QueryClient): UseMutationResult<
+        Awaited<ReturnType<typeof deleteContactPerson>>,
+        TError,
+        {serviceCenterId: string;contactPersonId: Uuid},
+        TContext
+      > => {
+
+      const mutationOptions = getDeleteContactPersonMutationOptions(options);
+
+      return useMutation(mutationOptions, queryClient);
+    }
+    /**
  * @summary The service center's batch cover sheet (c code) as a PDF
  */
 export const getPrintServiceCenterCoverSheetUrl = (id: string,) => {

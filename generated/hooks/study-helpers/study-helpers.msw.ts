@@ -74,6 +74,16 @@ export const getGetStudyHelperMockHandler = (overrideResponse?: StudyHelper | ((
   }, options)
 }
 
+export const getDeleteStudyHelperMockHandler = (overrideResponse?: void | ((info: Parameters<Parameters<typeof http.delete>[1]>[0]) => Promise<void> | void), options?: RequestHandlerOptions) => {
+  return http.delete('*/api/study-helpers/:id', async (info) => {await delay(0);
+  if (typeof overrideResponse === 'function') {await overrideResponse(info); }
+    return new HttpResponse(null,
+      { status: 204,
+        
+      })
+  }, options)
+}
+
 export const getGetDistributedFileExistsMockHandler = (overrideResponse?: DistributedFileExists | ((info: Parameters<Parameters<typeof http.get>[1]>[0]) => Promise<DistributedFileExists> | DistributedFileExists), options?: RequestHandlerOptions) => {
   return http.get('*/api/study-helpers/distributed-files/:id/exists', async (info) => {await delay(0);
   
@@ -112,6 +122,7 @@ export const getUploadStudyHelperFileMockHandler = (overrideResponse?: UploadRes
 export const getStudyHelpersMock = () => [
   getListStudyHelpersMockHandler(),
   getGetStudyHelperMockHandler(),
+  getDeleteStudyHelperMockHandler(),
   getGetDistributedFileExistsMockHandler(),
   getDownloadDistributedFileMockHandler(),
   getUploadStudyHelperFileMockHandler()

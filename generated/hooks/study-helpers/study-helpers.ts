@@ -45,6 +45,7 @@ import type {
   ListStudyHelpersParams,
   NotFoundResponse,
   PdfResponse,
+  RefusedResponse,
   StudyHelper,
   StudyHelperFileUpload,
   StudyHelperList,
@@ -265,6 +266,77 @@ export function useGetStudyHelper<TData = Awaited<ReturnType<typeof getStudyHelp
 
 
 /**
+ * Only a study helper nothing refers to: refused (409, nothing deleted) while students (and so their answer sheets) or graded uploads name the helper.
+ * @summary Delete a study helper made by mistake (the client asks for confirmation first)
+ */
+export const getDeleteStudyHelperUrl = (id: string,) => {
+
+
+  
+
+  return `/api/study-helpers/${id}`
+}
+
+export const deleteStudyHelper = async (id: string, options?: RequestInit): Promise<void> => {
+  
+  return apiFetch<void>(getDeleteStudyHelperUrl(id),
+  {      
+    ...options,
+    method: 'DELETE'
+    
+    
+  }
+);}
+
+
+
+
+export const getDeleteStudyHelperMutationOptions = <TError = BadRequestResponse | UnauthorizedResponse | ForbiddenResponse | NotFoundResponse | RefusedResponse,
+    TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof deleteStudyHelper>>, TError,{id: string}, TContext>, request?: SecondParameter<typeof apiFetch>}
+): UseMutationOptions<Awaited<ReturnType<typeof deleteStudyHelper>>, TError,{id: string}, TContext> => {
+
+const mutationKey = ['deleteStudyHelper'];
+const {mutation: mutationOptions, request: requestOptions} = options ?
+      options.mutation && 'mutationKey' in options.mutation && options.mutation.mutationKey ?
+      options
+      : {...options, mutation: {...options.mutation, mutationKey}}
+      : {mutation: { mutationKey, }, request: undefined};
+
+      
+
+
+      const mutationFn: MutationFunction<Awaited<ReturnType<typeof deleteStudyHelper>>, {id: string}> = (props) => {
+          const {id} = props ?? {};
+
+          return  deleteStudyHelper(id,requestOptions)
+        }
+
+        
+
+
+  return  { mutationFn, ...mutationOptions }}
+
+    export type DeleteStudyHelperMutationResult = NonNullable<Awaited<ReturnType<typeof deleteStudyHelper>>>
+    
+    export type DeleteStudyHelperMutationError = BadRequestResponse | UnauthorizedResponse | ForbiddenResponse | NotFoundResponse | RefusedResponse
+
+    /**
+ * @summary Delete a study helper made by mistake (the client asks for confirmation first)
+ */
+export const useDeleteStudyHelper = <TError = BadRequestResponse | UnauthorizedResponse | ForbiddenResponse | NotFoundResponse | RefusedResponse,
+    TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof deleteStudyHelper>>, TError,{id: string}, TContext>, request?: SecondParameter<typeof apiFetch>}
+ , queryClient?: QueryClient): UseMutationResult<
+        Awaited<ReturnType<typeof deleteStudyHelper>>,
+        TError,
+        {id: string},
+        TContext
+      > => {
+
+      const mutationOptions = getDeleteStudyHelperMutationOptions(options);
+
+      return useMutation(mutationOptions, queryClient);
+    }
+    /**
  * @summary Whether a distributed (print) PDF is ready; the client repolls each second until true
  */
 export const getGetDistributedFileExistsUrl = (id: string,) => {

@@ -79,6 +79,16 @@ export const getGetUploadMockHandler = (overrideResponse?: UploadReport | ((info
   }, options)
 }
 
+export const getWithdrawUploadMockHandler = (overrideResponse?: void | ((info: Parameters<Parameters<typeof http.delete>[1]>[0]) => Promise<void> | void), options?: RequestHandlerOptions) => {
+  return http.delete('*/api/uploads/:id', async (info) => {await delay(0);
+  if (typeof overrideResponse === 'function') {await overrideResponse(info); }
+    return new HttpResponse(null,
+      { status: 204,
+        
+      })
+  }, options)
+}
+
 export const getGetUploadPageImageMockHandler = (overrideResponse?: JpegResponse | ((info: Parameters<Parameters<typeof http.get>[1]>[0]) => Promise<JpegResponse> | JpegResponse), options?: RequestHandlerOptions) => {
   return http.get('*/api/uploads/:id/pages/:pageNumber/image', async (info) => {await delay(0);
   
@@ -93,5 +103,6 @@ export const getGetUploadPageImageMockHandler = (overrideResponse?: JpegResponse
 export const getUploadsMock = () => [
   getListUploadsMockHandler(),
   getGetUploadMockHandler(),
+  getWithdrawUploadMockHandler(),
   getGetUploadPageImageMockHandler()
 ]

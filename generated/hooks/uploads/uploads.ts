@@ -18,16 +18,20 @@ congregation's data), `admin` (scanning_admin only).
  * OpenAPI spec version: 1.0.0
  */
 import {
+  useMutation,
   useQuery
 } from '@tanstack/react-query';
 import type {
   DataTag,
   DefinedInitialDataOptions,
   DefinedUseQueryResult,
+  MutationFunction,
   QueryClient,
   QueryFunction,
   QueryKey,
   UndefinedInitialDataOptions,
+  UseMutationOptions,
+  UseMutationResult,
   UseQueryOptions,
   UseQueryResult
 } from '@tanstack/react-query';
@@ -38,6 +42,7 @@ import type {
   JpegResponse,
   ListUploadsParams,
   NotFoundResponse,
+  RefusedResponse,
   UnauthorizedResponse,
   UploadList,
   UploadReport
@@ -257,6 +262,77 @@ export function useGetUpload<TData = Awaited<ReturnType<typeof getUpload>>, TErr
 
 
 /**
+ * The scans the upload matched are removed, so their pages (and sheets) count as not graded again, and the upload with its report is deleted. Refused (409, nothing changed) while the upload is still being read, for an intro upload whose answer sheets were written to a file, and when a file it graded is fully graded (its return file is made from the scans), downloaded or archived.
+ * @summary Withdraw a graded upload; the pages it graded are ungraded again
+ */
+export const getWithdrawUploadUrl = (id: string,) => {
+
+
+  
+
+  return `/api/uploads/${id}`
+}
+
+export const withdrawUpload = async (id: string, options?: RequestInit): Promise<void> => {
+  
+  return apiFetch<void>(getWithdrawUploadUrl(id),
+  {      
+    ...options,
+    method: 'DELETE'
+    
+    
+  }
+);}
+
+
+
+
+export const getWithdrawUploadMutationOptions = <TError = BadRequestResponse | UnauthorizedResponse | ForbiddenResponse | NotFoundResponse | RefusedResponse,
+    TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof withdrawUpload>>, TError,{id: string}, TContext>, request?: SecondParameter<typeof apiFetch>}
+): UseMutationOptions<Awaited<ReturnType<typeof withdrawUpload>>, TError,{id: string}, TContext> => {
+
+const mutationKey = ['withdrawUpload'];
+const {mutation: mutationOptions, request: requestOptions} = options ?
+      options.mutation && 'mutationKey' in options.mutation && options.mutation.mutationKey ?
+      options
+      : {...options, mutation: {...options.mutation, mutationKey}}
+      : {mutation: { mutationKey, }, request: undefined};
+
+      
+
+
+      const mutationFn: MutationFunction<Awaited<ReturnType<typeof withdrawUpload>>, {id: string}> = (props) => {
+          const {id} = props ?? {};
+
+          return  withdrawUpload(id,requestOptions)
+        }
+
+        
+
+
+  return  { mutationFn, ...mutationOptions }}
+
+    export type WithdrawUploadMutationResult = NonNullable<Awaited<ReturnType<typeof withdrawUpload>>>
+    
+    export type WithdrawUploadMutationError = BadRequestResponse | UnauthorizedResponse | ForbiddenResponse | NotFoundResponse | RefusedResponse
+
+    /**
+ * @summary Withdraw a graded upload; the pages it graded are ungraded again
+ */
+export const useWithdrawUpload = <TError = BadRequestResponse | UnauthorizedResponse | ForbiddenResponse | NotFoundResponse | RefusedResponse,
+    TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof withdrawUpload>>, TError,{id: string}, TContext>, request?: SecondParameter<typeof apiFetch>}
+ , queryClient?: QueryClient): UseMutationResult<
+        Awaited<ReturnType<typeof withdrawUpload>>,
+        TError,
+        {id: string},
+        TContext
+      > => {
+
+      const mutationOptions = getWithdrawUploadMutationOptions(options);
+
+      return useMutation(mutationOptions, queryClient);
+    }
+    /**
  * @summary The scan of one page of an upload (JPEG), for the report's thumbnails
  */
 export const getGetUploadPageImageUrl = (id: string,

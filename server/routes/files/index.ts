@@ -1,6 +1,7 @@
 // Files: the service centers' scanned PDFs. Upload (streamed, checked, then processed as a job),
 // the files tables with their filters, one file, its counts, workflow step, cover image and the
-// original PDF; rename or set its service center and people; delete it before grading starts.
+// original PDF; rename or set its service center and people; delete it before grading starts;
+// take a sent file back to the Send step while nothing came of the send.
 // What follows review (send, return file, archive) is in ./workflow.ts, on the same instance.
 import multipart from '@fastify/multipart';
 import type { FastifyInstance } from 'fastify';
@@ -8,7 +9,7 @@ import { congregationScope, requireAdmin } from '../../auth/session';
 import type { ReplyOf, Route } from '../../contract/types';
 import { discardIfUnreferenced } from '../../db/blob-references';
 import { isUniqueViolation, type Database } from '../../db/database';
-import { conflictError, forbidden, HttpError, notFound, validationError } from '../../http-error';
+import { conflictError, FILE_NOT_FOUND, forbidden, HttpError, notFound, validationError } from '../../http-error';
 import { IMAGE_CACHE_CONTROL, MAX_UPLOAD_BYTES } from '../../jobs/job-types';
 import { processUploadJob } from '../../jobs/service-center-upload';
 import { JOB, startProgress } from '../../workflow/job-progress';
@@ -18,12 +19,13 @@ import { pageWorkerCount } from '../../pipeline/process-pages';
 import { DELETABLE_STEPS, fileStateSql, fileStepOf, fileStepQuery, type FileStepName, type FileStepRow } from '../../workflow/file-steps';
 import { pdfName, sendBlob } from '../shared/blob-response';
 import { cachedTotal } from '../shared/count-cache';
-import { FILE_NOT_FOUND, fileOf, fileScope, fileSelect, loadFile, loadFileStats, type FileRow } from '../shared/file-view';
+import { fileOf, fileScope, fileSelect, loadFile, loadFileStats, type FileRow } from '../shared/file-view';
 import { rowsOfPage } from '../shared/page-rows';
 import { orderClause, pageOf, paged, type SortColumn } from '../shared/paging';
 import { checkPdf, PdfCheckError } from '../shared/pdf-check';
 import { fileTooLarge, receiveUpload, UploadTooLargeError } from '../shared/receive-upload';
 import { Where, containsPattern } from '../shared/where';
+import { recallSend } from '../../workflow/recall-send';
 import { deleteFile } from './delete-file';
 import { fileWorkflowRoutes } from './workflow';
 
@@ -234,6 +236,12 @@ export function createFilesRoutes(options: FilesRoutesOptions = {}) {
       }
       if (!(await deleteFile(db, app.blobStore, fileId))) throw notFound(FILE_NOT_FOUND);
       return reply.code(204).send();
+    });
+
+    app.delete<Route<'recallFile'>>('/api/file/:file_id/send', async (request): Promise<ReplyOf<'recallFile'>> => {
+      requireAdmin(request);
+      await recallSend(db, app.blobStore, request.params.file_id);
+      return loadFile(db, request.params.file_id, null);
     });
 
     app.get<Route<'getFileStats'>>('/api/file/:file_id/stats', async (request): Promise<ReplyOf<'getFileStats'>> => {

@@ -5,13 +5,13 @@
 import type { FastifyInstance } from 'fastify';
 import { isSameOriginGet, requireAdmin } from '../../auth/session';
 import type { ReplyOf, Route } from '../../contract/types';
-import { conflictError, notFound } from '../../http-error';
+import { conflictError, FILE_NOT_FOUND, notFound } from '../../http-error';
 import { JOB } from '../../workflow/job-progress';
 import { keptSheetSql } from '../../workflow/file-steps';
 import { requestReturnFile } from '../../workflow/return-file';
 import { requestSend } from '../../workflow/send-packets';
 import { pdfName, sendBlob } from '../shared/blob-response';
-import { FILE_NOT_FOUND, fileScope, loadFile } from '../shared/file-view';
+import { fileScope, loadFile } from '../shared/file-view';
 import { queueJob } from '../shared/queue-job';
 
 /** Registers the workflow calls on the files module's instance (see ./index.ts). */

@@ -6,12 +6,11 @@ import { congregationScope } from '../../auth/session';
 import type { Schemas } from '../../contract/types';
 import type { Database } from '../../db/database';
 import { lookupSql } from '../../db/lookup-sql';
-import { forbidden, notFound } from '../../http-error';
+import { FILE_NOT_FOUND, forbidden, notFound } from '../../http-error';
 import type { PageFlag } from '../../pipeline/split';
 import { iso, isoOrNull } from '../../iso-time';
 import { flaggedPageSql, keptSheetSql, mismatchedPageSql, unrecognizedPageSql } from '../../workflow/file-steps';
 
-export const FILE_NOT_FOUND = 'File not found';
 
 /**
  * Select list over `files f`, as seen by a congregation (`viewerParam` names the parameter that

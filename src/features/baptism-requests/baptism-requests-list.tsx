@@ -1,11 +1,13 @@
 // /baptism-requests/ (spec §2): Student ID, Name, Service Center, Recruiter, Status, Request Date,
 // newest first with paging in the address; "Add Baptism Request" opens the dialog, and a created
-// request is announced with "Baptism request successfully created.", which fades after 5 s.
+// request is announced with "Baptism request successfully created.", which fades after 5 s. An
+// admin may delete a request made by mistake while it is pending (its responses are unflagged).
 import { useState } from 'react';
+import { useQueryClient } from '@tanstack/react-query';
 import { useActorRef } from '@xstate/react';
 import { Button } from 'primereact/button';
 import { Link } from 'react-router-dom';
-import { useListBaptismRequests } from '../../../generated/hooks/baptism/baptism';
+import { getListBaptismRequestsQueryKey, useDeleteBaptismRequest, useListBaptismRequests } from '../../../generated/hooks/baptism/baptism';
 import type { BaptismRequest } from '../../../generated/hooks/model';
 import { BAPTISM_SUCCESS_FADE_MS } from '../../../machines/constants';
 import { resultBannerMachine } from '../../../machines/result-banner/result-banner.machine';
@@ -14,8 +16,10 @@ import { Pagination } from '../../components/list/pagination';
 import { useListState } from '../../components/list/use-list-state';
 import { ResultBanner } from '../../components/notifications/result-banner';
 import '../../components/page-layout/page-layout.css';
+import { DeleteAction } from '../../components/ui/delete-action';
 import { PageHeader } from '../../components/ui/page-header';
 import { paths, routes } from '../../config/paths';
+import { isScanningAdmin, useCurrentUser } from '../../lib/auth';
 import { formatDate } from '../../lib/format';
 import { AddBaptismRequestDialog } from './add-baptism-request-dialog';
 import {
@@ -25,7 +29,7 @@ import {
   baptismStatusLabel,
 } from './baptism-request-messages';
 
-const columns: ListColumn<BaptismRequest>[] = [
+const baseColumns: ListColumn<BaptismRequest>[] = [
   {
     id: 'student-id',
     header: 'Student ID',
@@ -42,6 +46,27 @@ export default function BaptismRequestsList() {
   const list = useListState();
   const [adding, setAdding] = useState(false);
   const requests = useListBaptismRequests({ skip: list.skip, limit: list.limit });
+  const admin = isScanningAdmin(useCurrentUser());
+  const queryClient = useQueryClient();
+  const remove = useDeleteBaptismRequest();
+  const columns: ListColumn<BaptismRequest>[] = admin
+    ? [
+        ...baseColumns,
+        {
+          id: 'actions',
+          header: '',
+          cell: (r) =>
+            r.latest_status?.status === 'pending' ? (
+              <DeleteAction
+                what="baptism request"
+                name={String(r.student.human_id)}
+                run={() => remove.mutateAsync({ id: r.id })}
+                onDone={() => void queryClient.invalidateQueries({ queryKey: getListBaptismRequestsQueryKey() })}
+              />
+            ) : null,
+        },
+      ]
+    : baseColumns;
   // This screen's own banner: the success message fades after BAPTISM_SUCCESS_FADE_MS.
   const created = useActorRef(resultBannerMachine, {
     input: { autoFadeMs: BAPTISM_SUCCESS_FADE_MS, successMessage: BAPTISM_REQUEST_CREATED },

@@ -1,15 +1,20 @@
 // /admin/congregations/{group_id}/study-helpers (spec §2): the congregation's study helpers
 // (GET /api/congregations/{id}/study-helpers) with a name filter and paging in the address;
-// side links Files, Study Helpers and View As.
+// side links Files, Study Helpers and View As. An admin may delete a helper made by mistake (the
+// server refuses one with students, and says why).
+import { useQueryClient } from '@tanstack/react-query';
 import { Link } from 'react-router-dom';
-import { useListCongregationStudyHelpers } from '../../../generated/hooks/congregations/congregations';
+import { getListCongregationStudyHelpersQueryKey, useListCongregationStudyHelpers } from '../../../generated/hooks/congregations/congregations';
+import { useDeleteStudyHelper } from '../../../generated/hooks/study-helpers/study-helpers';
 import type { ListCongregationStudyHelpersParams, StudyHelper } from '../../../generated/hooks/model';
 import { FilterPanel } from '../../components/list/filter-panel';
 import { ListTable, type ListColumn } from '../../components/list/list-table';
 import { Pagination } from '../../components/list/pagination';
 import { TextFilter } from '../../components/list/text-filter';
 import { useListState } from '../../components/list/use-list-state';
+import { DeleteAction } from '../../components/ui/delete-action';
 import { paths, routes } from '../../config/paths';
+import { isScanningAdmin, useCurrentUser } from '../../lib/auth';
 import { formatDate, formatRelativeTime } from '../../lib/format';
 import { CongregationPage, useGroupId } from './congregation-page';
 
@@ -17,7 +22,7 @@ export const CONGREGATION_STUDY_HELPERS_EMPTY_MESSAGE = 'There are no study help
 
 const HELPER_FILTERS = ['name'] as const;
 
-const columns: ListColumn<StudyHelper>[] = [
+const baseColumns: ListColumn<StudyHelper>[] = [
   { id: 'name', header: 'Study Helper', cell: (h) => <Link to={paths.studyHelper(h.id)}>{h.name}</Link> },
   {
     id: 'students',
@@ -41,6 +46,26 @@ export default function CongregationStudyHelpers() {
     ...(list.filters.name && { name: list.filters.name }),
   };
   const helpers = useListCongregationStudyHelpers(groupId, params);
+  const admin = isScanningAdmin(useCurrentUser());
+  const queryClient = useQueryClient();
+  const remove = useDeleteStudyHelper();
+  const columns: ListColumn<StudyHelper>[] = admin
+    ? [
+        ...baseColumns,
+        {
+          id: 'actions',
+          header: '',
+          cell: (h) => (
+            <DeleteAction
+              what="study helper"
+              name={h.name}
+              run={() => remove.mutateAsync({ id: h.id })}
+              onDone={() => void queryClient.invalidateQueries({ queryKey: getListCongregationStudyHelpersQueryKey(groupId) })}
+            />
+          ),
+        },
+      ]
+    : baseColumns;
 
   return (
     <CongregationPage

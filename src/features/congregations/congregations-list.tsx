@@ -1,15 +1,22 @@
 // /admin/congregations/ (spec §2): WBS code and display name, each row linking to the
-// congregation's files, a WBS code search, and the "Add A New Congregation" dialog.
+// congregation's files, a WBS code search, the "Add A New Congregation" dialog, and deleting a
+// congregation made by mistake (the server refuses one in use, and says why).
 import { useState } from 'react';
+import { useQueryClient } from '@tanstack/react-query';
 import { Button } from 'primereact/button';
 import { Link } from 'react-router-dom';
-import { useListCongregations } from '../../../generated/hooks/congregations/congregations';
+import {
+  getListCongregationsQueryKey,
+  useDeleteCongregation,
+  useListCongregations,
+} from '../../../generated/hooks/congregations/congregations';
 import type { Congregation, ListCongregationsParams } from '../../../generated/hooks/model';
 import { FilterPanel } from '../../components/list/filter-panel';
 import { ListTable, type ListColumn } from '../../components/list/list-table';
 import { Pagination } from '../../components/list/pagination';
 import { TextFilter } from '../../components/list/text-filter';
 import { useListState } from '../../components/list/use-list-state';
+import { DeleteAction } from '../../components/ui/delete-action';
 import { PageHeader } from '../../components/ui/page-header';
 import { paths } from '../../config/paths';
 import { ADD_CONGREGATION_TITLE, AddCongregationDialog } from './add-congregation-dialog';
@@ -18,7 +25,7 @@ export const CONGREGATIONS_EMPTY_MESSAGE = 'There are no congregations to displa
 
 const CONGREGATION_FILTERS = ['wbsCode'] as const;
 
-const columns: ListColumn<Congregation>[] = [
+const baseColumns: ListColumn<Congregation>[] = [
   {
     id: 'wbs-code',
     header: 'WBS Code',
@@ -39,6 +46,23 @@ export default function CongregationsList() {
     ...(list.order_direction && { order_direction: list.order_direction }),
   };
   const congregations = useListCongregations(params);
+  const queryClient = useQueryClient();
+  const remove = useDeleteCongregation();
+  const columns: ListColumn<Congregation>[] = [
+    ...baseColumns,
+    {
+      id: 'actions',
+      header: '',
+      cell: (c) => (
+        <DeleteAction
+          what="congregation"
+          name={c.wbs_code}
+          run={() => remove.mutateAsync({ id: c.id })}
+          onDone={() => void queryClient.invalidateQueries({ queryKey: getListCongregationsQueryKey() })}
+        />
+      ),
+    },
+  ];
 
   return (
     <>

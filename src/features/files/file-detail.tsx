@@ -1,6 +1,7 @@
 // /file/{file_id}/ (spec §2, §4, §5): back link "Back to All Files"; the six-step workflow
 // stepper; left column: file menu, "Action Items" (the file's warnings, linking to its responses),
-// the file's facts and "Delete File" (only while the step allows it); right column: the editable
+// the file's facts, "Delete File" (only while the step allows it) and "Take Back" (a sent file
+// not printed yet goes back to the Send step); right column: the editable
 // name, the service center pickers and the cover sheet (or the processing state). Admins edit;
 // others read.
 import { useCallback, useState } from 'react';
@@ -29,6 +30,7 @@ import { FileProcessing } from './file-processing';
 import { FileTabs } from '../../components/file-tabs/file-tabs';
 import { FileWorkflowStepper } from './file-workflow-stepper';
 import { offersPacket, PrintPacketButton } from './print-packet-button';
+import { TakeBackFile } from './take-back-file';
 import { useFileWorkflow } from './use-file-workflow';
 import './files.css';
 
@@ -60,6 +62,7 @@ function FileDetailContent({ fileId, file }: { fileId: string; file: File }) {
 
   const loaded = !snapshot.matches('loading') && !snapshot.matches('loadFailed');
   const deletable = admin && loaded && !snapshot.matches('archived') && canDeleteFile(snapshot.context.currentStep);
+  const takeBack = admin && loaded && snapshot.context.currentStep === 'grading' && !file.printed;
 
   return (
     <>
@@ -90,6 +93,7 @@ function FileDetailContent({ fileId, file }: { fileId: string; file: File }) {
           {deletable && (
             <Button type="button" label="Delete File" icon="pi pi-trash" severity="danger" outlined onClick={() => setDeleting(true)} />
           )}
+          {takeBack && <TakeBackFile fileId={fileId} onTakenBack={() => send({ type: 'REFRESH' })} />}
         </aside>
         <div className="file-detail-right">
           {admin ? <FileNameForm file={file} /> : <h2 className="file-name">{file.name}</h2>}

@@ -1,5 +1,6 @@
-// The Contact Persons panel of a service center (spec §2): the contact persons, and adding one by
-// name (POST /api/service-centers/{id}/contact-person).
+// The Contact Persons panel of a service center (spec §2): the contact persons, adding one by name
+// (POST /api/service-centers/{id}/contact-person), and deleting one made by mistake (refused
+// while files name it).
 import { useId, useState, type FormEvent } from 'react';
 import { useQueryClient } from '@tanstack/react-query';
 import { Button } from 'primereact/button';
@@ -8,10 +9,12 @@ import { Message } from 'primereact/message';
 import {
   getListContactPersonsQueryKey,
   useCreateContactPerson,
+  useDeleteContactPerson,
   useListContactPersons,
 } from '../../../generated/hooks/service-centers/service-centers';
 import { useNotifications } from '../../components/notifications/notifications-context';
 import { Panel } from '../../components/page-layout/panel';
+import { DeleteAction } from '../../components/ui/delete-action';
 import { saveErrorText } from './save-error';
 
 export const CONTACT_PERSONS_EMPTY = 'No contact persons yet.';
@@ -20,6 +23,7 @@ export const CONTACT_PERSON_SAVE_FAILED = 'The contact person could not be added
 export function ContactPersonsPanel({ serviceCenterId }: { serviceCenterId: string }) {
   const nameId = useId();
   const people = useListContactPersons(serviceCenterId);
+  const remove = useDeleteContactPerson();
   const [name, setName] = useState('');
   const queryClient = useQueryClient();
   const { notify } = useNotifications();
@@ -50,6 +54,14 @@ export function ContactPersonsPanel({ serviceCenterId }: { serviceCenterId: stri
           {people.data.map((person) => (
             <li key={person.id}>
               <span className="item-main">{person.name}</span>
+              <span className="item-actions">
+                <DeleteAction
+                  what="contact person"
+                  name={person.name}
+                  run={() => remove.mutateAsync({ serviceCenterId, contactPersonId: person.id })}
+                  onDone={() => void queryClient.invalidateQueries({ queryKey: getListContactPersonsQueryKey(serviceCenterId) })}
+                />
+              </span>
             </li>
           ))}
         </ul>

@@ -1,5 +1,5 @@
-// The Recruiters panel of a service center (spec §2): the recruiters, and adding one with a name
-// and contact information.
+// The Recruiters panel of a service center (spec §2): the recruiters, adding one with a name and
+// contact information, and deleting one made by mistake (refused while files or students name it).
 import { useId, useState, type FormEvent } from 'react';
 import { useQueryClient } from '@tanstack/react-query';
 import { Button } from 'primereact/button';
@@ -8,10 +8,12 @@ import { Message } from 'primereact/message';
 import {
   getListRecruitersQueryKey,
   useCreateRecruiter,
+  useDeleteRecruiter,
   useListRecruiters,
 } from '../../../generated/hooks/service-centers/service-centers';
 import { useNotifications } from '../../components/notifications/notifications-context';
 import { Panel } from '../../components/page-layout/panel';
+import { DeleteAction } from '../../components/ui/delete-action';
 import { saveErrorText } from './save-error';
 
 export const RECRUITERS_EMPTY = 'No recruiters yet.';
@@ -26,6 +28,7 @@ export function RecruitersPanel({ serviceCenterId }: { serviceCenterId: string }
   const queryClient = useQueryClient();
   const { notify } = useNotifications();
   const create = useCreateRecruiter();
+  const remove = useDeleteRecruiter();
   const canAdd = name.trim() !== '' && !create.isPending;
 
   const submit = (event: FormEvent) => {
@@ -55,6 +58,14 @@ export function RecruitersPanel({ serviceCenterId }: { serviceCenterId: string }
               <span className="item-main">
                 <span>{recruiter.name}</span>
                 {recruiter.contact_info && <span className="item-secondary">{recruiter.contact_info}</span>}
+              </span>
+              <span className="item-actions">
+                <DeleteAction
+                  what="recruiter"
+                  name={recruiter.name}
+                  run={() => remove.mutateAsync({ serviceCenterId, recruiterId: recruiter.id })}
+                  onDone={() => void queryClient.invalidateQueries({ queryKey: getListRecruitersQueryKey(serviceCenterId) })}
+                />
               </span>
             </li>
           ))}

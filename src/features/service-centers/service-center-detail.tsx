@@ -1,6 +1,7 @@
 // /admin/service-centers/{service_center_id} (spec §2): a heading with the country's flag, the
 // center's name and location; the Recruiting Points, Recruiters and Contact Persons panels; and
-// the delete action, shown as a disabled "Archive" (the contract has no call for it).
+// the delete action, shown as a disabled "Archive" as the spec has it (the contract's delete of a
+// service center made by mistake is for API clients).
 import { Button } from 'primereact/button';
 import { useParams } from 'react-router-dom';
 import { useGetServiceCenter } from '../../../generated/hooks/service-centers/service-centers';

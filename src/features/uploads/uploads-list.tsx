@@ -1,14 +1,19 @@
 // /files/uploads/ (spec §2): the graded-packet uploads (GET /api/uploads/), of one congregation
 // when the address has groupId; columns Name and Create Time, both sortable, and Pages (matched /
-// not matched, from each upload's report); sort and page live in the address.
+// not matched, from each upload's report); sort and page live in the address. An admin may
+// withdraw an upload sent by mistake: the pages it graded are ungraded again (the server refuses
+// once a file it graded is complete, and says why).
+import { useQueryClient } from '@tanstack/react-query';
 import { Link } from 'react-router-dom';
-import { useListUploads } from '../../../generated/hooks/uploads/uploads';
+import { getListUploadsQueryKey, useListUploads, useWithdrawUpload } from '../../../generated/hooks/uploads/uploads';
 import type { ListUploadsParams, UploadListItem } from '../../../generated/hooks/model';
 import { ListTable, type ListColumn } from '../../components/list/list-table';
 import { Pagination } from '../../components/list/pagination';
 import { useListState } from '../../components/list/use-list-state';
+import { DeleteAction } from '../../components/ui/delete-action';
 import { PageHeader } from '../../components/ui/page-header';
 import { paths, routes } from '../../config/paths';
+import { isScanningAdmin, useCurrentUser } from '../../lib/auth';
 import { formatDateTime } from '../../lib/format';
 import { countsText } from './upload-report';
 
@@ -17,7 +22,7 @@ export const UPLOADS_EMPTY_MESSAGE = 'There are no uploads to display';
 /** The search param naming the congregation (spec route table: "search param groupId"). */
 const UPLOAD_FILTERS = ['groupId'] as const;
 
-const columns: ListColumn<UploadListItem>[] = [
+const baseColumns: ListColumn<UploadListItem>[] = [
   { id: 'name', header: 'Name', sortKey: 'name', cell: (u) => <Link to={paths.upload(u.id)}>{u.name}</Link> },
   { id: 'created-at', header: 'Create Time', sortKey: 'created_at', cell: (u) => formatDateTime(u.created_at) },
   { id: 'pages', header: 'Pages', cell: (u) => (u.process_status === 'pending' ? 'Reading…' : countsText(u.summary)) },
@@ -33,6 +38,28 @@ export default function UploadsList() {
     ...(list.order_direction && { order_direction: list.order_direction }),
   };
   const uploads = useListUploads(params);
+  const admin = isScanningAdmin(useCurrentUser());
+  const queryClient = useQueryClient();
+  const withdraw = useWithdrawUpload();
+  const columns: ListColumn<UploadListItem>[] = admin
+    ? [
+        ...baseColumns,
+        {
+          id: 'actions',
+          header: '',
+          cell: (u) =>
+            u.process_status === 'pending' ? null : (
+              <DeleteAction
+                what="upload"
+                verb="Withdraw"
+                name={u.name}
+                run={() => withdraw.mutateAsync({ id: u.id })}
+                onDone={() => void queryClient.invalidateQueries({ queryKey: getListUploadsQueryKey() })}
+              />
+            ),
+        },
+      ]
+    : baseColumns;
 
   return (
     <>

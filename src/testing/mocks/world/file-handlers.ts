@@ -2,7 +2,7 @@
 // "Answer sheets", "Pages", "Progress"). Changes go into the world's rows, so lists show them.
 import { http, type RequestHandler } from 'msw';
 import type { components } from '../../../../generated/api-types';
-import { contains, json, notFound, paged, pdf, progressMessages, progressStream, refusal, scanImage, sorted, type WorldAccess } from './http';
+import { contains, forbidden, json, notFound, paged, pdf, progressMessages, progressStream, refusal, scanImage, sorted, type WorldAccess } from './http';
 import { seededRandom } from './random';
 import {
   congregationFileState,
@@ -146,6 +146,20 @@ export function fileHandlers(access: WorldAccess): RequestHandler[] {
         return json<S['JobStarted']>({ group_name: 'send_to_study_helpers', run_id: file.id }, 202);
       }),
     ),
+    http.delete('*/api/file/:fileId/send', ({ params }) => {
+      if (viewer() !== null) return forbidden();
+      return withFile(params.fileId as string, (file) => {
+        if (file.sent_at === null) return refusal(409, 'CONFLICT', 'This file was not sent.');
+        if (file.printed) return refusal(409, 'CONFLICT', 'A packet of this file was printed already, so the file cannot be taken back.');
+        if (world().sheets.some((sheet) => sheet.fileId === file.id && sheet.gradedAt !== null)) {
+          return refusal(409, 'CONFLICT', 'Graded scans of this file came back already, so the file cannot be taken back.');
+        }
+        file.sent_at = null;
+        file.file_status = null;
+        tick(world());
+        return json<S['File']>(fileView(world(), file, viewer()));
+      });
+    }),
     http.post('*/api/file/:fileId/archive', ({ params }) =>
       withFile(params.fileId as string, (file) => {
         if (file.file_status !== 'downloaded') return refusal(409, 'NOT_READY', 'Download the return file first.');
@@ -322,6 +336,15 @@ export function fileHandlers(access: WorldAccess): RequestHandler[] {
       });
     }),
     http.get('*/api/uploads/:id/pages/:page_number/image', () => notFound('This page has no image')),
+    http.delete('*/api/uploads/:id', ({ params }) => {
+      if (viewer() !== null) return forbidden();
+      const upload = world().uploads.find((row) => row.id === params.id);
+      if (!upload) return notFound('Upload not found');
+      if (upload.process_status === 'pending') return refusal(409, 'CONFLICT', 'This upload is still being read; it can be withdrawn once it is done.');
+      world().uploads = world().uploads.filter((row) => row.id !== upload.id);
+      tick(world());
+      return new Response(null, { status: 204 });
+    }),
     http.post('*/api/study-helpers/file', async ({ request }) => {
       const form = await request.formData();
       const name = String(form.get('name') ?? '').trim();

@@ -22,6 +22,16 @@ export function json<T extends JsonBodyType>(body: T, status = 200): Response {
 
 export const notFound = (what = 'Not found') => json<S['ErrorSimple']>({ detail: what }, 404);
 
+/** A coordinator calling an admin-only operation (x-access admin). */
+export const forbidden = () => json<S['ErrorSimple']>({ detail: 'Forbidden' }, 403);
+
+/** "3 files and 1 student" for the counts that are not 0, or null when all are. */
+export function uses(counts: readonly [number, string, string][]): string | null {
+  const parts = counts.filter(([n]) => n > 0).map(([n, one, many]) => `${n} ${n === 1 ? one : many}`);
+  if (parts.length === 0) return null;
+  return parts.length === 1 ? parts[0]! : `${parts.slice(0, -1).join(', ')} and ${parts.at(-1)!}`;
+}
+
 /** An error in the spec's shape `{"detail": {"error_type", "message"}}` (spec §8). */
 export function refusal(status: number, error_type: string, message: string): Response {
   return json<S['ErrorWithType']>({ detail: { error_type, message } }, status);

@@ -3,7 +3,7 @@
 // the calls that add to them or change them.
 import { http, type RequestHandler } from 'msw';
 import type { components } from '../../../../generated/api-types';
-import { contains, json, notFound, paged, pdf, refusal, sorted, type WorldAccess } from './http';
+import { contains, forbidden, json, notFound, paged, pdf, refusal, sorted, uses, type WorldAccess } from './http';
 import { baptismView, congregationStats, sheetView, studentView, studyHelperView } from './views';
 import { newId, seedWorld, tick, type StudentRow, type World } from './world';
 
@@ -28,6 +28,13 @@ export function peopleHandlers(access: WorldAccess, replaceWorld: (world: World)
     const page = paged(url, [...rows].sort((a, b) => a.name.localeCompare(b.name)));
     return json<S['StudyHelperList']>({ ...page, items: page.items.map((helper) => studyHelperView(world(), helper)) });
   };
+
+  const deleted = () => {
+    tick(world());
+    return new Response(null, { status: 204 });
+  };
+  /** 409 "This <what> cannot be deleted: it has …", as the server refuses a record in use. */
+  const inUse = (what: string, found: string | null, verb = 'has') => (found === null ? null : refusal(409, 'CONFLICT', `This ${what} cannot be deleted: it ${verb} ${found}.`));
 
   return [
     http.get('*/healthz', () => json<S['Health']>({ status: 'ok', database: 'ok' })),
@@ -96,6 +103,15 @@ export function peopleHandlers(access: WorldAccess, replaceWorld: (world: World)
       world().baptismRequests.push(row);
       return json<S['BaptismRequest']>(baptismView(world(), row), 201);
     }),
+    http.delete('*/api/baptism-requests/:id', ({ params }) => {
+      if (viewer() !== null) return forbidden();
+      const row = world().baptismRequests.find((request) => request.id === params.id);
+      if (!row) return notFound('Baptism request not found');
+      if (row.status !== 'pending') return refusal(409, 'CONFLICT', 'This baptism request is already being handled, so it cannot be deleted.');
+      world().baptismRequests = world().baptismRequests.filter((request) => request.id !== row.id);
+      for (const sheet of world().sheets) if (sheet.studentId === row.studentId) sheet.is_baptism_request = false;
+      return deleted();
+    }),
     http.post('*/api/responses/:responseId/baptism-request', ({ params }) => {
       const sheet = world().sheets.find((row) => row.id === params.responseId && mayAct(row.assignedGroup));
       if (!sheet) return notFound('Answer sheet not found');
@@ -152,6 +168,24 @@ export function peopleHandlers(access: WorldAccess, replaceWorld: (world: World)
       tick(world());
       return new Response(null, { status: 204 });
     }),
+    http.delete('*/api/service_centers/:id', ({ params }) => {
+      if (viewer() !== null) return forbidden();
+      const center = centerOf(params.id as string);
+      if (!center) return notFound('Service center not found');
+      const refused = inUse(
+        'service center',
+        uses([
+          [world().files.filter((file) => file.serviceCenterId === center.id).length, 'file', 'files'],
+          [world().students.filter((student) => student.serviceCenterId === center.id).length, 'student', 'students'],
+          [center.recruitingPoints.length, 'recruiting point', 'recruiting points'],
+          [center.recruiters.length, 'recruiter', 'recruiters'],
+          [center.contactPersons.length, 'contact person', 'contact persons'],
+        ]),
+      );
+      if (refused) return refused;
+      world().serviceCenters = world().serviceCenters.filter((row) => row.id !== center.id);
+      return deleted();
+    }),
     http.get('*/api/service_centers/:id', ({ params }) => {
       const center = centerOf(params.id as string);
       if (!center) return notFound('Service center not found');
@@ -170,6 +204,33 @@ export function peopleHandlers(access: WorldAccess, replaceWorld: (world: World)
       center.recruiters.push(recruiter);
       tick(world());
       return json<S['Recruiter']>(recruiter, 201);
+    }),
+    http.delete('*/api/service-centers/:id/recruiters/:recruiterId', ({ params }) => {
+      if (viewer() !== null) return forbidden();
+      const center = centerOf(params.id as string);
+      const recruiter = center?.recruiters.find((row) => row.id === params.recruiterId);
+      if (!center || !recruiter) return notFound('Recruiter not found');
+      const refused = inUse(
+        'recruiter',
+        uses([
+          [world().files.filter((file) => file.recruiterId === recruiter.id).length, 'file', 'files'],
+          [world().students.filter((student) => student.recruiterId === recruiter.id).length, 'student', 'students'],
+        ]),
+        'is named by',
+      );
+      if (refused) return refused;
+      center.recruiters = center.recruiters.filter((row) => row.id !== recruiter.id);
+      return deleted();
+    }),
+    http.delete('*/api/service-centers/:id/contact-persons/:personId', ({ params }) => {
+      if (viewer() !== null) return forbidden();
+      const center = centerOf(params.id as string);
+      const person = center?.contactPersons.find((row) => row.id === params.personId);
+      if (!center || !person) return notFound('Contact person not found');
+      const refused = inUse('contact person', uses([[world().files.filter((file) => file.contactPersonId === person.id).length, 'file', 'files']]), 'is named by');
+      if (refused) return refused;
+      center.contactPersons = center.contactPersons.filter((row) => row.id !== person.id);
+      return deleted();
     }),
     http.get('*/api/service-centers/:id/contact-persons', ({ params }) => {
       const center = centerOf(params.id as string);
@@ -215,6 +276,23 @@ export function peopleHandlers(access: WorldAccess, replaceWorld: (world: World)
       world().studyHelpers.push(helper);
       return json<S['StudyHelper']>(studyHelperView(world(), helper), 201);
     }),
+    http.delete('*/api/congregations/:id', ({ params }) => {
+      if (viewer() !== null) return forbidden();
+      const congregation = world().congregations.find((row) => row.id === params.id);
+      if (!congregation) return notFound('Congregation not found');
+      const refused = inUse(
+        'congregation',
+        uses([
+          [world().students.filter((student) => student.congregationId === congregation.id).length, 'student', 'students'],
+          [world().studyHelpers.filter((helper) => helper.congregationId === congregation.id).length, 'study helper', 'study helpers'],
+          [world().sheets.filter((sheet) => sheet.assignedGroup === congregation.id).length, 'answer sheet assigned to it', 'answer sheets assigned to it'],
+          [world().uploads.filter((upload) => upload.congregationId === congregation.id).length, 'graded upload', 'graded uploads'],
+        ]),
+      );
+      if (refused) return refused;
+      world().congregations = world().congregations.filter((row) => row.id !== congregation.id);
+      return deleted();
+    }),
     http.get('*/api/congregations/:id', ({ params }) => {
       const congregation = world().congregations.find((row) => row.id === params.id && mayAct(row.id));
       return congregation ? json<S['Congregation']>(congregation) : notFound('Congregation not found');
@@ -223,6 +301,15 @@ export function peopleHandlers(access: WorldAccess, replaceWorld: (world: World)
     http.get('*/api/study-helpers', ({ request }) => {
       const url = new URL(request.url);
       return helperList(url, viewer() ?? url.searchParams.get('congregation'));
+    }),
+    http.delete('*/api/study-helpers/:id', ({ params }) => {
+      if (viewer() !== null) return forbidden();
+      const helper = helperOf(params.id as string);
+      if (!helper) return notFound('Study helper not found');
+      const refused = inUse('study helper', uses([[world().students.filter((student) => student.studyHelperId === helper.id).length, 'student', 'students']]));
+      if (refused) return refused;
+      world().studyHelpers = world().studyHelpers.filter((row) => row.id !== helper.id);
+      return deleted();
     }),
     http.get('*/api/study-helpers/:id', ({ params }) => {
       const helper = helperOf(params.id as string);
