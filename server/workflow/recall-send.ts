@@ -37,7 +37,7 @@ export async function recallSend(db: Database, blobStore: BlobStore, fileId: str
        WHERE id = $1`,
       [fileId],
     );
-    await tx.query('DELETE FROM workflow_leases WHERE job = $1 AND target_id = $2', [JOB.sendToStudyHelpers, fileId]);
+    await tx.query('DELETE FROM job_leases WHERE job = $1 AND target_id = $2', [JOB.sendToStudyHelpers, fileId]);
     await tx.query('DELETE FROM job_progress WHERE group_name = $1 AND run_id = $2', [JOB.sendToStudyHelpers, fileId]);
     return packets.flatMap((packet) => (packet.blob_key === null ? [] : [packet.blob_key]));
   });

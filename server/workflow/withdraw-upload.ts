@@ -52,7 +52,7 @@ export async function withdrawUpload(db: Database, blobStore: BlobStore, uploadI
     );
     // Its feedback and report rows go with it (ON DELETE CASCADE).
     await tx.query('DELETE FROM feedback_uploads WHERE id = $1', [uploadId]);
-    await tx.query('DELETE FROM workflow_leases WHERE job = $1 AND target_id = $2', [JOB.processStudyHelperUpload, uploadId]);
+    await tx.query('DELETE FROM job_leases WHERE job = $1 AND target_id = $2', [JOB.processStudyHelperUpload, uploadId]);
     await tx.query('DELETE FROM job_progress WHERE group_name = $1 AND run_id = $2', [JOB.processStudyHelperUpload, uploadId]);
     await refreshGrading(tx, sheets.map((sheet) => sheet.id));
     return [upload.blob_key, ...images.map((row) => row.key)];
