@@ -351,14 +351,17 @@ async function returnFile(): Promise<PhaseResult> {
     if (completed.length !== 1) throw new Error('grading did not complete');
   });
   const { seconds } = await timed(() => buildReturnFile(context, state.fileId));
-  const file = await db.one<{ return_prepped: boolean; return_blob_key: string | null; return_page_count: number }>(
-    'SELECT return_prepped, return_blob_key, return_page_count FROM files WHERE id = $1',
+  const file = await db.one<{ return_prepped: boolean; return_blob_key: string | null; return_one_sided_blob_key: string | null; return_page_count: number }>(
+    'SELECT return_prepped, return_blob_key, return_one_sided_blob_key, return_page_count FROM files WHERE id = $1',
     [state.fileId],
   );
-  if (!file.return_prepped || file.return_blob_key === null) throw new Error('return file not prepped');
+  if (!file.return_prepped || file.return_blob_key === null || file.return_one_sided_blob_key === null) throw new Error('return file not prepped');
   const fileBytes = statSync(world().blobStore.localPath(file.return_blob_key)).size;
   const written = await pageCountWritten(world().blobStore.localPath(file.return_blob_key));
   if (written !== file.return_page_count) throw new Error(`return file has ${written} pages, expected ${file.return_page_count}`);
+  // The one-sided layout is written in the same pass (the same scans, no blank pages).
+  const oneSidedPath = world().blobStore.localPath(file.return_one_sided_blob_key);
+  const oneSidedPages = await pageCountWritten(oneSidedPath);
   await db.close();
   return {
     phase: 'return_file',
@@ -367,6 +370,8 @@ async function returnFile(): Promise<PhaseResult> {
     pages: file.return_page_count,
     pages_per_s: Math.round(file.return_page_count / seconds),
     return_mb: Math.round(fileBytes / 1e6),
+    one_sided_pages: oneSidedPages,
+    one_sided_mb: Math.round(statSync(oneSidedPath).size / 1e6),
   };
 }
 
