@@ -36,7 +36,7 @@ import { processPages } from '../server/pipeline/process-pages';
 import type { GreyRaster } from '../server/pipeline/raster';
 import { readBlob } from '../server/workflow/blob-files';
 import { refreshGrading } from '../server/workflow/grading-state';
-import { drawScan } from '../server/pdf/packet-page';
+import { drawPacketPage, drawScan, PACKET_PAGE_SIZE } from '../server/pdf/packet-page';
 import { requestSend } from '../server/workflow/send-packets';
 import { createStreamingPdfWriter } from '../server/pdf/streaming-pdf-writer';
 import { createPrng } from '../tests/fixtures/prng';
@@ -56,6 +56,9 @@ const TARGETS = { return_file_seconds: 10, rss_mb: 400 };
 /** Scan resolution of the graded upload; every tenth front has a written back. */
 const SCAN_DPI = 150;
 const BACK_EVERY = 10;
+/** Every fourth sheet goes through the scanner a little askew (up to 1.5 degrees either way). */
+const TILT_EVERY = 4;
+const MAX_TILT_DEGREES = 1.5;
 const PUBLIC_URL = 'https://portal.example.org';
 
 interface PhaseResult {
@@ -239,8 +242,9 @@ async function send(): Promise<PhaseResult> {
 }
 
 /**
- * The packet "printed, graded and scanned": every page a real scan JPEG (handwriting, noise) with
- * the page's own code in both code corners, every tenth with a written back; the packet's last
+ * The packet "printed, graded and scanned": every page a real scan JPEG of a packet page as the
+ * product draws it (handwriting, noise, every fourth a little askew) with the page's own code in
+ * both code corners, every tenth with a written back; the packet's last
  * page is left out so grading completes only in the return phase. Not timed as part of any phase.
  */
 async function makeGradedScan(): Promise<PhaseResult> {
@@ -255,7 +259,10 @@ async function makeGradedScan(): Promise<PhaseResult> {
     [state.fileId],
   );
   const missing = pages.pop()!;
-  const base = await gradedBase(blobStore, await db.one<{ image_blob_key: string }>('SELECT image_blob_key FROM pages WHERE id = $1', [missing.page_id]));
+  const base = await gradedBase(blobStore, {
+    ...(await db.one<{ image_blob_key: string }>('SELECT image_blob_key FROM pages WHERE id = $1', [missing.page_id])),
+    code_id: missing.code_id,
+  });
   const prng = createPrng(9);
   const back: GreyRaster = { width: base.width, height: base.height, data: new Uint8Array(base.width * base.height).fill(246) };
   for (let line = 0; line < 6; line++) writeLine(back, prng, 120, back.height * (0.2 + line * 0.05), back.width * 0.6, SCAN_DPI);
@@ -270,7 +277,8 @@ async function makeGradedScan(): Promise<PhaseResult> {
       const raster: GreyRaster = { width: base.width, height: base.height, data: base.data.slice() };
       stampQr(raster, codeUrl(PUBLIC_URL, { prefix: 'p', id: page.code_id }));
       addNoise(raster, prng, 2);
-      const jpeg = await jpegOf(raster, 70);
+      const tilt = index % TILT_EVERY === 1 ? prng.range(-MAX_TILT_DEGREES, MAX_TILT_DEGREES) : 0;
+      const jpeg = await jpegOf(tilt === 0 ? raster : await tilted(raster, tilt), 70);
       await writer.addPage(size, async ({ page: pdfPage }) => drawScan(pdfPage, jpeg));
       count++;
       if (index % BACK_EVERY === 0) {
@@ -344,14 +352,17 @@ async function returnFile(): Promise<PhaseResult> {
     if (completed.length !== 1) throw new Error('grading did not complete');
   });
   const { seconds } = await timed(() => buildReturnFile(context, state.fileId));
-  const file = await db.one<{ return_prepped: boolean; return_blob_key: string | null; return_page_count: number }>(
-    'SELECT return_prepped, return_blob_key, return_page_count FROM files WHERE id = $1',
+  const file = await db.one<{ return_prepped: boolean; return_blob_key: string | null; return_one_sided_blob_key: string | null; return_page_count: number }>(
+    'SELECT return_prepped, return_blob_key, return_one_sided_blob_key, return_page_count FROM files WHERE id = $1',
     [state.fileId],
   );
-  if (!file.return_prepped || file.return_blob_key === null) throw new Error('return file not prepped');
+  if (!file.return_prepped || file.return_blob_key === null || file.return_one_sided_blob_key === null) throw new Error('return file not prepped');
   const fileBytes = statSync(world().blobStore.localPath(file.return_blob_key)).size;
   const written = await pageCountWritten(world().blobStore.localPath(file.return_blob_key));
   if (written !== file.return_page_count) throw new Error(`return file has ${written} pages, expected ${file.return_page_count}`);
+  // The one-sided layout is written in the same pass (the same scans, no blank pages).
+  const oneSidedPath = world().blobStore.localPath(file.return_one_sided_blob_key);
+  const oneSidedPages = await pageCountWritten(oneSidedPath);
   await db.close();
   return {
     phase: 'return_file',
@@ -360,6 +371,8 @@ async function returnFile(): Promise<PhaseResult> {
     pages: file.return_page_count,
     pages_per_s: Math.round(file.return_page_count / seconds),
     return_mb: Math.round(fileBytes / 1e6),
+    one_sided_pages: oneSidedPages,
+    one_sided_mb: Math.round(statSync(oneSidedPath).size / 1e6),
   };
 }
 
@@ -374,36 +387,68 @@ async function jpegOf(raster: GreyRaster, quality: number): Promise<Buffer> {
     .toBuffer();
 }
 
-/** A page image at scan resolution with pen marks, code corners white (codes are stamped per page). */
-async function gradedBase(blobStore: FolderBlobStore, page: { image_blob_key: string }): Promise<GreyRaster> {
-  const { data, info } = await sharp(await readBlob(blobStore, page.image_blob_key))
-    .resize({ width: Math.round(8.27 * SCAN_DPI) })
+/** The raster turned by `degrees` about its middle, cut back to its size as a scanner's window would. */
+async function tilted(raster: GreyRaster, degrees: number): Promise<GreyRaster> {
+  const raw = { width: raster.width, height: raster.height, channels: 1 as const };
+  const turned = await sharp(Buffer.from(raster.data.buffer, raster.data.byteOffset, raster.data.byteLength), { raw })
+    .rotate(degrees, { background: { r: 246, g: 246, b: 246 } })
     .toColourspace('b-w')
     .raw()
     .toBuffer({ resolveWithObject: true });
-  const raster: GreyRaster = { width: info.width, height: info.height, data: new Uint8Array(data) };
-  const mm = SCAN_DPI / 25.4;
-  fillRect(raster, { x: raster.width - 41 * mm, y: 0, width: 41 * mm, height: 41 * mm }, 255);
-  fillRect(raster, { x: 0, y: raster.height - 41 * mm, width: 41 * mm, height: 41 * mm }, 255);
+  const { info } = turned;
+  const { data } = await sharp(turned.data, { raw: { width: info.width, height: info.height, channels: info.channels } })
+    .extract({ left: Math.floor((info.width - raster.width) / 2), top: Math.floor((info.height - raster.height) / 2), width: raster.width, height: raster.height })
+    .toColourspace('b-w')
+    .raw()
+    .toBuffer({ resolveWithObject: true });
+  return { width: raster.width, height: raster.height, data: new Uint8Array(data) };
+}
+
+/**
+ * A packet page as its study helper gets it, drawn by the product's own drawPacketPage (the
+ * student's scan, code corners cleared, header line) and rendered at scan resolution, with the
+ * helper's pen marks; the two QR squares are left white for each page's own code (stampQr).
+ */
+async function gradedBase(blobStore: FolderBlobStore, page: { image_blob_key: string; code_id: string }): Promise<GreyRaster> {
+  const pdfPath = path.join(WORK, 'packet-page.pdf');
+  rmSync(pdfPath, { force: true });
+  const writer = await createStreamingPdfWriter(pdfPath);
+  const jpeg = await readBlob(blobStore, page.image_blob_key);
+  await writer.addPage(PACKET_PAGE_SIZE, (context) =>
+    drawPacketPage(
+      context,
+      { jpeg, code: { prefix: 'p', id: page.code_id }, studentHumanId: 1, lessonName: 'Lesson 1: Lesson 1', congregationCode: 'NG 0001', pageNumber: 1, pageCount: 2 },
+      PUBLIC_URL,
+    ),
+  );
+  await writer.finish();
+  const raster = renderPdfPage(readFileSync(pdfPath), 0, SCAN_DPI);
+  rmSync(pdfPath);
+  for (const square of qrSquares(raster)) fillRect(raster, square, 255);
   writeAnswers(raster, createPrng(3), SCAN_DPI, 4);
   return raster;
+}
+
+/** Where packet pages carry their QR code (CODE_STAMP): top-right and bottom-left. */
+function qrSquares(raster: GreyRaster): { x: number; y: number; width: number; height: number }[] {
+  const mm = SCAN_DPI / 25.4;
+  const size = CODE_STAMP.qrSizeMm * mm;
+  const edge = CODE_STAMP.edgeMarginMm * mm;
+  return [
+    { x: raster.width - edge - size, y: edge, width: size, height: size },
+    { x: edge, y: raster.height - edge - size, width: size, height: size },
+  ];
 }
 
 /** The page's QR code drawn into the raster where packet pages carry it (both corners). */
 function stampQr(raster: GreyRaster, text: string): void {
   const qr = QRCode.create(text, { errorCorrectionLevel: 'M' });
-  const mm = SCAN_DPI / 25.4;
-  const size = CODE_STAMP.qrSizeMm * mm;
-  const edge = CODE_STAMP.edgeMarginMm * mm;
-  const module = size / qr.modules.size;
-  for (const [left, top] of [
-    [raster.width - edge - size, edge],
-    [edge, raster.height - edge - size],
-  ] as const) {
+  for (const square of qrSquares(raster)) {
+    const module = square.width / qr.modules.size;
     for (let row = 0; row < qr.modules.size; row++) {
       for (let col = 0; col < qr.modules.size; col++) {
         if (!qr.modules.data[row * qr.modules.size + col]) continue;
-        fillRect(raster, { x: left + col * module, y: top + row * module, width: module + 0.5, height: module + 0.5 }, 20);
+        fillRect(raster, { x: square.x + col * module, y: square.y + row * module, width: module + 0.5, height: module + 0.5 }, 20);
       }
     }
   }
