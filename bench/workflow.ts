@@ -1,4 +1,4 @@
-// File workflow benchmark on a 2000-page file: sending it (the print packet, every page stamped
+// File workflow benchmark on a 2000-page file: sending it (the packet, every page stamped
 // with its own code), a graded upload of the whole packet coming back (every page read and
 // matched), and the return file (graded pages, backs, next-lesson sheets). Seconds and peak RSS
 // of each, every phase in a process of its own so one phase's memory does not count for the next.
@@ -25,7 +25,7 @@ import { migrate } from '../server/db/migrate';
 import { openPglite } from '../server/db/pglite';
 import { openPostgres } from '../server/db/postgres';
 import { newCodeId } from '../server/db/printed-codes';
-import { processGradedUpload } from '../server/jobs/graded-upload';
+import { runGradedUpload } from '../server/jobs/graded-upload';
 import type { JobContext } from '../server/jobs/queue';
 import { buildReturnFile } from '../server/jobs/return-file';
 import { sendPackets } from '../server/jobs/send-packets';
@@ -233,7 +233,7 @@ async function send(): Promise<PhaseResult> {
     await requestSend(db, state.fileId);
     await sendPackets(context, state.fileId);
   });
-  const packet = await db.one<{ blob_key: string | null; page_count: number }>('SELECT blob_key, page_count FROM distributed_files WHERE file_id = $1', [state.fileId]);
+  const packet = await db.one<{ blob_key: string | null; page_count: number }>('SELECT blob_key, page_count FROM packets WHERE file_id = $1', [state.fileId]);
   const sent = await db.one<{ sent_at: Date | null }>('SELECT sent_at FROM files WHERE id = $1', [state.fileId]);
   if (packet.blob_key === null || sent.sent_at === null) throw new Error('send did not finish');
   const bytes = statSync(world().blobStore.localPath(packet.blob_key)).size;
@@ -293,7 +293,7 @@ async function makeGradedScan(): Promise<PhaseResult> {
   const blob = await blobStore.put(handle.createReadStream(), { maxBytes: Number.POSITIVE_INFINITY });
   const congregation = await db.one<{ id: string }>('SELECT id FROM congregations LIMIT 1');
   const upload = await db.one<{ id: string }>(
-    `INSERT INTO feedback_uploads (name, congregation_id, blob_key, sha256, page_count) VALUES ('Bench graded', $1, $2, $2, $3) RETURNING id`,
+    `INSERT INTO graded_uploads (name, congregation_id, blob_key, sha256, page_count) VALUES ('Bench graded', $1, $2, $2, $3) RETURNING id`,
     [congregation.id, blob.key, count],
   );
   writeState({ ...state, uploadId: upload.id, missingSheetId: missing.sheet_id, missingPageId: missing.page_id });
@@ -305,7 +305,7 @@ async function makeGradedScan(): Promise<PhaseResult> {
 async function pipelineOnly(): Promise<PhaseResult> {
   const state = readState();
   const db = await openDb(state.schema);
-  const upload = await db.one<{ blob_key: string }>('SELECT blob_key FROM feedback_uploads WHERE id = $1', [state.uploadId]);
+  const upload = await db.one<{ blob_key: string }>('SELECT blob_key FROM graded_uploads WHERE id = $1', [state.uploadId]);
   await db.close();
   const file = world().blobStore.localPath(upload.blob_key);
   const { seconds, value } = await timed(() =>
@@ -323,10 +323,10 @@ async function gradedUpload(): Promise<PhaseResult> {
   const state = readState();
   const db = await openDb(state.schema);
   const context = jobContext(db);
-  const { seconds } = await timed(() => processGradedUpload(context, state.uploadId!));
-  const upload = await db.one<{ process_status: string; page_count: number }>('SELECT process_status, page_count FROM feedback_uploads WHERE id = $1', [state.uploadId]);
+  const { seconds } = await timed(() => runGradedUpload(context, state.uploadId!));
+  const upload = await db.one<{ process_status: string; page_count: number }>('SELECT process_status, page_count FROM graded_uploads WHERE id = $1', [state.uploadId]);
   if (upload.process_status !== 'success') throw new Error(`graded upload ${upload.process_status}`);
-  const outcomes = await db.query<{ outcome: string; n: number }>('SELECT outcome, count(*)::int AS n FROM feedback_upload_pages WHERE upload_id = $1 GROUP BY outcome ORDER BY outcome', [state.uploadId]);
+  const outcomes = await db.query<{ outcome: string; n: number }>('SELECT outcome, count(*)::int AS n FROM graded_upload_pages WHERE upload_id = $1 GROUP BY outcome ORDER BY outcome', [state.uploadId]);
   const graded = await db.one<{ n: number }>('SELECT count(*)::int AS n FROM answer_sheets WHERE file_id = $1 AND graded', [state.fileId]);
   await db.close();
   return {

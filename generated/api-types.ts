@@ -1024,8 +1024,8 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Whether a distributed (print) PDF is ready; the client repolls each second until true */
-        get: operations["getDistributedFileExists"];
+        /** Whether a congregation's packet is ready; the client repolls each second until true */
+        get: operations["getPacketExists"];
         put?: never;
         post?: never;
         delete?: never;
@@ -1042,10 +1042,10 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * Download a congregation's print packet; the first download marks the file printed for that congregation
+         * Download a congregation's packet; the first download marks the file printed for that congregation
          * @description The packet can be downloaded again ("Print again") until the file is archived; after that, 409. The first download marks the packet downloaded and the file printed for the congregation, but only for a same-origin request (`Sec-Fetch-Site: same-origin` or `none`; without that header, an `Origin` equal to the portal's). A request from another site gets the packet and changes nothing.
          */
-        get: operations["downloadDistributedFile"];
+        get: operations["downloadPacket"];
         put?: never;
         post?: never;
         delete?: never;
@@ -1482,7 +1482,7 @@ export interface components {
             code?: string;
         };
         /** @enum {string} */
-        JobType: "send_to_study_helpers" | "process_service_center_upload" | "generate_return_file_requested" | "process_study_helper_upload";
+        JobType: "send_to_study_helpers" | "process_service_center_upload" | "generate_return_file_requested" | "process_graded_upload";
         /** @description How a paged list paged. `total` counts every row matching the filters. */
         Paging: {
             /** @example 42 */
@@ -1855,7 +1855,7 @@ export interface components {
             display_name: string;
             status: components["schemas"]["CongregationFileStatus"];
             sheets: number;
-            distributed_file_id?: components["schemas"]["Uuid"] | null;
+            packet_id?: components["schemas"]["Uuid"] | null;
         };
         /** @description A background job; follow it at /api/progress/{group_name}/{run_id}. */
         JobStarted: {
@@ -1977,7 +1977,7 @@ export interface components {
          *       "exists": true
          *     }
          */
-        DistributedFileExists: {
+        PacketExists: {
             exists: boolean;
         };
         StudyHelperFileUpload: {
@@ -3795,7 +3795,7 @@ export interface operations {
                      *         "display_name": "Springfield North",
                      *         "status": "unprinted",
                      *         "sheets": 12,
-                     *         "distributed_file_id": null
+                     *         "packet_id": null
                      *       }
                      *     ]
                      */
@@ -4945,7 +4945,7 @@ export interface operations {
             409: components["responses"]["Refused"];
         };
     };
-    getDistributedFileExists: {
+    getPacketExists: {
         parameters: {
             query?: never;
             header?: never;
@@ -4967,7 +4967,7 @@ export interface operations {
                      *       "exists": true
                      *     }
                      */
-                    "application/json": components["schemas"]["DistributedFileExists"];
+                    "application/json": components["schemas"]["PacketExists"];
                 };
             };
             400: components["responses"]["BadRequest"];
@@ -4976,7 +4976,7 @@ export interface operations {
             404: components["responses"]["NotFound"];
         };
     };
-    downloadDistributedFile: {
+    downloadPacket: {
         parameters: {
             query?: never;
             header?: never;
@@ -5413,7 +5413,7 @@ export const roleValues: ReadonlyArray<FlattenedDeepRequired<components>["schema
 export const unrecognizedReasonValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["UnrecognizedReason"]> = ["no_code_found", "unreadable", "unknown_code", "other_kind"];
 export const reviewReasonValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["ReviewReason"]> = ["no_code_found", "unreadable", "unknown_code", "out_of_order", "stray_page", "another_course", "duplicate_sheet", "blank_back"];
 export const reviewMendActionValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["ReviewMendAction"]> = ["moved", "new_sheet", "joined", "code_typed", "template_set", "ignored", "unignored"];
-export const jobTypeValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["JobType"]> = ["send_to_study_helpers", "process_service_center_upload", "generate_return_file_requested", "process_study_helper_upload"];
+export const jobTypeValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["JobType"]> = ["send_to_study_helpers", "process_service_center_upload", "generate_return_file_requested", "process_graded_upload"];
 export const genderValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["Gender"]> = ["his_Male", "her_Female", "their_Prefer Not to Answer"];
 export const relationshipStatusValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["RelationshipStatus"]> = ["married", "single", "divorced", "widowed", "separated", "prefer_not_to_say"];
 export const hasBibleValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["HasBible"]> = ["yes", "no"];

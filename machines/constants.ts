@@ -14,8 +14,8 @@ export const SEND_LOCK_MS = 5_000;
 export const SAVED_INDICATOR_MS = 2_000;
 /** How long the baptism-request success message stays before it fades. */
 export const BAPTISM_SUCCESS_FADE_MS = 5_000;
-/** Interval of the distributed-file existence check (repolled until `exists` is true). */
-export const DISTRIBUTED_FILE_POLL_MS = 1_000;
+/** Interval of the packet existence check (repolled until `exists` is true). */
+export const PACKET_POLL_MS = 1_000;
 /** Refetch interval of the admin all-files table. */
 export const ADMIN_FILES_REFETCH_MS = 2_000;
 

@@ -11,11 +11,11 @@ const BLOB_KEY_COLUMNS: readonly [table: string, column: string][] = [
   ['pages', 'image_blob_key'],
   ['pages', 'thumbnail_500_blob_key'],
   ['pages', 'thumbnail_1000_blob_key'],
-  ['feedback_uploads', 'blob_key'],
-  ['feedback_upload_pages', 'image_blob_key'],
+  ['graded_uploads', 'blob_key'],
+  ['graded_upload_pages', 'image_blob_key'],
   ['feedback', 'front_blob_key'],
   ['feedback', 'back_blob_key'],
-  ['distributed_files', 'blob_key'],
+  ['packets', 'blob_key'],
 ];
 
 const referenceQueries = new WeakMap<Database, Promise<string>>();

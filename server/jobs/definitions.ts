@@ -1,7 +1,7 @@
 // Every background job type a worker runs, each a leased job whose steps read top to bottom in
 // its own module (leased-job.ts says how a job runs). Add a job type here (one import, one entry)
 // and both the server's in-process worker and `server/jobs/worker-main.ts` run it.
-import { processStudyHelperUpload } from './graded-upload';
+import { processGradedUpload } from './graded-upload';
 import type { JobDefinition } from './queue';
 import { generateReturnFile } from './return-file';
 import { sendToStudyHelpers } from './send-packets';
@@ -11,6 +11,6 @@ import { processServiceCenterUpload } from './service-center-upload';
 export const jobDefinitions: JobDefinition<any>[] = [
   processServiceCenterUpload,
   sendToStudyHelpers,
-  processStudyHelperUpload,
+  processGradedUpload,
   generateReturnFile,
 ];

@@ -1,4 +1,4 @@
-// Job `process_study_helper_upload`: a congregation's graded upload (scans of graded packet
+// Job `process_graded_upload`: a congregation's graded upload (scans of graded packet
 // pages), or an intro file of a study helper's own recruits (server/workflow/graded-upload.ts).
 // Target: the upload, while it is pending.
 import { processPages } from '../pipeline/process-pages';
@@ -34,11 +34,11 @@ interface GradedUploadRun {
   unusedBlobs: string[];
 }
 
-export const processStudyHelperUpload = leasedJob<GradedUploadData, GradedUploadRun>({
-  name: JOB.processStudyHelperUpload,
+export const processGradedUpload = leasedJob<GradedUploadData, GradedUploadRun>({
+  name: JOB.processGradedUpload,
   targetOf: (data) => data.upload_id,
   dataOf: (uploadId) => ({ upload_id: uploadId }),
-  wants: { table: 'feedback_uploads', where: `t.process_status = 'pending'`, orderBy: 't.created_at' },
+  wants: { table: 'graded_uploads', where: `t.process_status = 'pending'`, orderBy: 't.created_at' },
   expireInSeconds: 23 * 3600,
   load: async (job) => {
     const upload = await pendingUpload(job.db, job.targetId);
@@ -82,14 +82,14 @@ export const processStudyHelperUpload = leasedJob<GradedUploadData, GradedUpload
 });
 
 /** Runs the job now in this process (tests, tools). */
-export function processGradedUpload(context: JobContext, uploadId: string): Promise<void> {
-  return processStudyHelperUpload.run(context, { upload_id: uploadId });
+export function runGradedUpload(context: JobContext, uploadId: string): Promise<void> {
+  return processGradedUpload.run(context, { upload_id: uploadId });
 }
 
 /** The scan pipeline from the first page not yet staged; progress goes to job_progress as it goes. */
 async function readPages(job: RunningJob, run: GradedUploadRun): Promise<void> {
   const { db, blobStore, targetId: uploadId } = job;
-  await updateProgress(db, JOB.processStudyHelperUpload, uploadId, { status: 'running' });
+  await updateProgress(db, JOB.processGradedUpload, uploadId, { status: 'running' });
   let lastWrite = 0;
   await processPages(run.local!.path, {
     startAtPage: await firstMissingStagedPage(db, uploadId),
@@ -104,7 +104,7 @@ async function readPages(job: RunningJob, run: GradedUploadRun): Promise<void> {
       const now = Date.now();
       if (now - lastWrite < PROGRESS_WRITE_MS && progress.completed !== progress.count) return;
       lastWrite = now;
-      await updateProgress(db, JOB.processStudyHelperUpload, uploadId, {
+      await updateProgress(db, JOB.processGradedUpload, uploadId, {
         status: 'running',
         // The last step (matching) is still to come: the run is done only when it is.
         completed: Math.min(progress.completed, Math.max(0, progress.count - 1)),

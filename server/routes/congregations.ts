@@ -102,9 +102,9 @@ export async function congregationRoutes(app: FastifyInstance) {
         {
           name: ['sent file', 'sent files'],
           countSql: `SELECT count(*) FROM (SELECT file_id FROM file_congregations WHERE congregation_id = $1
-                     UNION SELECT file_id FROM distributed_files WHERE congregation_id = $1) f`,
+                     UNION SELECT file_id FROM packets WHERE congregation_id = $1) f`,
         },
-        { name: ['graded upload', 'graded uploads'], countSql: 'SELECT count(*) FROM feedback_uploads WHERE congregation_id = $1' },
+        { name: ['graded upload', 'graded uploads'], countSql: 'SELECT count(*) FROM graded_uploads WHERE congregation_id = $1' },
         { name: ['user', 'users'], countSql: 'SELECT count(*) FROM users WHERE congregation_id = $1' },
       ]);
       // An admin acting for it (View As) simply stops acting for it (ON DELETE SET NULL).

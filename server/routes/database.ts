@@ -16,11 +16,11 @@ export const DATABASE_DELETE_DISABLED = 'Database delete is disabled';
  */
 const PROGRAMME_TABLES = [
   'job_leases',
-  'feedback_upload_pages',
+  'graded_upload_pages',
   'baptism_requests',
   'feedback',
-  'feedback_uploads',
-  'distributed_files',
+  'graded_uploads',
+  'packets',
   'file_congregations',
   'file_groups',
   'printed_codes',

@@ -68,9 +68,9 @@ async function stream(app: FastifyInstance, open: Set<() => void>, request: Fast
 /** A coordinator follows only jobs about its own congregation's files. */
 async function coordinatorMayFollow(app: FastifyInstance, key: ProgressKey, congregationId: string): Promise<boolean> {
   if (!/^[0-9a-f-]{36}$/i.test(key.run_id)) return false;
-  if (key.group_name === JOB.processStudyHelperUpload) {
+  if (key.group_name === JOB.processGradedUpload) {
     // A graded-packet upload is its congregation's own.
-    const upload = await app.db.maybeOne(`SELECT 1 FROM feedback_uploads WHERE id = $1 AND congregation_id = $2`, [key.run_id, congregationId]);
+    const upload = await app.db.maybeOne(`SELECT 1 FROM graded_uploads WHERE id = $1 AND congregation_id = $2`, [key.run_id, congregationId]);
     return upload !== null;
   }
   const row = await app.db.maybeOne(`SELECT 1 FROM files f WHERE f.id = $1 AND ${fileHasSheetsOfSql('f', '$2')}`, [key.run_id, congregationId]);

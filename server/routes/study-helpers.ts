@@ -1,5 +1,5 @@
 // Study helpers across congregations: the list (by name and congregation) and one helper with
-// how many students it has; a congregation's print packets of a sent file (the "distributed
+// how many students it has; a congregation's packets of a sent file (the spec's "distributed
 // files"), downloadable until the file is archived; and graded scans coming back, uploaded by a
 // congregation (or by an admin for a helper's intro sheets) and read as a job. A coordinator
 // sees only its own congregation's helpers and packets.
@@ -29,7 +29,7 @@ export interface StudyHelperRoutesOptions {
   maxUploadBytes?: number;
 }
 
-const PACKET_NOT_FOUND = 'Print packet not found';
+const PACKET_NOT_FOUND = 'Packet not found';
 const UPLOAD_NEEDS_CONGREGATION = 'Act as a congregation (View As) to upload its graded scans.';
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
@@ -77,21 +77,21 @@ export function createStudyHelperRoutes(options: StudyHelperRoutesOptions = {}) 
         if (found === null) throw notFound(STUDY_HELPER_NOT_FOUND);
         await refuseWhileUsed(tx, 'study helper', id, [
           { name: ['student', 'students'], countSql: 'SELECT count(*) FROM students WHERE study_helper_id = $1' },
-          { name: ['graded upload', 'graded uploads'], countSql: 'SELECT count(*) FROM feedback_uploads WHERE study_helper_id = $1' },
+          { name: ['graded upload', 'graded uploads'], countSql: 'SELECT count(*) FROM graded_uploads WHERE study_helper_id = $1' },
         ]);
         await tx.query('DELETE FROM study_helpers WHERE id = $1', [id]);
       });
       return reply.code(204).send();
     });
 
-    // Print packets --------------------------------------------------------------------------
+    // Packets --------------------------------------------------------------------------
 
     const packetFor = async (request: FastifyRequest, id: string) => {
       const scope = congregationScope(request);
       const packet = await db.maybeOne<{ id: string; file_id: string; congregation_id: string; blob_key: string | null; file_name: string; wbs_code: string; archived: boolean }>(
         `SELECT d.id, d.file_id, d.congregation_id, d.blob_key, f.name AS file_name, g.wbs_code,
                 f.file_status IS NOT DISTINCT FROM 'archived' AS archived
-         FROM distributed_files d JOIN files f ON f.id = d.file_id JOIN congregations g ON g.id = d.congregation_id
+         FROM packets d JOIN files f ON f.id = d.file_id JOIN congregations g ON g.id = d.congregation_id
          WHERE d.id = $1`,
         [id],
       );
@@ -100,19 +100,19 @@ export function createStudyHelperRoutes(options: StudyHelperRoutesOptions = {}) 
       return packet;
     };
 
-    app.get<Route<'getDistributedFileExists'>>('/api/study-helpers/distributed-files/:id/exists', async (request): Promise<ReplyOf<'getDistributedFileExists'>> => {
+    app.get<Route<'getPacketExists'>>('/api/study-helpers/distributed-files/:id/exists', async (request): Promise<ReplyOf<'getPacketExists'>> => {
       const packet = await packetFor(request, request.params.id);
       return { exists: packet.blob_key !== null };
     });
 
-    app.get<Route<'downloadDistributedFile'>>('/api/study-helpers/distributed-files/:id.pdf', async (request, reply) => {
+    app.get<Route<'downloadPacket'>>('/api/study-helpers/distributed-files/:id.pdf', async (request, reply) => {
       const packet = await packetFor(request, request.params.id);
-      if (packet.blob_key === null) throw notFound('The print packet is not ready yet');
+      if (packet.blob_key === null) throw notFound('The packet is not ready yet');
       // Downloadable again and again (a jam, a lost download) until the file is archived.
-      if (packet.archived) throw conflictError('This file is archived: its print packet is no longer offered.');
+      if (packet.archived) throw conflictError('This file is archived: its packet is no longer offered.');
       // Marked printed only when the portal asks (see isSameOriginGet): a cross-site link just downloads.
       if (isSameOriginGet(request, app.config.publicUrl)) await db.transaction(async (tx) => {
-        await tx.query('UPDATE distributed_files SET downloaded_at = COALESCE(downloaded_at, now()) WHERE id = $1', [packet.id]);
+        await tx.query('UPDATE packets SET downloaded_at = COALESCE(downloaded_at, now()) WHERE id = $1', [packet.id]);
         await tx.query(
           'UPDATE file_congregations SET printed_at = COALESCE(printed_at, now()) WHERE file_id = $1 AND congregation_id = $2',
           [packet.file_id, packet.congregation_id],
@@ -170,7 +170,7 @@ export function createStudyHelperRoutes(options: StudyHelperRoutesOptions = {}) 
 
       // Same bytes as an earlier upload (or, for an intro file, as any file): the blob is theirs.
       const duplicate = await db.maybeOne(
-        `SELECT 1 FROM feedback_uploads WHERE sha256 = $1 UNION ALL SELECT 1 FROM files WHERE sha256 = $1 AND $2::boolean LIMIT 1`,
+        `SELECT 1 FROM graded_uploads WHERE sha256 = $1 UNION ALL SELECT 1 FROM files WHERE sha256 = $1 AND $2::boolean LIMIT 1`,
         [blob.sha256, helperId !== null],
       );
       if (duplicate !== null) throw new HttpError(409, { error_type: 'DUPLICATE_FILE', message: 'This file has already been uploaded.' });
@@ -189,14 +189,14 @@ export function createStudyHelperRoutes(options: StudyHelperRoutesOptions = {}) 
 
       const uploadId = await db.transaction(async (tx) => {
         const row = await tx.one<{ id: string }>(
-          `INSERT INTO feedback_uploads (name, congregation_id, study_helper_id, is_intro, blob_key, sha256, uploaded_by, size_bytes, page_count)
+          `INSERT INTO graded_uploads (name, congregation_id, study_helper_id, is_intro, blob_key, sha256, uploaded_by, size_bytes, page_count)
            VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9) RETURNING id`,
           [name, congregationId, helperId, helperId !== null, blob.key, blob.sha256, user.id, blob.size, pageCount],
         );
-        await startProgress(tx, JOB.processStudyHelperUpload, row.id, pageCount);
+        await startProgress(tx, JOB.processGradedUpload, row.id, pageCount);
         return row.id;
       });
-      await queueJob(request, JOB.processStudyHelperUpload, { upload_id: uploadId }, uploadId);
+      await queueJob(request, JOB.processGradedUpload, { upload_id: uploadId }, uploadId);
       return reply.code(201).send({ status: 'success', id: uploadId });
     });
   };

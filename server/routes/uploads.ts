@@ -1,4 +1,4 @@
-// Graded-packet uploads that congregations sent back (feedback uploads): the list (sorted,
+// Graded-packet uploads that congregations sent back (graded uploads): the list (sorted,
 // filtered by congregation, paged, with each upload's matched / not matched counts), an upload's
 // report page by page, and the scan of a page for the report's thumbnails. A coordinator sees its
 // own congregation's uploads only. An admin withdraws an upload sent by mistake
@@ -62,7 +62,7 @@ export async function uploadRoutes(app: FastifyInstance) {
     const scope = congregationScope(request);
     const upload = await db.maybeOne<UploadRow & { congregation_id: string; failure_reason: string | null }>(
       `SELECT u.id, u.name, u.created_at, u.process_status, u.is_intro, u.congregation_id, u.failure_reason, summary.*
-       FROM feedback_uploads u ${uploadSummaryJoin('u')} WHERE u.id = $1`,
+       FROM graded_uploads u ${uploadSummaryJoin('u')} WHERE u.id = $1`,
       [id],
     );
     if (upload === null) throw notFound(UPLOAD_NOT_FOUND);
@@ -76,10 +76,10 @@ export async function uploadRoutes(app: FastifyInstance) {
     const page = pageOf(query);
     const where = new Where().addIf(congregation, (p) => `u.congregation_id = ${p}`);
     const order = orderClause(SORT, query.order_by ?? 'created_at', query.order_direction, 'u.id');
-    const { total } = await db.one<{ total: number }>(`SELECT count(*) AS total FROM feedback_uploads u ${where.sql}`, where.params);
+    const { total } = await db.one<{ total: number }>(`SELECT count(*) AS total FROM graded_uploads u ${where.sql}`, where.params);
     const rows = await db.query<UploadRow>(
       `SELECT u.id, u.name, u.created_at, u.process_status, u.is_intro, summary.*
-       FROM (SELECT u.* FROM feedback_uploads u ${where.sql} ${order} LIMIT ${where.param(page.limit)} OFFSET ${where.param(page.skip)}) u
+       FROM (SELECT u.* FROM graded_uploads u ${where.sql} ${order} LIMIT ${where.param(page.limit)} OFFSET ${where.param(page.skip)}) u
        ${uploadSummaryJoin('u')}
        ${order}`,
       where.params,
@@ -103,7 +103,7 @@ export async function uploadRoutes(app: FastifyInstance) {
     const pages = await db.query<ReportPageRow>(
       `SELECT s.page_number, s.outcome, s.detail, s.code_prefix, s.code_id, s.image_blob_key IS NOT NULL AS has_image,
               f.id AS file_id, f.name AS file_name, a.id AS sheet_id, st.human_id AS student_human_id, l.name AS lesson
-       FROM feedback_upload_pages s
+       FROM graded_upload_pages s
        LEFT JOIN pages p ON p.id = s.page_id
        LEFT JOIN files f ON f.id = p.file_id
        LEFT JOIN answer_sheets a ON a.id = p.answer_sheet_id
@@ -147,7 +147,7 @@ export async function uploadRoutes(app: FastifyInstance) {
   app.get<Route<'getUploadPageImage'>>('/api/uploads/:id/pages/:page_number/image', async (request, reply) => {
     const upload = await uploadFor(request, request.params.id);
     const page = await db.maybeOne<{ image_blob_key: string | null }>(
-      'SELECT image_blob_key FROM feedback_upload_pages WHERE upload_id = $1 AND page_number = $2',
+      'SELECT image_blob_key FROM graded_upload_pages WHERE upload_id = $1 AND page_number = $2',
       [upload.id, request.params.page_number],
     );
     if (page?.image_blob_key == null) throw notFound('This page has no image');

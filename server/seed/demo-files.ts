@@ -3,7 +3,7 @@
 // (simulated-scan), and take six files through the real API, pipeline and workflow jobs to six
 // steps: one waiting at Review (a page whose codes are covered), one at Assign (students without
 // a congregation), one sent and Ready to Print for the demo coordinator, one partially graded,
-// one at Return (its return file made) and one archived. The graded scans are the print packets
+// one at Return (its return file made) and one archived. The graded scans are the packets
 // the product made, printed, ticked and scanned back by the demo coordinator.
 // Imported lazily (main.ts), only when it has work: it loads pdf-lib and the scan drawing.
 import type { FastifyInstance } from 'fastify';
@@ -203,9 +203,9 @@ async function runPlan(app: FastifyInstance, plan: PlannedFile[], admin: Caller,
   for (const file of sent) {
     packets.set(
       file,
-      await waitFor(`the print packet of ${file.name}`, async () => {
-        const rows = (await call(app, coordinator, 'GET', `/api/file/${fileIds.get(file)}/congregations`)) as { distributed_file_id: string | null }[];
-        const packet = rows[0]?.distributed_file_id ?? null;
+      await waitFor(`the packet of ${file.name}`, async () => {
+        const rows = (await call(app, coordinator, 'GET', `/api/file/${fileIds.get(file)}/congregations`)) as { packet_id: string | null }[];
+        const packet = rows[0]?.packet_id ?? null;
         if (packet === null) return null;
         const ready = (await call(app, coordinator, 'GET', `/api/study-helpers/distributed-files/${packet}/exists`)) as { exists: boolean };
         return ready.exists ? packet : null;
@@ -230,7 +230,7 @@ async function runPlan(app: FastifyInstance, plan: PlannedFile[], admin: Caller,
   }
   for (const id of uploads) {
     const status = await waitFor('a graded scan to be read', async () => {
-      const row = await db.maybeOne<{ process_status: string }>('SELECT process_status FROM feedback_uploads WHERE id = $1', [id]);
+      const row = await db.maybeOne<{ process_status: string }>('SELECT process_status FROM graded_uploads WHERE id = $1', [id]);
       return row === null || row.process_status === 'pending' ? null : row.process_status;
     });
     if (status !== 'success') throw new Error(`a demo graded scan could not be read (${status})`);
@@ -264,7 +264,7 @@ async function runPlan(app: FastifyInstance, plan: PlannedFile[], admin: Caller,
         shift,
       );
       await tx.query(
-        `UPDATE feedback_uploads SET created_at = created_at - make_interval(days => $2::int - 4)
+        `UPDATE graded_uploads SET created_at = created_at - make_interval(days => $2::int - 4)
          WHERE id IN (SELECT f.upload_id FROM feedback f JOIN pages p ON p.id = f.page_id WHERE p.file_id = $1)`,
         shift,
       );

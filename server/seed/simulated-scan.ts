@@ -1,5 +1,5 @@
 // A scanner made of code, for the demo programme: pages the product printed (answer-sheet masters,
-// cover sheets, print packets) are rendered as a 150 dpi scanner sees them, written on in pen
+// cover sheets, packets) are rendered as a 150 dpi scanner sees them, written on in pen
 // (answers, a helper's ticks), optionally with a sticky note over both codes, and stored as one
 // grey JPEG per page in a PDF, as scanners write them. Deterministic: the same seed gives the
 // same bytes. Mirrors what the test fixtures do, in a few lines, because the product makes it.

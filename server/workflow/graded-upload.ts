@@ -1,6 +1,6 @@
 // A congregation's scan of graded packet pages (or, with a study helper chosen, an intro file
 // of that helper's own recruits), as its job (server/jobs/graded-upload.ts) works through it:
-// each page is staged (code, blankness, upright image) in feedback_upload_pages as it is read,
+// each page is staged (code, blankness, upright image) in graded_upload_pages as it is read,
 // so a restart resumes at the first page missing; then, in one transaction, every page's outcome
 // is decided (match-graded-pages), the feedback kept (the newest scan of a page replaces older
 // ones), sheets marked graded and the congregation and file states moved on (grading-state).
@@ -21,7 +21,7 @@ export const INTRO_PREFIXES: readonly CodePrefix[] = ['t', 's'];
 export async function pendingUpload(db: Database, uploadId: string): Promise<UploadRow | null> {
   return db.maybeOne<UploadRow>(
     `SELECT id, name, congregation_id, study_helper_id, is_intro, blob_key, sha256, size_bytes, uploaded_by
-     FROM feedback_uploads WHERE id = $1 AND process_status = 'pending'`,
+     FROM graded_uploads WHERE id = $1 AND process_status = 'pending'`,
     [uploadId],
   );
 }
@@ -31,7 +31,7 @@ export async function stagePage(db: Database, blobStore: BlobStore, uploadId: st
   const imageKey = page.image && !page.blank ? (await blobStore.put(page.image.jpeg)).key : null;
   (page as { image: ProcessedPage['image'] }).image = null;
   await db.query(
-    `INSERT INTO feedback_upload_pages (upload_id, page_number, code_prefix, code_id, reason, blank, read_error, image_blob_key)
+    `INSERT INTO graded_upload_pages (upload_id, page_number, code_prefix, code_id, reason, blank, read_error, image_blob_key)
      VALUES ($1, $2, $3, $4, $5, $6, $7, $8)
      ON CONFLICT (upload_id, page_number) DO UPDATE SET
        code_prefix = EXCLUDED.code_prefix, code_id = EXCLUDED.code_id, reason = EXCLUDED.reason, blank = EXCLUDED.blank,
@@ -42,7 +42,7 @@ export async function stagePage(db: Database, blobStore: BlobStore, uploadId: st
 
 /** Pages are staged in order: one past the last staged page (or the first gap). */
 export async function firstMissingStagedPage(db: Database, uploadId: string): Promise<number> {
-  const rows = await db.query<{ page_number: number }>('SELECT page_number FROM feedback_upload_pages WHERE upload_id = $1 ORDER BY page_number', [uploadId]);
+  const rows = await db.query<{ page_number: number }>('SELECT page_number FROM graded_upload_pages WHERE upload_id = $1 ORDER BY page_number', [uploadId]);
   let expected = 1;
   for (const row of rows) {
     if (row.page_number !== expected) break;
@@ -60,7 +60,7 @@ export interface MatchResult {
 /** The last writes for graded packets, in one transaction; null when the upload was finished already. */
 export async function matchUpload(db: Database, upload: UploadRow): Promise<MatchResult | null> {
   return db.transaction(async (tx) => {
-    const locked = await tx.maybeOne(`SELECT 1 FROM feedback_uploads WHERE id = $1 AND process_status = 'pending' FOR UPDATE`, [upload.id]);
+    const locked = await tx.maybeOne(`SELECT 1 FROM graded_uploads WHERE id = $1 AND process_status = 'pending' FOR UPDATE`, [upload.id]);
     if (locked === null) return null;
     const staged = await stagedPages(tx, upload.id);
     const codeIds = staged.filter((page) => page.code_prefix === 'p' && page.code_id !== null).map((page) => page.code_id!);
@@ -95,7 +95,7 @@ export async function matchUpload(db: Database, upload: UploadRow): Promise<Matc
     const pageIds = feedback.map((item) => item.page_id);
     const earlier = await tx.query<{ page_id: string; front_blob_key: string; back_blob_key: string | null; name: string; created_at: Date }>(
       `SELECT fb.page_id, fb.front_blob_key, fb.back_blob_key, u.name, fb.created_at
-       FROM feedback fb JOIN feedback_uploads u ON u.id = fb.upload_id WHERE fb.page_id = ANY($1::uuid[])`,
+       FROM feedback fb JOIN graded_uploads u ON u.id = fb.upload_id WHERE fb.page_id = ANY($1::uuid[])`,
       [pageIds],
     );
     const unusedBlobs: string[] = [];
@@ -110,7 +110,7 @@ export async function matchUpload(db: Database, upload: UploadRow): Promise<Matc
       await tx.query('DELETE FROM feedback WHERE page_id = ANY($1::uuid[])', [pageIds]);
       // The older uploads' results say what became of their scans.
       await tx.query(
-        `UPDATE feedback_upload_pages SET outcome = 'superseded',
+        `UPDATE graded_upload_pages SET outcome = 'superseded',
                 detail = 'A newer scan of this page (upload "' || $3 || '") replaced this one.'
          WHERE upload_id <> $1 AND page_id = ANY($2::uuid[]) AND outcome = ANY($4::text[])`,
         [upload.id, earlier.map((row) => row.page_id), upload.name, KEPT_OUTCOMES],
@@ -142,7 +142,7 @@ export async function matchUpload(db: Database, upload: UploadRow): Promise<Matc
 /** Marks a pending upload failed with its reason; false when it was not pending any more. */
 export async function failUpload(db: Database, uploadId: string, reason: string): Promise<boolean> {
   const changed = await db.execute(
-    `UPDATE feedback_uploads SET process_status = 'failed', failure_reason = $2 WHERE id = $1 AND process_status = 'pending'`,
+    `UPDATE graded_uploads SET process_status = 'failed', failure_reason = $2 WHERE id = $1 AND process_status = 'pending'`,
     [uploadId, reason],
   );
   return changed > 0;
@@ -150,6 +150,6 @@ export async function failUpload(db: Database, uploadId: string, reason: string)
 
 /** discardIfUnreferenced does not know the staging table: check it here first. */
 export async function discardUnused(db: Database, blobStore: BlobStore, key: string): Promise<void> {
-  const staged = await db.maybeOne('SELECT 1 FROM feedback_upload_pages WHERE image_blob_key = $1 LIMIT 1', [key]);
+  const staged = await db.maybeOne('SELECT 1 FROM graded_upload_pages WHERE image_blob_key = $1 LIMIT 1', [key]);
   if (staged === null) await discardIfUnreferenced(db, blobStore, key);
 }

@@ -12,7 +12,7 @@ import { codeOf, finishUpload, stagedPages, writeOutcomes, type UploadRow } from
 
 export async function writeIntroSheets(db: Database, upload: UploadRow): Promise<void> {
   await db.transaction(async (tx) => {
-    const locked = await tx.maybeOne(`SELECT 1 FROM feedback_uploads WHERE id = $1 AND process_status = 'pending' FOR UPDATE`, [upload.id]);
+    const locked = await tx.maybeOne(`SELECT 1 FROM graded_uploads WHERE id = $1 AND process_status = 'pending' FOR UPDATE`, [upload.id]);
     if (locked === null) return;
     const staged = await stagedPages(tx, upload.id);
     const codes = staged.map(codeOf).filter((code): code is Code => code !== null);
@@ -81,7 +81,7 @@ export async function writeIntroSheets(db: Database, upload: UploadRow): Promise
       outcomes.push({ page_number: page.page_number, outcome: 'blank', page_id: pageIdOf.get(page.page_number) ?? null, detail: null });
     }
     await writeOutcomes(tx, upload.id, outcomes);
-    await tx.query('UPDATE feedback_uploads SET file_id = $2 WHERE id = $1', [upload.id, file.id]);
+    await tx.query('UPDATE graded_uploads SET file_id = $2 WHERE id = $1', [upload.id, file.id]);
     if (upload.study_helper_id !== null) await tx.query('UPDATE study_helpers SET last_active_at = now() WHERE id = $1', [upload.study_helper_id]);
     await finishUpload(tx, upload.id, staged.length);
   });

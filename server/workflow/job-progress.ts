@@ -15,7 +15,7 @@ export const JOB = {
   processServiceCenterUpload: 'process_service_center_upload',
   sendToStudyHelpers: 'send_to_study_helpers',
   generateReturnFile: 'generate_return_file_requested',
-  processStudyHelperUpload: 'process_study_helper_upload',
+  processGradedUpload: 'process_graded_upload',
 } as const satisfies Record<string, JobType>;
 
 /** Progress streams re-read job_progress this often (works across server processes). */

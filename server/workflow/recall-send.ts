@@ -20,7 +20,7 @@ export async function recallSend(db: Database, blobStore: BlobStore, fileId: str
     if (file.sent_at === null) throw conflictError('This file is being sent to its study helpers; it can be taken back once that is done.');
     // Locks the packets: a download marking one printed waits for this answer.
     const packets = await tx.query<{ blob_key: string | null; downloaded_at: Date | null }>(
-      'SELECT blob_key, downloaded_at FROM distributed_files WHERE file_id = $1 FOR UPDATE',
+      'SELECT blob_key, downloaded_at FROM packets WHERE file_id = $1 FOR UPDATE',
       [fileId],
     );
     const printedThere = await tx.maybeOne('SELECT 1 FROM file_congregations WHERE file_id = $1 AND printed_at IS NOT NULL LIMIT 1', [fileId]);
@@ -29,7 +29,7 @@ export async function recallSend(db: Database, blobStore: BlobStore, fileId: str
     }
     const graded = await tx.maybeOne('SELECT 1 FROM feedback fb JOIN pages p ON p.id = fb.page_id WHERE p.file_id = $1 LIMIT 1', [fileId]);
     if (graded !== null) throw conflictError('Graded scans of this file came back already, so the file cannot be taken back.');
-    await tx.query('DELETE FROM distributed_files WHERE file_id = $1', [fileId]);
+    await tx.query('DELETE FROM packets WHERE file_id = $1', [fileId]);
     await tx.query('DELETE FROM file_congregations WHERE file_id = $1', [fileId]);
     await tx.query(
       `UPDATE files SET sent_at = NULL, send_requested_at = NULL, file_status = NULL, grading_complete = false,

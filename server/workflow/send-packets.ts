@@ -1,4 +1,4 @@
-// Sending a file: one print packet (distributed PDF) per congregation of a file (the job:
+// Sending a file: one packet (packet) per congregation of a file (the job:
 // server/jobs/send-packets.ts).
 // Every kept page of the congregation's sheets, in student order (human id, then the sheet's
 // place in the file, then page number), upright, stamped with the page's own `p` code and a
@@ -118,14 +118,14 @@ export async function requestSend(db: Database, fileId: string): Promise<void> {
 /** One packet row per congregation the file's kept sheets are assigned to (and no other). */
 export async function upsertPackets(db: Database, fileId: string): Promise<void> {
   await db.query(
-    `INSERT INTO distributed_files (file_id, congregation_id)
+    `INSERT INTO packets (file_id, congregation_id)
      SELECT DISTINCT a.file_id, a.assigned_group FROM answer_sheets a
      WHERE a.file_id = $1 AND a.assigned_group IS NOT NULL AND ${keptSheetSql('a')}
      ON CONFLICT (file_id, congregation_id) DO NOTHING`,
     [fileId],
   );
   await db.query(
-    `DELETE FROM distributed_files d WHERE d.file_id = $1 AND NOT EXISTS (
+    `DELETE FROM packets d WHERE d.file_id = $1 AND NOT EXISTS (
        SELECT 1 FROM answer_sheets a WHERE a.file_id = d.file_id AND a.assigned_group = d.congregation_id AND ${keptSheetSql('a')})`,
     [fileId],
   );
@@ -141,7 +141,7 @@ export interface PacketRow {
 /** The file's packets (by congregation code) and each one's pages, in print order. */
 export async function packetsOf(db: Database, fileId: string): Promise<{ packets: PacketRow[]; pagesOf: Map<string, PacketPageRow[]> }> {
   const packets = await db.query<PacketRow>(
-    `SELECT d.id, d.congregation_id, d.blob_key FROM distributed_files d JOIN congregations g ON g.id = d.congregation_id
+    `SELECT d.id, d.congregation_id, d.blob_key FROM packets d JOIN congregations g ON g.id = d.congregation_id
      WHERE d.file_id = $1 ORDER BY g.wbs_code`,
     [fileId],
   );
@@ -161,7 +161,7 @@ export async function writePacket(
   codes: ReadonlyMap<string, string>,
   options: { publicUrl: string; signal: AbortSignal; afterPage: () => Promise<void> },
 ): Promise<void> {
-  const writer = (await pdfDrawing()).createBlobPdfWriter(blobStore, { title: 'Print packet', signal: options.signal });
+  const writer = (await pdfDrawing()).createBlobPdfWriter(blobStore, { title: 'Packet', signal: options.signal });
   let blob;
   try {
     await addPacketPages(writer, blobStore, rows, codes, options.publicUrl, options.afterPage);
@@ -170,14 +170,14 @@ export async function writePacket(
     await writer.abort();
     throw error;
   }
-  await db.query('UPDATE distributed_files SET blob_key = $2, page_count = $3 WHERE id = $1', [packet.id, blob.key, rows.length]);
+  await db.query('UPDATE packets SET blob_key = $2, page_count = $3 WHERE id = $1', [packet.id, blob.key, rows.length]);
 }
 
 /** Every packet is stored: the file is sent, and grading starts in each congregation (unprinted). */
 export async function markSent(db: Database, fileId: string, pageCount: number): Promise<void> {
   await db.query(
     `INSERT INTO file_congregations (file_id, congregation_id, status)
-     SELECT file_id, congregation_id, 'unprinted' FROM distributed_files WHERE file_id = $1
+     SELECT file_id, congregation_id, 'unprinted' FROM packets WHERE file_id = $1
      ON CONFLICT (file_id, congregation_id) DO NOTHING`,
     [fileId],
   );

@@ -51,5 +51,5 @@ export function uploadSummaryJoin(alias: string): string {
              (count(*) FILTER (WHERE sp.outcome IN (${list('matched')})))::int AS matched,
              (count(*) FILTER (WHERE sp.outcome IN (${list('not_matched')})))::int AS not_matched,
              (count(*) FILTER (WHERE sp.outcome IN (${list('blank_dropped')})))::int AS blank_dropped
-      FROM feedback_upload_pages sp WHERE sp.upload_id = ${alias}.id) summary ON true`;
+      FROM graded_upload_pages sp WHERE sp.upload_id = ${alias}.id) summary ON true`;
 }

@@ -1,4 +1,4 @@
-// The pages of a study-helper upload as staged while it is read (feedback_upload_pages), and
+// The pages of a graded upload as staged while it is read (graded_upload_pages), and
 // the last writes of its processing: every page's outcome and the upload marked done.
 import type { Database } from '../db/database';
 import type { Code, CodePrefix } from '../pipeline/codes';
@@ -38,7 +38,7 @@ export interface StagedPage {
 export async function stagedPages(db: Database, uploadId: string): Promise<StagedPage[]> {
   return db.query<StagedPage>(
     `SELECT page_number, code_prefix, code_id, reason, blank, read_error, image_blob_key
-     FROM feedback_upload_pages WHERE upload_id = $1 ORDER BY page_number`,
+     FROM graded_upload_pages WHERE upload_id = $1 ORDER BY page_number`,
     [uploadId],
   );
 }
@@ -50,7 +50,7 @@ export function codeOf(page: StagedPage): Code | null {
 /** Records every page's outcome; every page keeps its image, so the upload's report can show it. */
 export async function writeOutcomes(db: Database, uploadId: string, results: readonly PageOutcomeRow[]): Promise<void> {
   await db.query(
-    `UPDATE feedback_upload_pages s SET outcome = v.outcome, page_id = v.page_id, detail = v.detail
+    `UPDATE graded_upload_pages s SET outcome = v.outcome, page_id = v.page_id, detail = v.detail
      FROM unnest($2::int[], $3::text[], $4::uuid[], $5::text[]) AS v(page_number, outcome, page_id, detail)
      WHERE s.upload_id = $1 AND s.page_number = v.page_number`,
     [uploadId, results.map((r) => r.page_number), results.map((r) => r.outcome), results.map((r) => r.page_id), results.map((r) => r.detail)],
@@ -58,8 +58,8 @@ export async function writeOutcomes(db: Database, uploadId: string, results: rea
 }
 
 export async function finishUpload(db: Database, uploadId: string, pageCount: number): Promise<void> {
-  await db.query(`UPDATE feedback_uploads SET process_status = 'success', page_count = $2, failure_reason = NULL WHERE id = $1`, [uploadId, pageCount]);
-  await updateProgress(db, JOB.processStudyHelperUpload, uploadId, {
+  await db.query(`UPDATE graded_uploads SET process_status = 'success', page_count = $2, failure_reason = NULL WHERE id = $1`, [uploadId, pageCount]);
+  await updateProgress(db, JOB.processGradedUpload, uploadId, {
     status: 'success',
     completed: pageCount,
     count: pageCount,

@@ -16,7 +16,7 @@ export const UPLOAD_NOT_FOUND = 'Upload not found';
 export async function withdrawUpload(db: Database, blobStore: BlobStore, uploadId: string): Promise<void> {
   const keys = await db.transaction(async (tx) => {
     const upload = await tx.maybeOne<{ blob_key: string; process_status: string; is_intro: boolean; file_id: string | null }>(
-      'SELECT blob_key, process_status, is_intro, file_id FROM feedback_uploads WHERE id = $1 FOR UPDATE',
+      'SELECT blob_key, process_status, is_intro, file_id FROM graded_uploads WHERE id = $1 FOR UPDATE',
       [uploadId],
     );
     if (upload === null) throw notFound(UPLOAD_NOT_FOUND);
@@ -47,13 +47,13 @@ export async function withdrawUpload(db: Database, blobStore: BlobStore, uploadI
     const images = await tx.query<{ key: string }>(
       `SELECT front_blob_key AS key FROM feedback WHERE upload_id = $1
        UNION SELECT back_blob_key FROM feedback WHERE upload_id = $1 AND back_blob_key IS NOT NULL
-       UNION SELECT image_blob_key FROM feedback_upload_pages WHERE upload_id = $1 AND image_blob_key IS NOT NULL`,
+       UNION SELECT image_blob_key FROM graded_upload_pages WHERE upload_id = $1 AND image_blob_key IS NOT NULL`,
       [uploadId],
     );
     // Its feedback and report rows go with it (ON DELETE CASCADE).
-    await tx.query('DELETE FROM feedback_uploads WHERE id = $1', [uploadId]);
-    await tx.query('DELETE FROM job_leases WHERE job = $1 AND target_id = $2', [JOB.processStudyHelperUpload, uploadId]);
-    await tx.query('DELETE FROM job_progress WHERE group_name = $1 AND run_id = $2', [JOB.processStudyHelperUpload, uploadId]);
+    await tx.query('DELETE FROM graded_uploads WHERE id = $1', [uploadId]);
+    await tx.query('DELETE FROM job_leases WHERE job = $1 AND target_id = $2', [JOB.processGradedUpload, uploadId]);
+    await tx.query('DELETE FROM job_progress WHERE group_name = $1 AND run_id = $2', [JOB.processGradedUpload, uploadId]);
     await refreshGrading(tx, sheets.map((sheet) => sheet.id));
     return [upload.blob_key, ...images.map((row) => row.key)];
   });

@@ -704,12 +704,12 @@ export async function runContractCheck(options: CheckOptions): Promise<CheckRepo
       sent = ((await quiet('getFile', { path: filePath })).json as Json | undefined)?.sent_at != null;
       if (!sent) await new Promise((r) => setTimeout(r, 500));
     }
-    distributed = str(items(await quiet('listFileCongregations', { path: filePath })).find((c) => c.distributed_file_id)?.distributed_file_id);
+    distributed = str(items(await quiet('listFileCongregations', { path: filePath })).find((c) => c.packet_id)?.packet_id);
   }
   await check('listFileCongregations', { req: { path: filePath }, expect: hasFile });
   await check('archiveFile', { req: { path: filePath }, expect: fileId ? [409] : [404], note: 'no return file downloaded: 409' });
   await check('regenerateReturnFile', { req: { path: filePath }, expect: fileId ? [409] : [404], note: 'grading not complete: 409' });
-  await check('getDistributedFileExists', {
+  await check('getPacketExists', {
     req: { path: { id: distributed ?? UNKNOWN_UUID } },
     expect: distributed ? [200] : [404],
     verify: (a) => ((a.json as Json).exists === true ? [] : ['the sent packet does not exist']),
@@ -717,12 +717,12 @@ export async function runContractCheck(options: CheckOptions): Promise<CheckRepo
   // Downloaded as a link from another site would: the packet is not marked printed.
   const crossSite = { 'sec-fetch-site': 'cross-site', origin: 'https://contract-check.invalid' };
   const packetReq: Req = { path: { id: distributed ?? UNKNOWN_UUID }, headers: crossSite };
-  const packet = await check('downloadDistributedFile', {
+  const packet = await check('downloadPacket', {
     req: packetReq,
     expect: distributed ? [200] : [404],
     note: 'as a cross-site link: not marked printed',
   });
-  const packetBytes = packet?.bytes && directUrl !== options.baseUrl ? (await quiet('downloadDistributedFile', packetReq)).bytes : packet?.bytes;
+  const packetBytes = packet?.bytes && directUrl !== options.baseUrl ? (await quiet('downloadPacket', packetReq)).bytes : packet?.bytes;
   // Graded scans come from a congregation: the admin acts as one (View As) to send them. One page
   // of the packet is graded (the file is not complete, so the upload can be withdrawn); a
   // one-page packet is not sent back, the master is (it matches nothing).

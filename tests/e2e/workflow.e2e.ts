@@ -191,7 +191,7 @@ describe('a file from upload to return', () => {
     expect(new Uint8Array(readFileSync(join(work, 'packet-again.pdf')))).toEqual(coordinatorPacket);
     await page.getByRole('link', { name: fileName }).first().click();
     await page.waitForURL(/\/file\/[0-9a-f-]{36}/);
-    const packetCard = page.getByRole('region', { name: 'Print packet' });
+    const packetCard = page.getByRole('region', { name: 'Packet' });
     await expect.poll(() => packetCard.getByRole('button', { name: `Print again ${fileName}` }).isEnabled(), { timeout: 30_000 }).toBe(true);
     // The coordinator cannot download the original scan: no button for it.
     expect(await page.getByRole('button', { name: 'Original PDF' }).count()).toBe(0);
@@ -212,8 +212,8 @@ describe('a file from upload to return', () => {
     await dialog.getByRole('button', { name: 'Done' }).click();
 
     // A second scan: the first packet page again (graded already) and the other congregation's page.
-    const list = await getJson<{ id: string; distributed_file_id: string | null }[]>(admin, `/api/file/${fileId}/congregations`);
-    const foreignPacket = await admin.request.get(`/api/study-helpers/distributed-files/${list.find((c) => c.id === otherCongregation)!.distributed_file_id}.pdf`);
+    const list = await getJson<{ id: string; packet_id: string | null }[]>(admin, `/api/file/${fileId}/congregations`);
+    const foreignPacket = await admin.request.get(`/api/study-helpers/distributed-files/${list.find((c) => c.id === otherCongregation)!.packet_id}.pdf`);
     expect(foreignPacket.ok()).toBe(true);
     const foreignPdf = new Uint8Array(await foreignPacket.body());
     const foreignPage = await firstPage(foreignPdf);

@@ -1,5 +1,5 @@
 // Downloads that change state (the return file marks the file downloaded, which allows
-// Archive; a print packet marks the file printed) do so only when the portal itself asks: a
+// Archive; a packet marks the file printed) do so only when the portal itself asks: a
 // link on another site (SameSite=Lax sends the session along) just downloads.
 import { describe, expect, it } from 'vitest';
 import { admin, coordinator, insertCongregation, insertFile, useRouteTests } from './support';
@@ -14,7 +14,7 @@ describe('state-changing GET downloads from another site', () => {
     await t.db.query(`UPDATE files SET return_prepped = true, return_blob_key = $2 WHERE id = $1`, [fileId, blob.key]);
     await t.db.query(`INSERT INTO file_congregations (file_id, congregation_id, status) VALUES ($1, $2, 'unprinted')`, [fileId, congregation]);
     const packet = await t.db.one<{ id: string }>(
-      'INSERT INTO distributed_files (file_id, congregation_id, page_count, blob_key) VALUES ($1, $2, 1, $3) RETURNING id',
+      'INSERT INTO packets (file_id, congregation_id, page_count, blob_key) VALUES ($1, $2, 1, $3) RETURNING id',
       [fileId, congregation, blob.key],
     );
     return { congregation, fileId, packet: packet.id };

@@ -13,7 +13,7 @@ const NEWEST_FIRST = [
   { table: 'students', column: 'created_at', index: 'students_created_at_idx' },
   { table: 'files', column: 'created_at', index: 'files_created_at_idx' },
   { table: 'files', column: 'uploaded_at', index: 'files_uploaded_at_idx' },
-  { table: 'feedback_uploads', column: 'created_at', index: 'feedback_uploads_created_at_idx' },
+  { table: 'graded_uploads', column: 'created_at', index: 'graded_uploads_created_at_idx' },
 ];
 
 describe('newest-first list pages', () => {

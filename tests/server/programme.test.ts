@@ -255,10 +255,10 @@ describe('a programme, two cycles', () => {
     // A mend after Send is refused.
     const late = await api(h.app, admin, 'PATCH', `/api/pages/${(await flagOf(1)).id}`, { new_sheet: true });
     expect(late.status).toBe(409);
-    const list = (await api(h.app, admin, 'GET', `/api/file/${cycle1}/congregations`)).json as unknown as { id: string; distributed_file_id: string }[];
+    const list = (await api(h.app, admin, 'GET', `/api/file/${cycle1}/congregations`)).json as unknown as { id: string; packet_id: string }[];
     for (const row of list) {
       const who = coordinators.get(row.id)!;
-      const packet = await api(h.app, who, 'GET', `/api/study-helpers/distributed-files/${row.distributed_file_id}.pdf`);
+      const packet = await api(h.app, who, 'GET', `/api/study-helpers/distributed-files/${row.packet_id}.pdf`);
       expect(packet.status).toBe(200);
       const graded = await scanGradedPackets(new Uint8Array(packet.raw.rawPayload), { seed: 5, back: (index) => (index % 2 === 0 ? 'blank' : 'none') });
       const uploaded = await uploadGraded(h.app, who, graded);

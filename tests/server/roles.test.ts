@@ -58,11 +58,11 @@ async function makeSide(db: Database, code: string, world: { serviceCenter: stri
   const page = await db.one<{ id: string }>('SELECT id FROM pages WHERE file_id = $1 AND page_number = 1', [file]);
   await db.query(`INSERT INTO file_congregations (file_id, congregation_id, status) VALUES ($1, $2, 'unprinted')`, [file, congregation]);
   const distributed = await db.one<{ id: string }>(
-    'INSERT INTO distributed_files (file_id, congregation_id, page_count) VALUES ($1, $2, 1) RETURNING id',
+    'INSERT INTO packets (file_id, congregation_id, page_count) VALUES ($1, $2, 1) RETURNING id',
     [file, congregation],
   );
   const upload = await db.one<{ id: string }>(
-    `INSERT INTO feedback_uploads (name, congregation_id, blob_key, sha256, process_status) VALUES ($1, $2, 'x', $3, 'success') RETURNING id`,
+    `INSERT INTO graded_uploads (name, congregation_id, blob_key, sha256, process_status) VALUES ($1, $2, 'x', $3, 'success') RETURNING id`,
     [`Upload ${code}`, congregation, randomUUID().replace(/-/g, '').padEnd(64, '0')],
   );
   const request = await db.one<{ id: string }>(`INSERT INTO baptism_requests (student_id, status) VALUES ($1, 'pending') RETURNING id`, [student.id]);
@@ -169,8 +169,8 @@ const requests: Record<string, (w: World, s: Side) => Request> = {
   createCongregationStudyHelper: (_w, s) => ({ url: `/api/congregations/${s.congregation}/study-helpers`, payload: { name: 'New helper', email: 'x@example.org' } }),
   listStudyHelpers: (_w, s) => ({ url: `/api/study-helpers?congregation=${s.congregation}` }),
   getStudyHelper: (_w, s) => ({ url: `/api/study-helpers/${s.helper}` }),
-  getDistributedFileExists: (_w, s) => ({ url: `/api/study-helpers/distributed-files/${s.distributed}/exists` }),
-  downloadDistributedFile: (_w, s) => ({ url: `/api/study-helpers/distributed-files/${s.distributed}.pdf` }),
+  getPacketExists: (_w, s) => ({ url: `/api/study-helpers/distributed-files/${s.distributed}/exists` }),
+  downloadPacket: (_w, s) => ({ url: `/api/study-helpers/distributed-files/${s.distributed}.pdf` }),
   uploadStudyHelperFile: () => ({ url: '/api/study-helpers/file', multipart: { name: 'Graded packet' } }),
   listCountries: () => ({ url: '/api/countries?q=gh' }),
   getCountry: () => ({ url: '/api/countries/GH' }),

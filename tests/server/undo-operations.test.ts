@@ -216,7 +216,7 @@ async function sentFile() {
     pages.push((await t.db.one<{ id: string }>('INSERT INTO pages (file_id, page_number, answer_sheet_id) VALUES ($1, $2, $3) RETURNING id', [file, number, sheet])).id);
   }
   const packetBlob = await t.testApp.blobStore.put(Buffer.from('%PDF-1.7 packet'));
-  await t.db.query(`INSERT INTO distributed_files (file_id, congregation_id, blob_key, page_count) VALUES ($1, $2, $3, 2)`, [file, congregation, packetBlob.key]);
+  await t.db.query(`INSERT INTO packets (file_id, congregation_id, blob_key, page_count) VALUES ($1, $2, $3, 2)`, [file, congregation, packetBlob.key]);
   await t.db.query(`INSERT INTO file_congregations (file_id, congregation_id, status) VALUES ($1, $2, 'unprinted')`, [file, congregation]);
   return { congregation, file, sheet, pages, packetBlob: packetBlob.key };
 }
@@ -227,13 +227,13 @@ async function gradedUpload(sent: Awaited<ReturnType<typeof sentFile>>) {
   const image = await t.testApp.blobStore.put(Buffer.from('jpeg of the graded page'));
   const upload = (
     await t.db.one<{ id: string }>(
-      `INSERT INTO feedback_uploads (name, congregation_id, blob_key, sha256, process_status, page_count)
+      `INSERT INTO graded_uploads (name, congregation_id, blob_key, sha256, process_status, page_count)
        VALUES ('Graded', $1, $2, $3, 'success', 1) RETURNING id`,
       [sent.congregation, scan.key, 'a'.repeat(64)],
     )
   ).id;
   await t.db.query(
-    `INSERT INTO feedback_upload_pages (upload_id, page_number, code_prefix, code_id, outcome, page_id, image_blob_key)
+    `INSERT INTO graded_upload_pages (upload_id, page_number, code_prefix, code_id, outcome, page_id, image_blob_key)
      VALUES ($1, 1, 'p', 'ABCD1234', 'matched', $2, $3)`,
     [upload, sent.pages[0], image.key],
   );
@@ -252,7 +252,7 @@ describe('DELETE /api/uploads/{id} (withdraw a graded upload)', () => {
     expect((await call(t.app, me, 'DELETE', `/api/uploads/${upload}`)).status).toBe(204);
     expect((await getJson(t.app, me, `/api/uploads/${upload}`)).status).toBe(404);
     expect(await count(t.db, 'SELECT count(*) FROM feedback')).toBe(0);
-    expect(await count(t.db, 'SELECT count(*) FROM feedback_upload_pages')).toBe(0);
+    expect(await count(t.db, 'SELECT count(*) FROM graded_upload_pages')).toBe(0);
     expect((await t.db.one<{ graded: boolean }>('SELECT graded FROM answer_sheets WHERE id = $1', [sent.sheet])).graded).toBe(false);
     expect((await t.db.one<{ status: string }>('SELECT status FROM file_congregations WHERE file_id = $1', [sent.file])).status).toBe('unprinted');
     expect(await t.testApp.blobStore.stat(image)).toBeNull();
@@ -267,7 +267,7 @@ describe('DELETE /api/uploads/{id} (withdraw a graded upload)', () => {
     expectRefused(await call(t.app, me, 'DELETE', `/api/uploads/${upload}`), /"Sent batch" is fully graded/);
     await t.db.query(`UPDATE files SET file_status = 'archived' WHERE id = $1`, [sent.file]);
     expectRefused(await call(t.app, me, 'DELETE', `/api/uploads/${upload}`), 'This upload cannot be withdrawn: the file "Sent batch" is archived.');
-    await t.db.query(`UPDATE feedback_uploads SET process_status = 'pending' WHERE id = $1`, [upload]);
+    await t.db.query(`UPDATE graded_uploads SET process_status = 'pending' WHERE id = $1`, [upload]);
     expectRefused(await call(t.app, me, 'DELETE', `/api/uploads/${upload}`), /still being read/);
     expect(await count(t.db, 'SELECT count(*) FROM feedback')).toBe(1);
   });
@@ -288,7 +288,7 @@ describe('DELETE /api/file/{file_id}/send (take a sent file back)', () => {
     expect(answer.status).toBe(200);
     expect(answer.body).toMatchObject({ id: sent.file, sent_at: null, file_status: null });
     expect((await getJson<{ step: string }>(t.app, me, `/api/file/${sent.file}/steps`)).body.step).toBe('send');
-    expect(await count(t.db, 'SELECT count(*) FROM distributed_files')).toBe(0);
+    expect(await count(t.db, 'SELECT count(*) FROM packets')).toBe(0);
     expect(await count(t.db, 'SELECT count(*) FROM file_congregations')).toBe(0);
     expect(await t.testApp.blobStore.stat(sent.packetBlob)).toBeNull();
     expectRefused(await call(t.app, me, 'DELETE', `/api/file/${sent.file}/send`), 'This file was not sent.');
@@ -297,12 +297,12 @@ describe('DELETE /api/file/{file_id}/send (take a sent file back)', () => {
   it('refuses once a packet was printed or a graded scan came back', async () => {
     const me = await admin(t.app);
     const sent = await sentFile();
-    await t.db.query('UPDATE distributed_files SET downloaded_at = now() WHERE file_id = $1', [sent.file]);
+    await t.db.query('UPDATE packets SET downloaded_at = now() WHERE file_id = $1', [sent.file]);
     expectRefused(await call(t.app, me, 'DELETE', `/api/file/${sent.file}/send`), 'A packet of this file was printed already, so the file cannot be taken back.');
-    await t.db.query('UPDATE distributed_files SET downloaded_at = NULL WHERE file_id = $1', [sent.file]);
+    await t.db.query('UPDATE packets SET downloaded_at = NULL WHERE file_id = $1', [sent.file]);
     await gradedUpload(sent);
     expectRefused(await call(t.app, me, 'DELETE', `/api/file/${sent.file}/send`), 'Graded scans of this file came back already, so the file cannot be taken back.');
-    expect(await count(t.db, 'SELECT count(*) FROM distributed_files')).toBe(1);
+    expect(await count(t.db, 'SELECT count(*) FROM packets')).toBe(1);
     expect((await t.db.one<{ sent: boolean }>('SELECT sent_at IS NOT NULL AS sent FROM files WHERE id = $1', [sent.file])).sent).toBe(true);
   });
 

@@ -16,7 +16,7 @@ type Upload = { id: string; name: string; created_at: string; process_status: st
 async function insertUpload(congregationId: string, name: string, createdAt: Date, isIntro = false) {
   const sha = randomBytes(32).toString('hex');
   const row = await t.db.one<{ id: string }>(
-    `INSERT INTO feedback_uploads (name, congregation_id, is_intro, blob_key, sha256, created_at)
+    `INSERT INTO graded_uploads (name, congregation_id, is_intro, blob_key, sha256, created_at)
      VALUES ($1, $2, $3, $4, $4, $5) RETURNING id`,
     [name, congregationId, isIntro, sha, createdAt],
   );

@@ -1,4 +1,4 @@
-// Graded uploads and print packets beyond the happy path, on real PDFs: a page of another
+// Graded uploads and packets beyond the happy path, on real PDFs: a page of another
 // congregation's packet is refused and reported; a page scanned twice keeps the newest scan
 // (across uploads and within one); who may see, print and upload what; refusals of the upload
 // call; intro files of a study helper's recruits.
@@ -85,9 +85,9 @@ beforeAll(async () => {
 
   expect((await api(h.app, admin, 'POST', `/api/file/${fileId}/send`)).status).toBe(202);
   await waitFor('the file to be sent', async () => (await h.db.one<{ sent_at: Date | null }>('SELECT sent_at FROM files WHERE id = $1', [fileId])).sent_at);
-  const list = (await api(h.app, admin, 'GET', `/api/file/${fileId}/congregations`)).json as unknown as { id: string; distributed_file_id: string }[];
+  const list = (await api(h.app, admin, 'GET', `/api/file/${fileId}/congregations`)).json as unknown as { id: string; packet_id: string }[];
   for (const [label, congregationId, who] of [['A', congregationA, coordinatorA], ['B', congregationB, coordinatorB]] as const) {
-    const id = list.find((row) => row.id === congregationId)!.distributed_file_id;
+    const id = list.find((row) => row.id === congregationId)!.packet_id;
     const download = await api(h.app, who, 'GET', `/api/study-helpers/distributed-files/${id}.pdf`);
     expect(download.status).toBe(200);
     packetOf[label] = { id, pdf: new Uint8Array(download.raw.rawPayload) };
@@ -233,7 +233,7 @@ describe('intro files', () => {
     expect(uploaded.status).toBe(201);
     expect(await waitForUpload(h.db, uploaded.body.id!)).toBe('success');
 
-    const upload = await h.db.one<{ file_id: string; is_intro: boolean }>('SELECT file_id, is_intro FROM feedback_uploads WHERE id = $1', [uploaded.body.id]);
+    const upload = await h.db.one<{ file_id: string; is_intro: boolean }>('SELECT file_id, is_intro FROM graded_uploads WHERE id = $1', [uploaded.body.id]);
     expect(upload.is_intro).toBe(true);
     const sheets = await h.db.query<{ lesson_id: string; assigned_group: string; congregation_id: string; study_helper_id: string; pages: number }>(
       `SELECT a.lesson_id, a.assigned_group, s.congregation_id, s.study_helper_id,
@@ -328,7 +328,7 @@ describe('upload limits', () => {
       const who = await coordinator(small.app, congregation);
       const response = await uploadGraded(small.app, who, await scanGradedPackets(packetOf.A.pdf, { seed: 6 }), { name: 'Too big' });
       expect(response).toMatchObject({ status: 413, body: { detail: { error_type: 'FILE_TOO_LARGE' } } });
-      expect(await small.db.query('SELECT id FROM feedback_uploads')).toEqual([]);
+      expect(await small.db.query('SELECT id FROM graded_uploads')).toEqual([]);
       expect(small.app.contractViolations).toEqual([]);
     } finally {
       await small.close();

@@ -10,7 +10,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { BlobStore } from '../../server/blob-store';
 import { newCodeId } from '../../server/db/printed-codes';
 import { createJobsPlugin, jobsPlugin } from '../../server/jobs/jobs-plugin';
-import { processGradedUpload } from '../../server/jobs/graded-upload';
+import { runGradedUpload } from '../../server/jobs/graded-upload';
 import { WorkerStopped, type JobContext } from '../../server/jobs/queue';
 import { buildReturnFile } from '../../server/jobs/return-file';
 import { sendPackets } from '../../server/jobs/send-packets';
@@ -111,7 +111,7 @@ afterEach(() => {
 });
 
 async function packets() {
-  return t.db.query<{ id: string; congregation_id: string; blob_key: string | null }>('SELECT id, congregation_id, blob_key FROM distributed_files WHERE file_id = $1 ORDER BY congregation_id', [fileId]);
+  return t.db.query<{ id: string; congregation_id: string; blob_key: string | null }>('SELECT id, congregation_id, blob_key FROM packets WHERE file_id = $1 ORDER BY congregation_id', [fileId]);
 }
 
 describe('a crash part way', () => {
@@ -174,18 +174,18 @@ describe('a crash part way', () => {
     const uploadId = uploaded.body.id!;
 
     // Dies while storing the fourth page image.
-    await processGradedUpload(crashingContext('reader-1', 4).context, uploadId);
-    const staged = await t.db.one<{ n: number }>('SELECT count(*)::int AS n FROM feedback_upload_pages WHERE upload_id = $1', [uploadId]);
+    await runGradedUpload(crashingContext('reader-1', 4).context, uploadId);
+    const staged = await t.db.one<{ n: number }>('SELECT count(*)::int AS n FROM graded_upload_pages WHERE upload_id = $1', [uploadId]);
     expect(staged.n).toBe(3);
-    expect((await t.db.one<{ process_status: string }>('SELECT process_status FROM feedback_uploads WHERE id = $1', [uploadId])).process_status).toBe('pending');
+    expect((await t.db.one<{ process_status: string }>('SELECT process_status FROM graded_uploads WHERE id = $1', [uploadId])).process_status).toBe('pending');
 
     await leaseRunsOut();
     const second = crashingContext('reader-2', null);
-    await processGradedUpload(second.context, uploadId);
+    await runGradedUpload(second.context, uploadId);
     const pages = SHEETS_EACH + Math.ceil(SHEETS_EACH / 2);
     // Only the pages not staged before were read and stored again.
     expect(second.puts()).toBe(pages - 3);
-    expect((await t.db.one<{ process_status: string }>('SELECT process_status FROM feedback_uploads WHERE id = $1', [uploadId])).process_status).toBe('success');
+    expect((await t.db.one<{ process_status: string }>('SELECT process_status FROM graded_uploads WHERE id = $1', [uploadId])).process_status).toBe('success');
     const outcomes = await uploadOutcomes(t.db, uploadId);
     expect(outcomes.map((row) => row.outcome)).toEqual(Array.from({ length: SHEETS_EACH }, (_, i) => (i % 2 === 0 ? ['matched', 'back'] : ['matched'])).flat());
     const feedback = await t.db.one<{ n: number; backs: number }>(

@@ -1,6 +1,6 @@
 // The file workflow on the server, end to end, on real PDFs: a generated scan is uploaded and
 // processed, its warnings dealt with and every sheet assigned (two congregations); the file is
-// sent; each congregation's print packet is downloaded, "printed, graded and scanned back"
+// sent; each congregation's packet is downloaded, "printed, graded and scanned back"
 // (rasterised, pen marks, tilt, noise, duplex backs) and uploaded by its coordinator; sheets and
 // congregation states move on until grading completes; the return file holds exactly the
 // expected pages in order (read back by their codes), two-sided (every student on an odd page,
@@ -66,7 +66,7 @@ const steps = async () => (await api(h.app, admin, 'GET', `/api/file/${fileId}/s
   downloaded: boolean;
 };
 const statesOf = async () => {
-  const list = (await api(h.app, admin, 'GET', `/api/file/${fileId}/congregations`)).json as unknown as { id: string; status: string; sheets: number; distributed_file_id: string | null }[];
+  const list = (await api(h.app, admin, 'GET', `/api/file/${fileId}/congregations`)).json as unknown as { id: string; status: string; sheets: number; packet_id: string | null }[];
   return Object.fromEntries(list.map((row) => [row.id, row.status]));
 };
 
@@ -121,10 +121,10 @@ describe('the file workflow, end to end', () => {
     expect(await steps()).toMatchObject({ step: 'grading', complete: 0, prepped: false, downloaded: false });
     expect((await api(h.app, admin, 'POST', `/api/file/${fileId}/send`)).status).toBe(409);
 
-    const list = (await api(h.app, admin, 'GET', `/api/file/${fileId}/congregations`)).json as unknown as { id: string; status: string; distributed_file_id: string }[];
+    const list = (await api(h.app, admin, 'GET', `/api/file/${fileId}/congregations`)).json as unknown as { id: string; status: string; packet_id: string }[];
     expect(list.map((row) => [row.id, row.status]).sort()).toEqual([[congregationA, 'unprinted'], [congregationB, 'unprinted']].sort());
     for (const [congregationId, who] of [[congregationA, coordinatorA], [congregationB, coordinatorB]] as const) {
-      const packetId = list.find((row) => row.id === congregationId)!.distributed_file_id;
+      const packetId = list.find((row) => row.id === congregationId)!.packet_id;
       expect((await api(h.app, who, 'GET', `/api/study-helpers/distributed-files/${packetId}/exists`)).json).toEqual({ exists: true });
       const download = await api(h.app, who, 'GET', `/api/study-helpers/distributed-files/${packetId}.pdf`);
       expect(download.status).toBe(200);
@@ -162,8 +162,8 @@ describe('the file workflow, end to end', () => {
   });
 
   it('shows a coordinator only its own packet', async () => {
-    const list = (await api(h.app, admin, 'GET', `/api/file/${fileId}/congregations`)).json as unknown as { id: string; distributed_file_id: string }[];
-    const packetA = list.find((row) => row.id === congregationA)!.distributed_file_id;
+    const list = (await api(h.app, admin, 'GET', `/api/file/${fileId}/congregations`)).json as unknown as { id: string; packet_id: string }[];
+    const packetA = list.find((row) => row.id === congregationA)!.packet_id;
     expect((await api(h.app, coordinatorB, 'GET', `/api/study-helpers/distributed-files/${packetA}/exists`)).status).toBe(403);
     expect((await api(h.app, coordinatorB, 'GET', `/api/study-helpers/distributed-files/${packetA}.pdf`)).status).toBe(403);
     const mine = (await api(h.app, coordinatorA, 'GET', `/api/file/${fileId}/congregations`)).json as unknown as { id: string }[];
@@ -325,8 +325,8 @@ describe('the file workflow, end to end', () => {
   });
 
   it('archives the file once its return file was downloaded, and only once; packets are offered until then', async () => {
-    const list = (await api(h.app, admin, 'GET', `/api/file/${fileId}/congregations`)).json as unknown as { id: string; distributed_file_id: string }[];
-    const packetA = list.find((row) => row.id === congregationA)!.distributed_file_id;
+    const list = (await api(h.app, admin, 'GET', `/api/file/${fileId}/congregations`)).json as unknown as { id: string; packet_id: string }[];
+    const packetA = list.find((row) => row.id === congregationA)!.packet_id;
     // Printed and graded long ago, the packet still downloads (a jam, a lost download).
     const again = await api(h.app, coordinatorA, 'GET', `/api/study-helpers/distributed-files/${packetA}.pdf`);
     expect(again.status).toBe(200);

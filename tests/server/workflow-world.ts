@@ -1,5 +1,5 @@
 // Test set-up for the file workflow after review: a processed file made ready to send (warnings
-// dealt with, sheets assigned), print packets "printed, graded and scanned back" (rasterised,
+// dealt with, sheets assigned), packets "printed, graded and scanned back" (rasterised,
 // pen marks, tilt, noise, duplex backs), graded uploads, and reading codes back from any PDF.
 import * as mupdf from 'mupdf';
 import type { FastifyInstance } from 'fastify';
@@ -162,14 +162,14 @@ export async function uploadGraded(app: FastifyInstance, who: SignedIn, content:
 
 export async function waitForUpload(db: Database, uploadId: string): Promise<string> {
   return waitFor(`upload ${uploadId}`, async () => {
-    const row = await db.maybeOne<{ process_status: string }>('SELECT process_status FROM feedback_uploads WHERE id = $1', [uploadId]);
+    const row = await db.maybeOne<{ process_status: string }>('SELECT process_status FROM graded_uploads WHERE id = $1', [uploadId]);
     return row && row.process_status !== 'pending' ? row.process_status : null;
   });
 }
 
 export async function uploadOutcomes(db: Database, uploadId: string) {
   return db.query<{ page_number: number; outcome: string; page_id: string | null; detail: string | null }>(
-    'SELECT page_number, outcome, page_id, detail FROM feedback_upload_pages WHERE upload_id = $1 ORDER BY page_number',
+    'SELECT page_number, outcome, page_id, detail FROM graded_upload_pages WHERE upload_id = $1 ORDER BY page_number',
     [uploadId],
   );
 }

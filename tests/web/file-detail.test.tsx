@@ -210,7 +210,7 @@ describe('file detail', () => {
     renderApp(`/file/${FILE_ID}`, { as: 'admin' });
     fireEvent.click(await screen.findByRole('button', { name: 'Take Back' }));
     const dialog = await screen.findByRole('dialog', { name: 'Take Back' });
-    expect(within(dialog).getByText('Take this file back to the Send step? Its print packets are deleted; you can send it again.')).toBeTruthy();
+    expect(within(dialog).getByText('Take this file back to the Send step? Its packets are deleted; you can send it again.')).toBeTruthy();
     const reads = state.stepReads;
     fireEvent.click(within(dialog).getByRole('button', { name: 'Take Back' }));
     await waitFor(() => expect(sent.map((call) => `${call.method} ${call.path}`)).toEqual([`DELETE /api/file/${FILE_ID}/send`]));

@@ -287,14 +287,14 @@ describe('Ready to Print', () => {
     server.use(
       http.get('*/api/file/p1/congregations', () =>
         HttpResponse.json([
-          { id: 'other', wbs_code: 'XX 1', display_name: 'Other', status: 'unprinted', sheets: 1, distributed_file_id: 'd-other' },
+          { id: 'other', wbs_code: 'XX 1', display_name: 'Other', status: 'unprinted', sheets: 1, packet_id: 'd-other' },
           {
             id: '3f2b8c1e-4a5d-4e6f-9a7b-1c2d3e4f5a6b',
             wbs_code: 'US 1234',
             display_name: 'Springfield North',
             status: 'unprinted',
             sheets: 4,
-            distributed_file_id: 'd-own',
+            packet_id: 'd-own',
           },
         ]),
       ),
@@ -336,7 +336,7 @@ describe('Ready to Print', () => {
     const logged = vi.spyOn(console, 'error').mockImplementation(() => undefined);
     server.use(
       http.get('*/api/file/p1/congregations', () =>
-        HttpResponse.json([{ id: 'x', wbs_code: 'US 1234', display_name: 'S', status: 'unprinted', sheets: 1, distributed_file_id: 'd1' }]),
+        HttpResponse.json([{ id: 'x', wbs_code: 'US 1234', display_name: 'S', status: 'unprinted', sheets: 1, packet_id: 'd1' }]),
       ),
       http.get('*/api/study-helpers/distributed-files/:id/exists', () => HttpResponse.json({ exists: true })),
       http.get('*/api/study-helpers/distributed-files/:file', () => new HttpResponse(null, { status: 500, statusText: 'Internal Server Error' })),

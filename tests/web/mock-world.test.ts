@@ -132,9 +132,9 @@ describe('the mock world answers every read of the contract', () => {
 
   it('serves distributed packets of sent files', async () => {
     const sent = mockWorld.world().files.find((file) => file.sent_at !== null)!;
-    const [packet] = await get<{ distributed_file_id: string }[]>(`/api/file/${sent.id}/congregations`);
-    expect(await get(`/api/study-helpers/distributed-files/${packet!.distributed_file_id}/exists`)).toEqual({ exists: true });
-    const download = await call('GET', `/api/study-helpers/distributed-files/${packet!.distributed_file_id}.pdf`);
+    const [packet] = await get<{ packet_id: string }[]>(`/api/file/${sent.id}/congregations`);
+    expect(await get(`/api/study-helpers/distributed-files/${packet!.packet_id}/exists`)).toEqual({ exists: true });
+    const download = await call('GET', `/api/study-helpers/distributed-files/${packet!.packet_id}.pdf`);
     expect(download.type).toBe('application/pdf');
     expect(String(download.body).startsWith('%PDF-')).toBe(true);
   });

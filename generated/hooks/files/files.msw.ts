@@ -87,7 +87,7 @@ export const getGetFileCoverResponseMock = (): JpegResponse => (new Blob(faker.h
 
 export const getGetFileQuizFeedbackAvailableResponseMock = (overrideResponse: Partial< QuizFeedbackAvailable > = {}): QuizFeedbackAvailable => ({available: faker.datatype.boolean(), ...overrideResponse})
 
-export const getListFileCongregationsResponseMock = (): FileCongregation[] => (Array.from({ length: faker.number.int({ min: 1, max: 10 }) }, (_, i) => i + 1).map(() => ({id: faker.string.uuid(), wbs_code: (() => `${faker.location.countryCode()} ${faker.number.int({ min: 1e3, max: 9999 })}`)(), display_name: (() => faker.location.city())(), status: faker.helpers.arrayElement(Object.values(CongregationFileStatus)), sheets: faker.number.int({min: 0, max: undefined}), distributed_file_id: faker.helpers.arrayElement([faker.helpers.arrayElement([faker.string.uuid(),null,]), undefined])})))
+export const getListFileCongregationsResponseMock = (): FileCongregation[] => (Array.from({ length: faker.number.int({ min: 1, max: 10 }) }, (_, i) => i + 1).map(() => ({id: faker.string.uuid(), wbs_code: (() => `${faker.location.countryCode()} ${faker.number.int({ min: 1e3, max: 9999 })}`)(), display_name: (() => faker.location.city())(), status: faker.helpers.arrayElement(Object.values(CongregationFileStatus)), sheets: faker.number.int({min: 0, max: undefined}), packet_id: faker.helpers.arrayElement([faker.helpers.arrayElement([faker.string.uuid(),null,]), undefined])})))
 
 export const getDownloadGradedFileResponseMock = (): PdfResponse => (new Blob(faker.helpers.arrayElements(faker.word.words(10).split(' '))))
 

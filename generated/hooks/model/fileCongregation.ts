@@ -19,7 +19,7 @@ congregation's data), `admin` (scanning_admin only).
  */
 import type { Uuid } from './uuid';
 import type { CongregationFileStatus } from './congregationFileStatus';
-import type { FileCongregationDistributedFileId } from './fileCongregationDistributedFileId';
+import type { FileCongregationPacketId } from './fileCongregationPacketId';
 
 export interface FileCongregation {
   id: Uuid;
@@ -28,5 +28,5 @@ export interface FileCongregation {
   status: CongregationFileStatus;
   /** @minimum 0 */
   sheets: number;
-  distributed_file_id?: FileCongregationDistributedFileId;
+  packet_id?: FileCongregationPacketId;
 }

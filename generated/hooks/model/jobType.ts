@@ -26,5 +26,5 @@ export const JobType = {
   send_to_study_helpers: 'send_to_study_helpers',
   process_service_center_upload: 'process_service_center_upload',
   generate_return_file_requested: 'generate_return_file_requested',
-  process_study_helper_upload: 'process_study_helper_upload',
+  process_graded_upload: 'process_graded_upload',
 } as const;

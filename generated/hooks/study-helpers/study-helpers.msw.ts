@@ -31,7 +31,7 @@ import type {
 } from 'msw';
 
 import type {
-  DistributedFileExists,
+  PacketExists,
   PdfResponse,
   StudyHelper,
   StudyHelperList,
@@ -43,9 +43,9 @@ export const getListStudyHelpersResponseMock = (): StudyHelperList => ({...{tota
 
 export const getGetStudyHelperResponseMock = (overrideResponse: Partial< StudyHelper > = {}): StudyHelper => ({id: faker.string.uuid(), name: (() => faker.person.fullName())(), email: (() => faker.internet.email().toLowerCase())(), student_count: (() => faker.number.int({ min: 0, max: 30 }))(), created_at: `${faker.date.past().toISOString().split('.')[0]}Z`, last_active_at: faker.helpers.arrayElement([faker.helpers.arrayElement([`${faker.date.past().toISOString().split('.')[0]}Z`,null,]), undefined]), congregation: faker.helpers.arrayElement([{id: faker.string.uuid(), wbs_code: (() => `${faker.location.countryCode()} ${faker.number.int({ min: 1e3, max: 9999 })}`)(), display_name: (() => faker.location.city())()}, undefined]), ...overrideResponse})
 
-export const getGetDistributedFileExistsResponseMock = (overrideResponse: Partial< DistributedFileExists > = {}): DistributedFileExists => ({exists: faker.datatype.boolean(), ...overrideResponse})
+export const getGetPacketExistsResponseMock = (overrideResponse: Partial< PacketExists > = {}): PacketExists => ({exists: faker.datatype.boolean(), ...overrideResponse})
 
-export const getDownloadDistributedFileResponseMock = (): PdfResponse => (new Blob(faker.helpers.arrayElements(faker.word.words(10).split(' '))))
+export const getDownloadPacketResponseMock = (): PdfResponse => (new Blob(faker.helpers.arrayElements(faker.word.words(10).split(' '))))
 
 export const getUploadStudyHelperFileResponseMock = (overrideResponse: Partial< UploadResult > = {}): UploadResult => ({status: faker.helpers.arrayElement(['success','error'] as const), errorType: faker.helpers.arrayElement([faker.string.alpha({length: {min: 10, max: 20}}), undefined]), id: faker.helpers.arrayElement([faker.string.uuid(), undefined]), ...overrideResponse})
 
@@ -84,24 +84,24 @@ export const getDeleteStudyHelperMockHandler = (overrideResponse?: void | ((info
   }, options)
 }
 
-export const getGetDistributedFileExistsMockHandler = (overrideResponse?: DistributedFileExists | ((info: Parameters<Parameters<typeof http.get>[1]>[0]) => Promise<DistributedFileExists> | DistributedFileExists), options?: RequestHandlerOptions) => {
+export const getGetPacketExistsMockHandler = (overrideResponse?: PacketExists | ((info: Parameters<Parameters<typeof http.get>[1]>[0]) => Promise<PacketExists> | PacketExists), options?: RequestHandlerOptions) => {
   return http.get('*/api/study-helpers/distributed-files/:id/exists', async (info) => {await delay(0);
   
     return new HttpResponse(JSON.stringify(overrideResponse !== undefined
     ? (typeof overrideResponse === "function" ? await overrideResponse(info) : overrideResponse)
-    : getGetDistributedFileExistsResponseMock()),
+    : getGetPacketExistsResponseMock()),
       { status: 200,
         headers: { 'Content-Type': 'application/json' }
       })
   }, options)
 }
 
-export const getDownloadDistributedFileMockHandler = (overrideResponse?: PdfResponse | ((info: Parameters<Parameters<typeof http.get>[1]>[0]) => Promise<PdfResponse> | PdfResponse), options?: RequestHandlerOptions) => {
+export const getDownloadPacketMockHandler = (overrideResponse?: PdfResponse | ((info: Parameters<Parameters<typeof http.get>[1]>[0]) => Promise<PdfResponse> | PdfResponse), options?: RequestHandlerOptions) => {
   return http.get('*/api/study-helpers/distributed-files/:id.pdf', async (info) => {await delay(0);
   
     return new HttpResponse(JSON.stringify(overrideResponse !== undefined
     ? (typeof overrideResponse === "function" ? await overrideResponse(info) : overrideResponse)
-    : getDownloadDistributedFileResponseMock()),
+    : getDownloadPacketResponseMock()),
       { status: 200,
         headers: { 'Content-Type': 'application/json' }
       })
@@ -123,7 +123,7 @@ export const getStudyHelpersMock = () => [
   getListStudyHelpersMockHandler(),
   getGetStudyHelperMockHandler(),
   getDeleteStudyHelperMockHandler(),
-  getGetDistributedFileExistsMockHandler(),
-  getDownloadDistributedFileMockHandler(),
+  getGetPacketExistsMockHandler(),
+  getDownloadPacketMockHandler(),
   getUploadStudyHelperFileMockHandler()
 ]

@@ -39,11 +39,11 @@ import type {
 import type {
   BadRequestResponse,
   ConflictResponse,
-  DistributedFileExists,
   ErrorWithType,
   ForbiddenResponse,
   ListStudyHelpersParams,
   NotFoundResponse,
+  PacketExists,
   PdfResponse,
   RefusedResponse,
   StudyHelper,
@@ -337,9 +337,9 @@ export const useDeleteStudyHelper = <TError = BadRequestResponse | UnauthorizedR
       return useMutation(mutationOptions, queryClient);
     }
     /**
- * @summary Whether a distributed (print) PDF is ready; the client repolls each second until true
+ * @summary Whether a congregation's packet is ready; the client repolls each second until true
  */
-export const getGetDistributedFileExistsUrl = (id: string,) => {
+export const getGetPacketExistsUrl = (id: string,) => {
 
 
   
@@ -347,9 +347,9 @@ export const getGetDistributedFileExistsUrl = (id: string,) => {
   return `/api/study-helpers/distributed-files/${id}/exists`
 }
 
-export const getDistributedFileExists = async (id: string, options?: RequestInit): Promise<DistributedFileExists> => {
+export const getPacketExists = async (id: string, options?: RequestInit): Promise<PacketExists> => {
   
-  return apiFetch<DistributedFileExists>(getGetDistributedFileExistsUrl(id),
+  return apiFetch<PacketExists>(getGetPacketExistsUrl(id),
   {      
     ...options,
     method: 'GET'
@@ -362,69 +362,69 @@ export const getDistributedFileExists = async (id: string, options?: RequestInit
 
 
 
-export const getGetDistributedFileExistsQueryKey = (id?: string,) => {
+export const getGetPacketExistsQueryKey = (id?: string,) => {
     return [
     `/api/study-helpers/distributed-files/${id}/exists`
     ] as const;
     }
 
     
-export const getGetDistributedFileExistsQueryOptions = <TData = Awaited<ReturnType<typeof getDistributedFileExists>>, TError = BadRequestResponse | UnauthorizedResponse | ForbiddenResponse | NotFoundResponse>(id: string, options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof getDistributedFileExists>>, TError, TData>>, request?: SecondParameter<typeof apiFetch>}
+export const getGetPacketExistsQueryOptions = <TData = Awaited<ReturnType<typeof getPacketExists>>, TError = BadRequestResponse | UnauthorizedResponse | ForbiddenResponse | NotFoundResponse>(id: string, options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof getPacketExists>>, TError, TData>>, request?: SecondParameter<typeof apiFetch>}
 ) => {
 
 const {query: queryOptions, request: requestOptions} = options ?? {};
 
-  const queryKey =  queryOptions?.queryKey ?? getGetDistributedFileExistsQueryKey(id);
+  const queryKey =  queryOptions?.queryKey ?? getGetPacketExistsQueryKey(id);
 
   
 
-    const queryFn: QueryFunction<Awaited<ReturnType<typeof getDistributedFileExists>>> = ({ signal }) => getDistributedFileExists(id, { signal, ...requestOptions });
+    const queryFn: QueryFunction<Awaited<ReturnType<typeof getPacketExists>>> = ({ signal }) => getPacketExists(id, { signal, ...requestOptions });
 
       
 
       
 
-   return  { queryKey, queryFn, enabled: !!(id), ...queryOptions} as UseQueryOptions<Awaited<ReturnType<typeof getDistributedFileExists>>, TError, TData> & { queryKey: DataTag<QueryKey, TData, TError> }
+   return  { queryKey, queryFn, enabled: !!(id), ...queryOptions} as UseQueryOptions<Awaited<ReturnType<typeof getPacketExists>>, TError, TData> & { queryKey: DataTag<QueryKey, TData, TError> }
 }
 
-export type GetDistributedFileExistsQueryResult = NonNullable<Awaited<ReturnType<typeof getDistributedFileExists>>>
-export type GetDistributedFileExistsQueryError = BadRequestResponse | UnauthorizedResponse | ForbiddenResponse | NotFoundResponse
+export type GetPacketExistsQueryResult = NonNullable<Awaited<ReturnType<typeof getPacketExists>>>
+export type GetPacketExistsQueryError = BadRequestResponse | UnauthorizedResponse | ForbiddenResponse | NotFoundResponse
 
 
-export function useGetDistributedFileExists<TData = Awaited<ReturnType<typeof getDistributedFileExists>>, TError = BadRequestResponse | UnauthorizedResponse | ForbiddenResponse | NotFoundResponse>(
- id: string, options: { query:Partial<UseQueryOptions<Awaited<ReturnType<typeof getDistributedFileExists>>, TError, TData>> & Pick<
+export function useGetPacketExists<TData = Awaited<ReturnType<typeof getPacketExists>>, TError = BadRequestResponse | UnauthorizedResponse | ForbiddenResponse | NotFoundResponse>(
+ id: string, options: { query:Partial<UseQueryOptions<Awaited<ReturnType<typeof getPacketExists>>, TError, TData>> & Pick<
         DefinedInitialDataOptions<
-          Awaited<ReturnType<typeof getDistributedFileExists>>,
+          Awaited<ReturnType<typeof getPacketExists>>,
           TError,
-          Awaited<ReturnType<typeof getDistributedFileExists>>
+          Awaited<ReturnType<typeof getPacketExists>>
         > , 'initialData'
       >, request?: SecondParameter<typeof apiFetch>}
  , queryClient?: QueryClient
   ):  DefinedUseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> }
-export function useGetDistributedFileExists<TData = Awaited<ReturnType<typeof getDistributedFileExists>>, TError = BadRequestResponse | UnauthorizedResponse | ForbiddenResponse | NotFoundResponse>(
- id: string, options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof getDistributedFileExists>>, TError, TData>> & Pick<
+export function useGetPacketExists<TData = Awaited<ReturnType<typeof getPacketExists>>, TError = BadRequestResponse | UnauthorizedResponse | ForbiddenResponse | NotFoundResponse>(
+ id: string, options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof getPacketExists>>, TError, TData>> & Pick<
         UndefinedInitialDataOptions<
-          Awaited<ReturnType<typeof getDistributedFileExists>>,
+          Awaited<ReturnType<typeof getPacketExists>>,
           TError,
-          Awaited<ReturnType<typeof getDistributedFileExists>>
+          Awaited<ReturnType<typeof getPacketExists>>
         > , 'initialData'
       >, request?: SecondParameter<typeof apiFetch>}
  , queryClient?: QueryClient
   ):  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> }
-export function useGetDistributedFileExists<TData = Awaited<ReturnType<typeof getDistributedFileExists>>, TError = BadRequestResponse | UnauthorizedResponse | ForbiddenResponse | NotFoundResponse>(
- id: string, options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof getDistributedFileExists>>, TError, TData>>, request?: SecondParameter<typeof apiFetch>}
+export function useGetPacketExists<TData = Awaited<ReturnType<typeof getPacketExists>>, TError = BadRequestResponse | UnauthorizedResponse | ForbiddenResponse | NotFoundResponse>(
+ id: string, options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof getPacketExists>>, TError, TData>>, request?: SecondParameter<typeof apiFetch>}
  , queryClient?: QueryClient
   ):  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> }
 /**
- * @summary Whether a distributed (print) PDF is ready; the client repolls each second until true
+ * @summary Whether a congregation's packet is ready; the client repolls each second until true
  */
 
-export function useGetDistributedFileExists<TData = Awaited<ReturnType<typeof getDistributedFileExists>>, TError = BadRequestResponse | UnauthorizedResponse | ForbiddenResponse | NotFoundResponse>(
- id: string, options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof getDistributedFileExists>>, TError, TData>>, request?: SecondParameter<typeof apiFetch>}
+export function useGetPacketExists<TData = Awaited<ReturnType<typeof getPacketExists>>, TError = BadRequestResponse | UnauthorizedResponse | ForbiddenResponse | NotFoundResponse>(
+ id: string, options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof getPacketExists>>, TError, TData>>, request?: SecondParameter<typeof apiFetch>}
  , queryClient?: QueryClient 
  ):  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> } {
 
-  const queryOptions = getGetDistributedFileExistsQueryOptions(id,options)
+  const queryOptions = getGetPacketExistsQueryOptions(id,options)
 
   const query = useQuery(queryOptions, queryClient) as  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> };
 
@@ -437,9 +437,9 @@ export function useGetDistributedFileExists<TData = Awaited<ReturnType<typeof ge
 
 /**
  * The packet can be downloaded again ("Print again") until the file is archived; after that, 409. The first download marks the packet downloaded and the file printed for the congregation, but only for a same-origin request (`Sec-Fetch-Site: same-origin` or `none`; without that header, an `Origin` equal to the portal's). A request from another site gets the packet and changes nothing.
- * @summary Download a congregation's print packet; the first download marks the file printed for that congregation
+ * @summary Download a congregation's packet; the first download marks the file printed for that congregation
  */
-export const getDownloadDistributedFileUrl = (id: string,) => {
+export const getDownloadPacketUrl = (id: string,) => {
 
 
   
@@ -447,9 +447,9 @@ export const getDownloadDistributedFileUrl = (id: string,) => {
   return `/api/study-helpers/distributed-files/${id}.pdf`
 }
 
-export const downloadDistributedFile = async (id: string, options?: RequestInit): Promise<PdfResponse> => {
+export const downloadPacket = async (id: string, options?: RequestInit): Promise<PdfResponse> => {
   
-  return apiFetch<PdfResponse>(getDownloadDistributedFileUrl(id),
+  return apiFetch<PdfResponse>(getDownloadPacketUrl(id),
   {      
     ...options,
     method: 'GET'
@@ -462,69 +462,69 @@ export const downloadDistributedFile = async (id: string, options?: RequestInit)
 
 
 
-export const getDownloadDistributedFileQueryKey = (id?: string,) => {
+export const getDownloadPacketQueryKey = (id?: string,) => {
     return [
     `/api/study-helpers/distributed-files/${id}.pdf`
     ] as const;
     }
 
     
-export const getDownloadDistributedFileQueryOptions = <TData = Awaited<ReturnType<typeof downloadDistributedFile>>, TError = BadRequestResponse | UnauthorizedResponse | ForbiddenResponse | NotFoundResponse | ConflictResponse>(id: string, options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof downloadDistributedFile>>, TError, TData>>, request?: SecondParameter<typeof apiFetch>}
+export const getDownloadPacketQueryOptions = <TData = Awaited<ReturnType<typeof downloadPacket>>, TError = BadRequestResponse | UnauthorizedResponse | ForbiddenResponse | NotFoundResponse | ConflictResponse>(id: string, options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof downloadPacket>>, TError, TData>>, request?: SecondParameter<typeof apiFetch>}
 ) => {
 
 const {query: queryOptions, request: requestOptions} = options ?? {};
 
-  const queryKey =  queryOptions?.queryKey ?? getDownloadDistributedFileQueryKey(id);
+  const queryKey =  queryOptions?.queryKey ?? getDownloadPacketQueryKey(id);
 
   
 
-    const queryFn: QueryFunction<Awaited<ReturnType<typeof downloadDistributedFile>>> = ({ signal }) => downloadDistributedFile(id, { signal, ...requestOptions });
+    const queryFn: QueryFunction<Awaited<ReturnType<typeof downloadPacket>>> = ({ signal }) => downloadPacket(id, { signal, ...requestOptions });
 
       
 
       
 
-   return  { queryKey, queryFn, enabled: !!(id), ...queryOptions} as UseQueryOptions<Awaited<ReturnType<typeof downloadDistributedFile>>, TError, TData> & { queryKey: DataTag<QueryKey, TData, TError> }
+   return  { queryKey, queryFn, enabled: !!(id), ...queryOptions} as UseQueryOptions<Awaited<ReturnType<typeof downloadPacket>>, TError, TData> & { queryKey: DataTag<QueryKey, TData, TError> }
 }
 
-export type DownloadDistributedFileQueryResult = NonNullable<Awaited<ReturnType<typeof downloadDistributedFile>>>
-export type DownloadDistributedFileQueryError = BadRequestResponse | UnauthorizedResponse | ForbiddenResponse | NotFoundResponse | ConflictResponse
+export type DownloadPacketQueryResult = NonNullable<Awaited<ReturnType<typeof downloadPacket>>>
+export type DownloadPacketQueryError = BadRequestResponse | UnauthorizedResponse | ForbiddenResponse | NotFoundResponse | ConflictResponse
 
 
-export function useDownloadDistributedFile<TData = Awaited<ReturnType<typeof downloadDistributedFile>>, TError = BadRequestResponse | UnauthorizedResponse | ForbiddenResponse | NotFoundResponse | ConflictResponse>(
- id: string, options: { query:Partial<UseQueryOptions<Awaited<ReturnType<typeof downloadDistributedFile>>, TError, TData>> & Pick<
+export function useDownloadPacket<TData = Awaited<ReturnType<typeof downloadPacket>>, TError = BadRequestResponse | UnauthorizedResponse | ForbiddenResponse | NotFoundResponse | ConflictResponse>(
+ id: string, options: { query:Partial<UseQueryOptions<Awaited<ReturnType<typeof downloadPacket>>, TError, TData>> & Pick<
         DefinedInitialDataOptions<
-          Awaited<ReturnType<typeof downloadDistributedFile>>,
+          Awaited<ReturnType<typeof downloadPacket>>,
           TError,
-          Awaited<ReturnType<typeof downloadDistributedFile>>
+          Awaited<ReturnType<typeof downloadPacket>>
         > , 'initialData'
       >, request?: SecondParameter<typeof apiFetch>}
  , queryClient?: QueryClient
   ):  DefinedUseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> }
-export function useDownloadDistributedFile<TData = Awaited<ReturnType<typeof downloadDistributedFile>>, TError = BadRequestResponse | UnauthorizedResponse | ForbiddenResponse | NotFoundResponse | ConflictResponse>(
- id: string, options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof downloadDistributedFile>>, TError, TData>> & Pick<
+export function useDownloadPacket<TData = Awaited<ReturnType<typeof downloadPacket>>, TError = BadRequestResponse | UnauthorizedResponse | ForbiddenResponse | NotFoundResponse | ConflictResponse>(
+ id: string, options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof downloadPacket>>, TError, TData>> & Pick<
         UndefinedInitialDataOptions<
-          Awaited<ReturnType<typeof downloadDistributedFile>>,
+          Awaited<ReturnType<typeof downloadPacket>>,
           TError,
-          Awaited<ReturnType<typeof downloadDistributedFile>>
+          Awaited<ReturnType<typeof downloadPacket>>
         > , 'initialData'
       >, request?: SecondParameter<typeof apiFetch>}
  , queryClient?: QueryClient
   ):  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> }
-export function useDownloadDistributedFile<TData = Awaited<ReturnType<typeof downloadDistributedFile>>, TError = BadRequestResponse | UnauthorizedResponse | ForbiddenResponse | NotFoundResponse | ConflictResponse>(
- id: string, options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof downloadDistributedFile>>, TError, TData>>, request?: SecondParameter<typeof apiFetch>}
+export function useDownloadPacket<TData = Awaited<ReturnType<typeof downloadPacket>>, TError = BadRequestResponse | UnauthorizedResponse | ForbiddenResponse | NotFoundResponse | ConflictResponse>(
+ id: string, options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof downloadPacket>>, TError, TData>>, request?: SecondParameter<typeof apiFetch>}
  , queryClient?: QueryClient
   ):  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> }
 /**
- * @summary Download a congregation's print packet; the first download marks the file printed for that congregation
+ * @summary Download a congregation's packet; the first download marks the file printed for that congregation
  */
 
-export function useDownloadDistributedFile<TData = Awaited<ReturnType<typeof downloadDistributedFile>>, TError = BadRequestResponse | UnauthorizedResponse | ForbiddenResponse | NotFoundResponse | ConflictResponse>(
- id: string, options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof downloadDistributedFile>>, TError, TData>>, request?: SecondParameter<typeof apiFetch>}
+export function useDownloadPacket<TData = Awaited<ReturnType<typeof downloadPacket>>, TError = BadRequestResponse | UnauthorizedResponse | ForbiddenResponse | NotFoundResponse | ConflictResponse>(
+ id: string, options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof downloadPacket>>, TError, TData>>, request?: SecondParameter<typeof apiFetch>}
  , queryClient?: QueryClient 
  ):  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> } {
 
-  const queryOptions = getDownloadDistributedFileQueryOptions(id,options)
+  const queryOptions = getDownloadPacketQueryOptions(id,options)
 
   const query = useQuery(queryOptions, queryClient) as  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> };
 

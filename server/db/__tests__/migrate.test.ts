@@ -91,8 +91,8 @@ describe.each(kinds)('migrate on $name', ({ databaseUrl }) => {
       expect.arrayContaining([
         'users', 'sessions', 'login_states', 'countries', 'courses', 'lessons', 'page_templates', 'service_centers',
         'recruiting_points', 'recruiters', 'contact_persons', 'congregations', 'study_helpers', 'students', 'files',
-        'file_congregations', 'answer_sheets', 'pages', 'printed_codes', 'feedback_uploads', 'feedback',
-        'distributed_files', 'baptism_requests', 'job_progress', 'app_settings', 'schema_migrations',
+        'file_congregations', 'answer_sheets', 'pages', 'printed_codes', 'graded_uploads', 'feedback',
+        'packets', 'baptism_requests', 'job_progress', 'app_settings', 'schema_migrations',
       ]),
     );
   });

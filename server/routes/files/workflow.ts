@@ -30,12 +30,12 @@ export function fileWorkflowRoutes(app: FastifyInstance): void {
 
   app.get<Route<'listFileCongregations'>>('/api/file/:file_id/congregations', async (request): Promise<ReplyOf<'listFileCongregations'>> => {
     const scope = await fileScope(db, request, request.params.file_id);
-    const rows = await db.query<{ id: string; wbs_code: string; display_name: string; status: ReplyOf<'listFileCongregations'>[number]['status']; sheets: number; distributed_file_id: string | null }>(
+    const rows = await db.query<{ id: string; wbs_code: string; display_name: string; status: ReplyOf<'listFileCongregations'>[number]['status']; sheets: number; packet_id: string | null }>(
       `SELECT g.id, g.wbs_code, g.display_name, COALESCE(fc.status, 'unprinted') AS status, count(a.id)::int AS sheets,
-              d.id AS distributed_file_id
+              d.id AS packet_id
        FROM answer_sheets a JOIN congregations g ON g.id = a.assigned_group
        LEFT JOIN file_congregations fc ON fc.file_id = a.file_id AND fc.congregation_id = g.id
-       LEFT JOIN distributed_files d ON d.file_id = a.file_id AND d.congregation_id = g.id
+       LEFT JOIN packets d ON d.file_id = a.file_id AND d.congregation_id = g.id
        WHERE a.file_id = $1 AND ${keptSheetSql('a')} AND ($2::uuid IS NULL OR g.id = $2::uuid)
        GROUP BY g.id, g.wbs_code, g.display_name, fc.status, d.id
        ORDER BY g.wbs_code`,

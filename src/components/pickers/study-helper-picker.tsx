@@ -1,6 +1,6 @@
 // Picks a study helper, searched by name on the server (GET /api/study-helpers): a congregation's
 // own helpers when one is given, otherwise every helper the user may see. The value is the
-// helper's id. Used as a filter (files), on the student card and in the study-helper upload.
+// helper's id. Used as a filter (files), on the student card and in the graded upload.
 import { useId, useMemo, useState } from 'react';
 import { Dropdown } from 'primereact/dropdown';
 import { useGetStudyHelper, useListStudyHelpers } from '../../../generated/hooks/study-helpers/study-helpers';

@@ -214,7 +214,7 @@ function transferText(context: UploadDialogViewProps['snapshot']['context']): st
 
 /** The server reading the pages: its job's progress stream, as on the file page. */
 function ProcessingProgress({ variant, id }: { variant: 'service_center' | 'study_helper'; id: string | null }) {
-  const job = variant === 'study_helper' ? 'process_study_helper_upload' : 'process_service_center_upload';
+  const job = variant === 'study_helper' ? 'process_graded_upload' : 'process_service_center_upload';
   const progress = useProgressStream(id === null ? null : progressStreamUrl(job, id));
   const finished = progress !== null && isProgressFinished(progress);
   return (

@@ -9,7 +9,7 @@ import { paths } from '../../config/paths';
 import type { CurrentUser } from '../../lib/auth';
 import { useCurrentCongregation } from '../../lib/current-congregation';
 
-const StudyHelperUploadDialog = lazy(() => import('../../components/upload/study-helper-upload-dialog'));
+const GradedUploadDialog = lazy(() => import('../../components/upload/graded-upload-dialog'));
 
 export function CongregationDashboard({ user }: { user: CurrentUser }) {
   const congregation = useCurrentCongregation(user);
@@ -33,7 +33,7 @@ export function CongregationDashboard({ user }: { user: CurrentUser }) {
       </TileGrid>
       {uploading && (
         <Suspense fallback={null}>
-          <StudyHelperUploadDialog visible={uploading} onHide={() => setUploading(false)} />
+          <GradedUploadDialog visible={uploading} onHide={() => setUploading(false)} />
         </Suspense>
       )}
     </>

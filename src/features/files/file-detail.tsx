@@ -74,7 +74,7 @@ function FileDetailContent({ fileId, file }: { fileId: string; file: File }) {
           <FileTabs fileId={fileId} />
           {!admin && offersPacket(file) && (
             <section className="file-card" aria-labelledby="packet-title">
-              <h2 id="packet-title">Print packet</h2>
+              <h2 id="packet-title">Packet</h2>
               <PrintPacketButton file={file} />
             </section>
           )}

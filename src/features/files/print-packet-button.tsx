@@ -1,4 +1,4 @@
-// Print/Download of a file's print packet for the user's congregation (spec §7 "Study helpers"):
+// Print/Download of a file's packet for the user's congregation (spec §7 "Study helpers"):
 // the packet id comes from GET /api/file/{id}/congregations; GET
 // /api/study-helpers/distributed-files/{id}/exists is repolled each second until true; then the
 // button downloads /api/study-helpers/distributed-files/{id}.pdf. A packet stays downloadable
@@ -9,11 +9,11 @@ import { useQueryClient } from '@tanstack/react-query';
 import { Button } from 'primereact/button';
 import { useListFileCongregations } from '../../../generated/hooks/files/files';
 import {
-  getDownloadDistributedFileUrl,
-  useGetDistributedFileExists,
+  getDownloadPacketUrl,
+  useGetPacketExists,
 } from '../../../generated/hooks/study-helpers/study-helpers';
 import type { File, FileCongregation } from '../../../generated/hooks/model';
-import { DISTRIBUTED_FILE_POLL_MS } from '../../../machines/constants';
+import { PACKET_POLL_MS } from '../../../machines/constants';
 import { downloadPdf } from '../../lib/api-client';
 import { useCurrentUser } from '../../lib/auth';
 
@@ -34,8 +34,8 @@ export function printLabel(file: Pick<File, 'congregation_file_status' | 'printe
 /** The packet to print: the user's congregation's, else the first that has one. */
 export function packetFor(congregations: readonly FileCongregation[], congregationId: string): string | null {
   const own = congregations.find((c) => c.id === congregationId);
-  if (own) return own.distributed_file_id ?? null;
-  return congregations.find((c) => c.distributed_file_id)?.distributed_file_id ?? null;
+  if (own) return own.packet_id ?? null;
+  return congregations.find((c) => c.packet_id)?.packet_id ?? null;
 }
 
 export function PrintPacketButton({ file }: { file: File }) {
@@ -43,10 +43,10 @@ export function PrintPacketButton({ file }: { file: File }) {
   const queryClient = useQueryClient();
   const congregations = useListFileCongregations(file.id);
   const packetId = congregations.data ? packetFor(congregations.data, user.congregation) : null;
-  const exists = useGetDistributedFileExists(packetId ?? '', {
+  const exists = useGetPacketExists(packetId ?? '', {
     query: {
       enabled: packetId !== null,
-      refetchInterval: (query) => (query.state.data?.exists ? false : DISTRIBUTED_FILE_POLL_MS),
+      refetchInterval: (query) => (query.state.data?.exists ? false : PACKET_POLL_MS),
     },
   });
   const [downloading, setDownloading] = useState(false);
@@ -57,7 +57,7 @@ export function PrintPacketButton({ file }: { file: File }) {
     if (!packetId) return;
     setDownloading(true);
     try {
-      await downloadPdf(getDownloadDistributedFileUrl(packetId), packetId);
+      await downloadPdf(getDownloadPacketUrl(packetId), packetId);
       // Downloading marks the file printed for the congregation.
       void queryClient.invalidateQueries({ predicate: (q) => /^\/api\/(files|congregations)/.test(String(q.queryKey[0])) });
     } catch (error) {

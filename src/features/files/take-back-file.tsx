@@ -10,7 +10,7 @@ import { useNotifications } from '../../components/notifications/notifications-c
 import { refusalMessage } from '../../lib/refusal';
 import { invalidateFile } from '../../lib/file-cache';
 
-export const TAKE_BACK_QUESTION = 'Take this file back to the Send step? Its print packets are deleted; you can send it again.';
+export const TAKE_BACK_QUESTION = 'Take this file back to the Send step? Its packets are deleted; you can send it again.';
 export const TAKEN_BACK = 'The file is back at the Send step.';
 
 export function TakeBackFile({ fileId, onTakenBack }: { fileId: string; onTakenBack: () => void }) {

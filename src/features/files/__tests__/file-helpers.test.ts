@@ -1,4 +1,4 @@
-// Small pure pieces of the files screens: action items, cache invalidation, the print packet.
+// Small pure pieces of the files screens: action items, cache invalidation, the packet.
 import { describe, expect, it } from 'vitest';
 import { QueryClient } from '@tanstack/react-query';
 import { actionItems } from '../action-items';
@@ -74,12 +74,12 @@ describe('file cache', () => {
 
 describe('packetFor', () => {
   const congregations = [
-    { id: 'c1', wbs_code: 'US 1', display_name: 'One', status: 'unprinted' as const, sheets: 3, distributed_file_id: 'd1' },
-    { id: 'c2', wbs_code: 'US 2', display_name: 'Two', status: 'unprinted' as const, sheets: 2, distributed_file_id: 'd2' },
+    { id: 'c1', wbs_code: 'US 1', display_name: 'One', status: 'unprinted' as const, sheets: 3, packet_id: 'd1' },
+    { id: 'c2', wbs_code: 'US 2', display_name: 'Two', status: 'unprinted' as const, sheets: 2, packet_id: 'd2' },
   ];
   it('takes the user\'s congregation\'s packet, else the first one', () => {
     expect(packetFor(congregations, 'c2')).toBe('d2');
     expect(packetFor(congregations, '')).toBe('d1');
-    expect(packetFor([{ ...congregations[0]!, distributed_file_id: null }], 'c1')).toBeNull();
+    expect(packetFor([{ ...congregations[0]!, packet_id: null }], 'c1')).toBeNull();
   });
 });

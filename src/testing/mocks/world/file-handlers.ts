@@ -6,7 +6,7 @@ import { contains, forbidden, json, notFound, paged, pdf, progressMessages, prog
 import { seededRandom } from './random';
 import {
   congregationFileState,
-  distributedFileId,
+  packetId,
   fileCongregations,
   fileInState,
   fileStats,
@@ -355,7 +355,7 @@ export function fileHandlers(access: WorldAccess): RequestHandler[] {
       const created_at = tick(world());
       const congregationId = viewer() || (world().congregations[0]?.id ?? '');
       world().uploads.unshift({ id, name, congregationId, created_at, is_intro: typeof helper === 'string' && helper !== '', process_status: 'success' });
-      world().runningJobs.push(`process_study_helper_upload/${id}`);
+      world().runningJobs.push(`process_graded_upload/${id}`);
       return json<S['UploadResult']>({ status: 'success', id }, 201);
     }),
 
@@ -384,7 +384,7 @@ export function fileHandlers(access: WorldAccess): RequestHandler[] {
       process_service_center_upload: file !== undefined,
       send_to_study_helpers: file?.sent_at !== null && file !== undefined,
       generate_return_file_requested: file?.prepped === true,
-      process_study_helper_upload: upload !== undefined,
+      process_graded_upload: upload !== undefined,
     };
     if (!ran[group]) return notFound('No such job run');
     const count = file
@@ -403,21 +403,21 @@ export function fileHandlers(access: WorldAccess): RequestHandler[] {
 }
 
 /** Study helpers' packets of sent files (GET /api/study-helpers/distributed-files/...). */
-export function distributedFileHandlers(access: WorldAccess): RequestHandler[] {
+export function packetHandlers(access: WorldAccess): RequestHandler[] {
   const find = (id: string) =>
     access
       .world()
       .files.flatMap((file) => (file.sent_at === null ? [] : fileCongregations(access.world(), file).map((row) => ({ file, row }))))
-      .find(({ file, row }) => distributedFileId(file.id, row.id) === id && (access.viewer() === null || row.id === access.viewer()));
+      .find(({ file, row }) => packetId(file.id, row.id) === id && (access.viewer() === null || row.id === access.viewer()));
   return [
     http.get('*/api/study-helpers/distributed-files/:name', ({ params }) => {
       const name = params.name as string;
       const found = find(name.replace(/\.pdf$/, ''));
-      if (!found) return notFound('Distributed file not found');
+      if (!found) return notFound('Packet not found');
       if (name.endsWith('.pdf')) return pdf(`${found.row.wbs_code} ${found.file.name}`, `Packet of ${found.file.name} for ${found.row.display_name}`);
       return notFound();
     }),
-    http.get('*/api/study-helpers/distributed-files/:id/exists', ({ params }) => json<S['DistributedFileExists']>({ exists: find(params.id as string) !== undefined })),
+    http.get('*/api/study-helpers/distributed-files/:id/exists', ({ params }) => json<S['PacketExists']>({ exists: find(params.id as string) !== undefined })),
   ];
 }
 

@@ -9,7 +9,7 @@ import { getAuthCallbackMockHandler, getLoginMockHandler, getLogoutMockHandler }
 import type { AboutMe, ViewAsRequest } from '../../../../generated/hooks/model';
 import { getResolveQrCodeMockHandler } from '../../../../generated/hooks/qr/qr.msw';
 import { meHandler, MOCK_USERS, type MockRole } from '../handlers';
-import { distributedFileHandlers, fileHandlers } from './file-handlers';
+import { packetHandlers, fileHandlers } from './file-handlers';
 import { json, refusal, type WorldAccess } from './http';
 import { peopleHandlers } from './people-handlers';
 import type { Viewer } from './views';
@@ -78,7 +78,7 @@ export function createMockWorld(options: MockWorldOptions): MockWorld {
       meHandler(options.role),
       viewAs,
       ...fileHandlers(access),
-      ...distributedFileHandlers(access),
+      ...packetHandlers(access),
       ...peopleHandlers(access, (world) => {
         current = world;
       }),

@@ -171,14 +171,14 @@ export function fileCongregations(world: World, file: FileRow): S['FileCongregat
         display_name: congregation.display_name,
         status: file.sent_at === null ? 'unprinted' : congregationStatus(world, file, id),
         sheets: keptSheets(world, file.id).filter((sheet) => sheet.assignedGroup === id).length,
-        distributed_file_id: file.sent_at === null ? null : distributedFileId(file.id, id),
+        packet_id: file.sent_at === null ? null : packetId(file.id, id),
       },
     ];
   });
 }
 
 /** The packet of a sent file for one congregation has an id made of both. */
-export function distributedFileId(fileId: string, congregationId: string): string {
+export function packetId(fileId: string, congregationId: string): string {
   return `${fileId.slice(0, 24)}${congregationId.slice(24)}`;
 }
 

@@ -51,7 +51,7 @@ async function open() {
 
 const choose = (...files: File[]) => fireEvent.change(dialog().getByLabelText('Files to upload'), { target: { files } });
 
-describe('study-helper upload dialog', () => {
+describe('graded upload dialog', () => {
   it('asks "Is this an intro file?" before anything else', async () => {
     uploadsApi();
     await open();

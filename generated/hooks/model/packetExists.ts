@@ -18,6 +18,6 @@ congregation's data), `admin` (scanning_admin only).
  * OpenAPI spec version: 1.0.0
  */
 
-export interface DistributedFileExists {
+export interface PacketExists {
   exists: boolean;
 }

@@ -9,12 +9,12 @@ import { UploadDialogView } from './upload-dialog-view';
 import { uploadStudyHelperScan } from './upload-requests';
 import { useUploadDialog } from './use-upload-dialog';
 
-export interface StudyHelperUploadDialogProps {
+export interface GradedUploadDialogProps {
   visible: boolean;
   onHide: () => void;
 }
 
-export default function StudyHelperUploadDialog({ visible, onHide }: StudyHelperUploadDialogProps) {
+export default function GradedUploadDialog({ visible, onHide }: GradedUploadDialogProps) {
   const user = useCurrentUser();
   const queryClient = useQueryClient();
   const onSuccess = useCallback(() => {

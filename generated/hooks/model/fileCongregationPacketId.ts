@@ -19,4 +19,4 @@ congregation's data), `admin` (scanning_admin only).
  */
 import type { Uuid } from './uuid';
 
-export type FileCongregationDistributedFileId = Uuid | null;
+export type FileCongregationPacketId = Uuid | null;
