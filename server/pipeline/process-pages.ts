@@ -3,7 +3,6 @@
 // Each page is handed to `onPage` as soon as it is done, in page order, so a job can store it
 // idempotently and resume with `startAtPage` after a crash. One bad page never fails the file.
 import { availableParallelism } from 'node:os';
-import { collectGarbageSoon } from '../full-collection';
 import { analysePage, type ProcessedPage } from './analyse-page';
 import type { CodePrefix } from './codes';
 import type { PageImageOptions } from './page-image';
@@ -46,11 +45,6 @@ export interface ProcessPagesOptions {
 
 export const MIN_PAGES_FOR_WORKERS = 6;
 /**
- * Pages handed over between two full collections of this thread's heap: without them its heap
- * grew with the file (server/full-collection.ts).
- */
-export const PAGES_BETWEEN_FULL_COLLECTIONS = 250;
-/**
  * Pages asked of the pool, per worker, ahead of the one being handed over. The pool gives each
  * worker PAGES_AT_ONCE_PER_WORKER at a time; the rest let a worker go on past a slow page on the
  * other (their results wait here, in order: an image each).
@@ -82,9 +76,6 @@ export async function processPages(
     let failed = 0;
     let completed = Math.min(count, start - 1);
     const pages: ProcessedPage[] = [];
-    // What start-up and earlier requests left in the old generation goes before the pages add
-    // theirs: on the idle embedded server, 15-20 MB of its 55 MB heap were garbage.
-    collectGarbageSoon();
     await options.onProgress?.({ completed, count, failed });
 
     const colour = !!options.colour;
@@ -121,7 +112,6 @@ export async function processPages(
           if (!options.onPage) pages.push(page);
           await options.onPage?.(page);
           completed++;
-          if (completed % PAGES_BETWEEN_FULL_COLLECTIONS === 0) collectGarbageSoon();
           await options.onProgress?.({ completed, count, failed });
         }
       } finally {
@@ -155,7 +145,6 @@ export async function processPages(
           if (!options.onPage) pages.push(page);
           await options.onPage?.(page);
           completed++;
-          if (completed % PAGES_BETWEEN_FULL_COLLECTIONS === 0) collectGarbageSoon();
           await options.onProgress?.({ completed, count, failed });
         })();
         // Marks the rejection as handled until the next turn awaits it (and rethrows).
