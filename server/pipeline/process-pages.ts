@@ -2,7 +2,6 @@
 // (blank-page), find its code and orientation (find-codes), keep an upright JPEG (page-image).
 // Each page is handed to `onPage` as soon as it is done, in page order, so a job can store it
 // idempotently and resume with `startAtPage` after a crash. One bad page never fails the file.
-import { availableParallelism } from 'node:os';
 import { analysePage, type ProcessedPage } from './analyse-page';
 import type { CodePrefix } from './codes';
 import type { PageImageOptions } from './page-image';
@@ -36,8 +35,8 @@ export interface ProcessPagesOptions {
   signal?: AbortSignal;
   /**
    * Worker threads that analyse pages while this thread hands them over (and stores them): the
-   * process's, shared with the files read meanwhile (page-pool). Default: 2, or 1 on a single
-   * core; 0 analyses on this thread. Files of fewer than MIN_PAGES_FOR_WORKERS pages are always
+   * process's, shared with the files read meanwhile (page-pool). Default: 1 (DEFAULT_PAGE_WORKERS);
+   * 0 analyses on this thread. Files of fewer than MIN_PAGES_FOR_WORKERS pages are always
    * analysed here (starting workers costs more).
    */
   workers?: number;
@@ -162,7 +161,15 @@ export async function processPages(
   }
 }
 
-/** The page workers a file is read with: `configured` (PIPELINE_THREADS), else one per core up to two. */
+/**
+ * One page worker unless PIPELINE_THREADS says otherwise: a worker's page rasters come from
+ * sharp on libuv's threads, and each thread's malloc arena keeps what those rasters took until V8
+ * collects them, so a second worker cost the embedded server some 80 MB at its peak (bench) for
+ * little speed on two shared cores; the job thread reads with mupdf and stores meanwhile.
+ */
+export const DEFAULT_PAGE_WORKERS = 1;
+
+/** The page workers a file is read with: `configured` (PIPELINE_THREADS), else DEFAULT_PAGE_WORKERS. */
 export function pageWorkerCount(configured?: number): number {
-  return Math.max(0, Math.floor(configured ?? Math.min(2, Math.max(1, availableParallelism()))));
+  return Math.max(0, Math.floor(configured ?? DEFAULT_PAGE_WORKERS));
 }
