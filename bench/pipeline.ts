@@ -7,6 +7,8 @@
 //
 //   npx tsx bench/pipeline.ts [--pages 500] [--harsh-pages 200] [--large-mb 1500 | --large-mb 0]
 //                             [--slope 200,600]   (RSS at several sizes instead of one large file)
+//                             [--runs 2]          (times each memory figure is measured)
+//                             [--more]            (also PostgreSQL in the server, PIPELINE_THREADS 2 and 0)
 //                             [--no-memory]       (speed and codes only)
 import { execFile, spawn } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, readdirSync, renameSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
@@ -224,32 +226,39 @@ const oursHarsh = await pipelineOnly(harsh);
 console.log('baseline', zbarStandard, zbarHarsh, 'pipeline harsh', oursHarsh);
 
 const MEMORY = !argv.includes('--no-memory');
+/** Each memory figure is measured this many times: a peak varies by tens of MB between runs. */
+const RUNS = Math.max(1, Number(arg('runs', '2')));
+/** Also the server on PostgreSQL reading files itself, and other PIPELINE_THREADS (once each). */
+const MORE = argv.includes('--more');
 const memory: Record<string, number | string>[] = [];
 const memoryPostgres: Record<string, number | string>[] = [];
-const memoryLean: Record<string, number | string>[] = [];
+const memoryThreads: Record<string, number | string>[] = [];
 const memoryWorker: Record<string, number | string>[] = [];
-if (MEMORY) {
-  memory.push(await measureRss(standard.path, 'pglite'));
-  memoryPostgres.push(await measureRss(standard.path, 'postgres'));
-  // The memory-lean settings (README: PIPELINE_THREADS).
-  memoryLean.push(await measureRss(standard.path, 'postgres', 1), await measureRss(standard.path, 'postgres', 0));
-  memoryWorker.push(await measureWorkerProcess(standard.path), await measureWorkerProcess(standard.path, 1));
-}
 const sizes = !MEMORY ? [] : SLOPE_MB.length > 0 ? SLOPE_MB : LARGE_MB > 0 ? [LARGE_MB] : [];
-for (const mb of sizes) {
-  const file = await largeFile(standard.path, mb);
-  memory.push(await measureRss(file, 'pglite'));
-  console.log('memory', memory.at(-1));
-  memoryPostgres.push(await measureRss(file, 'postgres'));
-  console.log('memory', memoryPostgres.at(-1));
-  memoryWorker.push(await measureWorkerProcess(file), await measureWorkerProcess(file, 1));
-  console.log('memory', ...memoryWorker.slice(-2));
+const files = !MEMORY ? [] : [standard.path, ...(await Promise.all(sizes.map((mb) => largeFile(standard.path, mb))))];
+for (const file of files) {
+  for (let run = 0; run < RUNS; run++) {
+    memory.push(await measureRss(file, 'pglite'));
+    console.log('memory', memory.at(-1));
+    memoryWorker.push(await measureWorkerProcess(file));
+    console.log('memory', memoryWorker.at(-1));
+  }
+  if (MORE) {
+    memoryPostgres.push(await measureRss(file, 'postgres'));
+    memoryThreads.push(await measureRss(file, 'pglite', 2), await measureRss(file, 'pglite', 0));
+  }
 }
+const peaks = (rows: Record<string, number | string>[], sizeMb: number) =>
+  rows.filter((m) => m.size_mb === sizeMb).map((m) => Number(m.rss_process_peak_mb));
 let slope: number | null = null;
-if (memory.length >= 2) {
-  const first = memory[0]!;
-  const last = memory.at(-1)!;
-  slope = round((Number(last.rss_process_peak_mb) - Number(first.rss_process_peak_mb)) / ((Number(last.size_mb) - Number(first.size_mb)) / 1000));
+let flatness: number | null = null;
+if (files.length >= 2) {
+  const small = Number(memory[0]!.size_mb);
+  const large = Number(memory.at(-1)!.size_mb);
+  const mean = (values: number[]) => values.reduce((sum, value) => sum + value, 0) / values.length;
+  slope = round((mean(peaks(memory, large)) - mean(peaks(memory, small))) / ((large - small) / 1000));
+  // The largest peak at one size against the smallest at the other, in per cent.
+  flatness = round((100 * Math.max(...peaks(memory, large))) / Math.min(...peaks(memory, small)) - 100);
 }
 
 const rows: [string, string, string, string][] = [
@@ -262,12 +271,12 @@ for (const row of rows) console.log(`${row[0].padEnd(34)} ${row[1].padStart(8)} 
 console.log(`\nend to end: upload stored in ${e2e.upload_stored_seconds} s, all ${e2e.sheets} sheets (expected ${e2e.expected_sheets}) and progress done at ${e2e.total_seconds} s`);
 console.log(`from the upload stored to progress done: ${e2e.pages_per_second_after_stored} pages/s`);
 console.log('\nmemory (RSS, MB)       file MB  pages  idle  upload peak  processing peak  upload s  processing s  CPU ms/page');
-for (const m of [...memory, ...memoryPostgres, ...memoryLean, ...memoryWorker]) {
+for (const m of [...memory, ...memoryWorker, ...memoryPostgres, ...memoryThreads]) {
   console.log(
     `${String(m.database).padEnd(22)} ${String(m.size_mb).padStart(7)} ${String(m.pages).padStart(6)} ${String(m.rss_idle_mb).padStart(5)} ${String(m.rss_upload_peak_mb).padStart(12)} ${String(m.rss_process_peak_mb).padStart(16)} ${String(m.upload_seconds).padStart(9)} ${String(m.process_seconds).padStart(13)} ${String(m.cpu_ms_per_page).padStart(12)}`,
   );
 }
-if (slope !== null) console.log(`processing peak RSS grows ${slope} MB per GB of file`);
+if (slope !== null) console.log(`embedded server: processing peak RSS grows ${slope} MB per GB of file; largest large-file peak ${flatness}% over the smallest small-file one`);
 
 const results = {
   measured_at: new Date().toISOString(),
@@ -279,9 +288,10 @@ const results = {
   pipeline_only_harsh: oursHarsh,
   memory,
   memory_postgres: memoryPostgres,
-  memory_postgres_fewer_threads: memoryLean,
   memory_postgres_worker_process: memoryWorker,
+  memory_other_threads: memoryThreads,
   rss_slope_mb_per_gb: slope,
+  rss_large_over_small_percent: flatness,
 };
 // A speed-only run keeps its own file: the last full run's figures stay where they are.
 const resultsFile = MEMORY ? 'bench/results/pipeline.json' : 'bench/results/pipeline-speed.json';

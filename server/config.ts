@@ -31,8 +31,8 @@ export interface Config {
   /** DEMO_FILES (default true): with the demo data, also the demo's files in flight (server/seed/demo-files). */
   demoFiles: boolean;
   /**
-   * PIPELINE_THREADS: worker threads reading a scan's pages (undefined: the pipeline's default, 2
-   * on two cores or more). Each costs some 140 MB while a file is read; 0 reads on the job's thread.
+   * PIPELINE_THREADS: worker threads reading a scan's pages (undefined: the pipeline's default, 1).
+   * Each costs some 80 MB while a file is read; 0 reads on the job's thread.
    */
   pipelineThreads: number | undefined;
   /**

@@ -11,7 +11,6 @@ import { ConfigError, loadConfig, type Config } from './config.js';
 import { migrate } from './db/migrate.js';
 import { openDatabase } from './db/open-database.js';
 import { DataDirInUseError } from './db/pglite.js';
-import { keepReturningFreedMemory } from './freed-memory.js';
 import { createLogger } from './logger.js';
 import { loadReferenceData } from './seed/countries.js';
 import { DEMO_ACCOUNTS, DEMO_PASSWORD, seedDemoData } from './seed/demo.js';
@@ -43,8 +42,6 @@ export async function start(options: StartOptions = {}) {
   const app = await buildApp({ config, db, blobStore, plugins: options.plugins ?? [] });
   if (config.demoData && config.demoFiles) await makeDemoFilesOnce(app);
   await app.listen({ port: config.port, host: config.host });
-  // Start-up (migrations, demo data, compiling WebAssembly) leaves some 80 MB freed but held.
-  keepReturningFreedMemory();
 
   const lines = [`Bible Study Portal is running at ${config.publicUrl}`];
   lines.push(`  database: ${db.kind === 'pglite' ? `PGlite in ${path.join(config.dataDir, 'pglite')}` : 'PostgreSQL'}`);

@@ -9,7 +9,6 @@ import { FolderBlobStore } from '../blob-store';
 import { ConfigError, loadConfig } from '../config';
 import { migrate } from '../db/migrate';
 import { openDatabase } from '../db/open-database';
-import { keepReturningFreedMemory } from '../freed-memory';
 import { createLogger } from '../logger';
 import { jobDefinitions } from './definitions';
 import { JobQueue } from './queue';
@@ -27,7 +26,6 @@ export async function startWorker(env: Record<string, string | undefined> = proc
   const blobStore = new FolderBlobStore({ root: path.join(config.dataDir, 'blobs') });
   const queue = new JobQueue({ db, blobStore, config, logger, definitions: jobDefinitions, autoWork: true });
   await queue.start();
-  keepReturningFreedMemory();
   logger.info({ worker: queue.workerId, jobs: jobDefinitions.map((definition) => definition.name) }, 'job worker started');
 
   let stopping = false;

@@ -299,11 +299,10 @@ export async function warmPageWorkers(count: number, idleMs = WARM_WORKER_IDLE_M
 
 /**
  * A pool's worker with nothing left to do waits for the next file, as one started ahead does,
- * unless `limit` workers of its kind are waiting already. Its heap is collected meanwhile.
+ * unless `limit` workers of its kind are waiting already.
  */
 function keepForNextFile(worker: Worker, script: PageWorkerScript, limit: number): boolean {
   if (warmWorkers.filter((entry) => entry.url === script.url).length >= limit) return false;
-  worker.postMessage({ type: 'idle' } satisfies PageWorkerRequest);
   wait(worker, script.url, WARM_WORKER_IDLE_MS);
   return true;
 }

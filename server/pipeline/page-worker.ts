@@ -4,9 +4,8 @@
 // (sharp, on libuv's threads) while the other's codes are searched here.
 import { parentPort, workerData } from 'node:worker_threads';
 import { analysePage, describe, unreadablePage, type AnalyseOptions, type ProcessedPage } from './analyse-page';
-import { collectGarbageSoon, collectWhenBuffersGrow } from '../full-collection';
 import { postMoved } from './post-moved';
-import { scanPageOf, type LoadedPage, type ScanPage } from './scan-page';
+import { scanPageOf, type LoadedPage } from './scan-page';
 import { useCompiledZxing } from './zxing-reader';
 
 useCompiledZxing((workerData as { zxing: WebAssembly.Module }).zxing);
@@ -21,8 +20,6 @@ export type PageWorkerRequest =
   | ({ type: 'file' } & PageWorkerSettings)
   /** `id` names the request in the answer: files read at once share workers (page-pool). */
   | { type: 'page'; id: number; pageNumber: number; loaded: LoadedPage }
-  /** The file is done; the worker waits for another (page-pool's keepForNextFile). */
-  | { type: 'idle' }
   | { type: 'close' };
 
 /** What a worker posts back for each page request. */
@@ -35,14 +32,6 @@ const port = parentPort;
 if (!port) throw new Error('page-worker runs in a worker thread');
 /** A worker may start before its file is known (page-pool's warm workers): settings come by message. */
 let settings: PageWorkerSettings = { colour: false, options: {} };
-/**
- * Page rasters a worker may leave dead before it collects them (a 200-dpi A4 page is 3.9 MB of
- * grey, a 300-dpi one 8.7 MB). Measured on the 142 MB test scan: peak RSS of the embedded server
- * 405-415 MB instead of 425-455, no measurable CPU. 8 MB took it under 400 MB but cost 20% more
- * CPU per page (a full collection after nearly every page).
- */
-const DEAD_RASTER_BUDGET_BYTES = 24 * 1024 * 1024;
-const collectDeadRasters = collectWhenBuffersGrow(DEAD_RASTER_BUDGET_BYTES);
 let inProgress = 0;
 let closing = false;
 
@@ -57,11 +46,6 @@ port.on('message', (request: PageWorkerRequest) => {
     closeWhenIdle();
     return;
   }
-  if (request.type === 'idle') {
-    // What the last file left in this heap goes while no file needs the thread.
-    collectGarbageSoon();
-    return;
-  }
   if (request.type === 'file') {
     settings = { colour: request.colour, options: request.options };
     return;
@@ -70,10 +54,9 @@ port.on('message', (request: PageWorkerRequest) => {
   const { colour, options } = settings;
   inProgress++;
   void (async () => {
-    let scan: ScanPage | undefined;
     try {
       // As a promise, so a page that fails here is kept as unreadable by analysePage.
-      const reading = Promise.resolve().then(() => (scan = scanPageOf(loaded, { colour })));
+      const reading = Promise.resolve().then(() => scanPageOf(loaded, { colour }));
       const { finish } = await analysePage(pageNumber, reading, options);
       const page = await finish;
       postMoved(port, { id, page } satisfies PageWorkerAnswer, [page.image?.jpeg]);
@@ -81,9 +64,6 @@ port.on('message', (request: PageWorkerRequest) => {
       // analysePage keeps page errors in the page; this is only a last resort.
       port.postMessage({ id, page: { ...unreadablePage(pageNumber), error: describe(error) } } satisfies PageWorkerAnswer);
     } finally {
-      // The page is answered: its rasters are dead.
-      scan?.release();
-      collectDeadRasters();
       inProgress--;
       closeWhenIdle();
     }

@@ -2,8 +2,6 @@
 // (blank-page), find its code and orientation (find-codes), keep an upright JPEG (page-image).
 // Each page is handed to `onPage` as soon as it is done, in page order, so a job can store it
 // idempotently and resume with `startAtPage` after a crash. One bad page never fails the file.
-import { availableParallelism } from 'node:os';
-import { collectGarbageSoon } from '../full-collection';
 import { analysePage, type ProcessedPage } from './analyse-page';
 import type { CodePrefix } from './codes';
 import type { PageImageOptions } from './page-image';
@@ -37,19 +35,14 @@ export interface ProcessPagesOptions {
   signal?: AbortSignal;
   /**
    * Worker threads that analyse pages while this thread hands them over (and stores them): the
-   * process's, shared with the files read meanwhile (page-pool). Default: 2, or 1 on a single
-   * core; 0 analyses on this thread. Files of fewer than MIN_PAGES_FOR_WORKERS pages are always
+   * process's, shared with the files read meanwhile (page-pool). Default: 1 (DEFAULT_PAGE_WORKERS);
+   * 0 analyses on this thread. Files of fewer than MIN_PAGES_FOR_WORKERS pages are always
    * analysed here (starting workers costs more).
    */
   workers?: number;
 }
 
 export const MIN_PAGES_FOR_WORKERS = 6;
-/**
- * Pages handed over between two full collections of this thread's heap: without them its heap
- * grew with the file (server/full-collection.ts).
- */
-export const PAGES_BETWEEN_FULL_COLLECTIONS = 250;
 /**
  * Pages asked of the pool, per worker, ahead of the one being handed over. The pool gives each
  * worker PAGES_AT_ONCE_PER_WORKER at a time; the rest let a worker go on past a slow page on the
@@ -82,9 +75,6 @@ export async function processPages(
     let failed = 0;
     let completed = Math.min(count, start - 1);
     const pages: ProcessedPage[] = [];
-    // What start-up and earlier requests left in the old generation goes before the pages add
-    // theirs: on the idle embedded server, 15-20 MB of its 55 MB heap were garbage.
-    collectGarbageSoon();
     await options.onProgress?.({ completed, count, failed });
 
     const colour = !!options.colour;
@@ -121,7 +111,6 @@ export async function processPages(
           if (!options.onPage) pages.push(page);
           await options.onPage?.(page);
           completed++;
-          if (completed % PAGES_BETWEEN_FULL_COLLECTIONS === 0) collectGarbageSoon();
           await options.onProgress?.({ completed, count, failed });
         }
       } finally {
@@ -155,7 +144,6 @@ export async function processPages(
           if (!options.onPage) pages.push(page);
           await options.onPage?.(page);
           completed++;
-          if (completed % PAGES_BETWEEN_FULL_COLLECTIONS === 0) collectGarbageSoon();
           await options.onProgress?.({ completed, count, failed });
         })();
         // Marks the rejection as handled until the next turn awaits it (and rethrows).
@@ -173,7 +161,15 @@ export async function processPages(
   }
 }
 
-/** The page workers a file is read with: `configured` (PIPELINE_THREADS), else one per core up to two. */
+/**
+ * One page worker unless PIPELINE_THREADS says otherwise: a worker's page rasters come from
+ * sharp on libuv's threads, and each thread's malloc arena keeps what those rasters took until V8
+ * collects them, so a second worker cost the embedded server some 80 MB at its peak (bench) for
+ * little speed on two shared cores; the job thread reads with mupdf and stores meanwhile.
+ */
+export const DEFAULT_PAGE_WORKERS = 1;
+
+/** The page workers a file is read with: `configured` (PIPELINE_THREADS), else DEFAULT_PAGE_WORKERS. */
 export function pageWorkerCount(configured?: number): number {
-  return Math.max(0, Math.floor(configured ?? Math.min(2, Math.max(1, availableParallelism()))));
+  return Math.max(0, Math.floor(configured ?? DEFAULT_PAGE_WORKERS));
 }

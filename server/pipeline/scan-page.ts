@@ -4,7 +4,6 @@
 // WebAssembly memory each): the thread that has the PDF open reads each page with mupdf and
 // hands the worker what it read (LoadedPage).
 import sharp, { type Sharp } from 'sharp';
-import { releaseDeadBuffer } from '../freed-memory';
 import { cornerCropSide } from './find-codes';
 import { jpegComponents } from './jpeg-header';
 import { lumaOfRgb, type GreyRaster } from './raster';
@@ -39,13 +38,6 @@ export interface ScanPage {
   raster(): Promise<PageRaster>;
   /** Set when the page is exactly a scan JPEG placed upright on it. */
   jpeg?: UprightJpeg;
-  /**
-   * For when the page is done: gives back the memory of every raster it decoded, at once rather
-   * than when the thread next collects its garbage (where that pays off: releaseDeadBuffer; a
-   * raster still decoding is given back as it arrives). Nothing may read the page's rasters
-   * afterwards.
-   */
-  release(): void;
 }
 
 /**
@@ -92,8 +84,6 @@ async function decodeTurnedJpeg(
 ): Promise<PageRaster> {
   const decoded = await decodeJpeg(jpeg, dpi, {});
   const upright = placeOnPage(decoded.data, decoded.width, decoded.height, 1, turn);
-  // The decode as it lay on the page is dead once turned.
-  if (upright.data !== decoded.data) releaseDeadBuffer(decoded.data);
   return { ...upright, dpi, source: 'embedded_image' };
 }
 
@@ -103,52 +93,18 @@ async function decodeTurnedJpeg(
  * decodes while this one is searched.
  */
 export function scanPageOf(loaded: LoadedPage, options: ReadPageOptions = {}): ScanPage {
-  const rasters = new DecodedRasters();
   if (!('jpeg' in loaded)) {
-    const decoded = rasters.track(decodeLoaded(loaded, options));
-    return { raster: () => decoded, release: () => rasters.release() };
+    const decoded = decodeLoaded(loaded, options);
+    return { raster: () => decoded };
   }
   const { jpeg, dpi, width, height } = loaded;
   const topRows = Math.min(height, cornerCropSide(width, height));
-  const top = rasters.track(decodeJpegTop(jpeg, width, topRows));
+  const top = decodeJpegTop(jpeg, width, topRows);
   let whole: Promise<PageRaster> | undefined;
   return {
-    raster: () => (whole ??= rasters.track(decodeJpeg(jpeg, dpi, options))),
+    raster: () => (whole ??= decodeJpeg(jpeg, dpi, options)),
     jpeg: { bytes: jpeg, width, height, dpi, top, topRows },
-    release: () => rasters.release(),
   };
-}
-
-/**
- * The pixel arrays of one page's rasters (never its JPEG bytes, which may be kept as the page
- * image), for ScanPage.release. A page's rasters are 1-9 MB each; sharp's only leave memory when
- * V8 next runs a full collection, and a page worker runs one only every few pages.
- */
-class DecodedRasters {
-  private readonly arrays: Uint8Array[] = [];
-  private released = false;
-
-  /** `decoding`, whose raster is kept for release; a failure is left to whoever awaits it. */
-  track<T extends GreyRaster & { rgb?: Uint8Array }>(decoding: Promise<T>): Promise<T> {
-    decoding.then(
-      (raster) => {
-        this.keep(raster.data);
-        if (raster.rgb) this.keep(raster.rgb);
-      },
-      () => undefined,
-    );
-    return decoding;
-  }
-
-  release(): void {
-    this.released = true;
-    for (const array of this.arrays.splice(0)) releaseDeadBuffer(array);
-  }
-
-  private keep(array: Uint8Array): void {
-    if (this.released) releaseDeadBuffer(array);
-    else this.arrays.push(array);
-  }
 }
 
 /** The pixel and JPEG arrays of a loaded page (what is worth moving to a page worker). */
@@ -181,10 +137,7 @@ async function decodeJpeg(
     jpeg,
   };
   // A colour scan's RGB decode also gives the colour page image, when one is asked for.
-  if (decoded.channels === 3) {
-    if (options.colour && hasColour(decoded.data)) raster.rgb = decoded.data;
-    else releaseDeadBuffer(decoded.data);
-  }
+  if (decoded.channels === 3 && options.colour && hasColour(decoded.data)) raster.rgb = decoded.data;
   return raster;
 }
 
@@ -247,10 +200,7 @@ function greyOf({ width, height, channels, data }: DecodedPixels): GreyRaster {
 
 /** A JPEG's pixels as grey, one byte each; a colour one's through its RGB (a top band is small). */
 async function greyPixels(jpeg: Uint8Array, image: Sharp): Promise<GreyRaster> {
-  const decoded = await decodedPixels(jpeg, image, { rgb: true });
-  const grey = greyOf(decoded);
-  if (decoded.channels === 3) releaseDeadBuffer(decoded.data);
-  return grey;
+  return greyOf(await decodedPixels(jpeg, image, { rgb: true }));
 }
 
 export interface ImageTurn {

@@ -9,7 +9,6 @@ import {
   type ReadResult,
   type ReaderOptions,
 } from 'zxing-wasm/reader';
-import { releaseDeadBuffer } from '../freed-memory';
 import type { GreyRaster } from './raster';
 
 let ready: Promise<unknown> | null = null;
@@ -88,14 +87,7 @@ export async function readQrCodes(
 ): Promise<ReadResult[]> {
   await ensureReader();
   if (raster.width < 21 || raster.height < 21) return [];
-  const pgm = greyToPgm(raster);
-  try {
-    return await readBarcodes(pgm, { ...QR_READER_OPTIONS, ...options });
-  } finally {
-    // zxing reads from its own copy: this one (up to a page of pixels) is dead now, though V8
-    // frees it only at a later collection, in a page worker every few pages (releaseDeadBuffer).
-    releaseDeadBuffer(pgm);
-  }
+  return readBarcodes(greyToPgm(raster), { ...QR_READER_OPTIONS, ...options });
 }
 
 /**

@@ -10,7 +10,7 @@ import { badRequest, conflict, conflictError, notFound } from '../http-error';
 import { SHEET_SELECT, sheetOf, type SheetRow } from './shared/answer-sheet-view';
 import { studentNotFound } from './shared/errors';
 import { pageOf, paged } from './shared/paging';
-import { iso, studentName } from './shared/refs';
+import { studentName } from './shared/refs';
 import { NEWEST_ANSWER_SHEETS_FIRST, studentVisible } from './shared/student';
 import { Where } from './shared/where';
 
@@ -51,7 +51,7 @@ function baptismRequestOf(row: BaptismRequestRow): Schemas['BaptismRequest'] {
     service_center: row.service_center_name === null ? null : { name: row.service_center_name },
     recruiter: row.recruiter_name === null ? null : { name: row.recruiter_name },
     latest_status: { status: row.status },
-    requested_at: iso(row.requested_at),
+    requested_at: new Date(row.requested_at).toISOString(),
   };
 }
 

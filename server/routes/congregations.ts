@@ -9,7 +9,6 @@ import type { Database } from '../db/database';
 import { conflictError, notFound, validationError } from '../http-error';
 import { refuseWhileUsed } from './shared/in-use';
 import { orderClause, pageOf, paged, type SortColumn } from './shared/paging';
-import { iso } from './shared/refs';
 import { STUDY_HELPER_SELECT, studyHelperOf, type StudyHelperRow } from './shared/study-helper';
 import { Where, containsPattern } from './shared/where';
 
@@ -37,7 +36,7 @@ interface CongregationRow {
 }
 
 function congregationOf(row: CongregationRow): Schemas['Congregation'] {
-  return { id: row.id, wbs_code: row.wbs_code, display_name: row.display_name, created_at: iso(row.created_at) };
+  return { id: row.id, wbs_code: row.wbs_code, display_name: row.display_name, created_at: new Date(row.created_at).toISOString() };
 }
 
 async function findCongregation(db: Database, id: string): Promise<CongregationRow> {

@@ -13,7 +13,7 @@ import { pdfDrawing } from '../pdf/lazy-drawing';
 import { pdfName, sendPdf } from './shared/blob-response';
 import { refuseWhileUsed } from './shared/in-use';
 import { orderClause, pageOf, paged, type SortColumn } from './shared/paging';
-import { countryOrNull, iso } from './shared/refs';
+import { countryOrNull } from './shared/refs';
 import { Where, containsPattern } from './shared/where';
 
 const SERVICE_CENTER_NOT_FOUND = 'Service center not found';
@@ -83,7 +83,7 @@ function serviceCenterOf(row: ServiceCenterRow): Schemas['ServiceCenter'] {
     // Every center made through the API has a country; the column still allows none (rows
     // made by hand), which the contract does not foresee: such a row goes out as null.
     country: countryOrNull(row.country_iso, row.country_name) as Schemas['Country'],
-    created_at: iso(row.created_at),
+    created_at: new Date(row.created_at).toISOString(),
   };
 }
 

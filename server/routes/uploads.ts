@@ -12,7 +12,6 @@ import { IMAGE_CACHE_CONTROL } from '../jobs/job-types';
 import { meaningOf, uploadSummaryJoin } from '../workflow/upload-report';
 import { UPLOAD_NOT_FOUND, withdrawUpload } from '../workflow/withdraw-upload';
 import { orderClause, pageOf, paged, type SortColumn } from './shared/paging';
-import { iso } from './shared/refs';
 import { listCongregation } from './shared/scope';
 import { Where } from './shared/where';
 
@@ -88,7 +87,7 @@ export async function uploadRoutes(app: FastifyInstance) {
       rows.map((row) => ({
         id: row.id,
         name: row.name,
-        created_at: iso(row.created_at),
+        created_at: new Date(row.created_at).toISOString(),
         process_status: row.process_status,
         is_intro: row.is_intro,
         summary: summaryOf(row),
@@ -115,7 +114,7 @@ export async function uploadRoutes(app: FastifyInstance) {
     return {
       id: upload.id,
       name: upload.name,
-      created_at: iso(upload.created_at),
+      created_at: new Date(upload.created_at).toISOString(),
       process_status: upload.process_status,
       is_intro: upload.is_intro,
       failure_reason: upload.failure_reason,

@@ -1,7 +1,6 @@
 // An answer sheet (response) with its review counts, as the file's responses table and the
 // response screens show it.
 import type { Schemas } from '../../contract/types';
-import { iso, isoOrNull } from '../../iso-time';
 import { flaggedPageSql, mismatchedPageSql, sentOrSendingSql, unrecognizedPageSql } from '../../workflow/file-steps';
 
 /** Select list over `answer_sheets a`; callers append WHERE/ORDER BY. */
@@ -59,7 +58,7 @@ export function sheetOf(row: SheetRow): Schemas['AnswerSheet'] {
   return {
     id: row.id,
     file_id: row.file_id,
-    file: { name: row.file_name, uploaded_at: iso(row.file_uploaded_at) },
+    file: { name: row.file_name, uploaded_at: new Date(row.file_uploaded_at).toISOString() },
     student:
       row.student_id === null
         ? null
@@ -91,7 +90,7 @@ export function sheetOf(row: SheetRow): Schemas['AnswerSheet'] {
     mismatched_count: Number(row.mismatched_count),
     flagged_count: Number(row.flagged_count),
     duplicate: row.duplicate_of !== null,
-    first_feedback_at: isoOrNull(row.first_feedback_at),
+    first_feedback_at: row.first_feedback_at === null ? null : new Date(row.first_feedback_at).toISOString(),
     sent: row.sent,
   };
 }

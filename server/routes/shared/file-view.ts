@@ -8,7 +8,6 @@ import type { Database } from '../../db/database';
 import { lookupSql } from '../../db/lookup-sql';
 import { FILE_NOT_FOUND, forbidden, notFound } from '../../http-error';
 import type { PageFlag } from '../../pipeline/split';
-import { iso, isoOrNull } from '../../iso-time';
 import { flaggedPageSql, keptSheetSql, mismatchedPageSql, unrecognizedPageSql } from '../../workflow/file-steps';
 
 
@@ -125,10 +124,10 @@ export function fileOf(row: FileRow): Schemas['File'] {
     service_center_contact_person: named(row.contact_person_id, row.contact_person_name),
     congregations: row.congregations,
     courses: row.courses,
-    scanned_at: isoOrNull(row.scanned_at),
-    uploaded_at: iso(row.uploaded_at),
-    created_at: iso(row.created_at),
-    sent_at: isoOrNull(row.sent_at),
+    scanned_at: row.scanned_at === null ? null : new Date(row.scanned_at).toISOString(),
+    uploaded_at: new Date(row.uploaded_at).toISOString(),
+    created_at: new Date(row.created_at).toISOString(),
+    sent_at: row.sent_at === null ? null : new Date(row.sent_at).toISOString(),
     congregation_file_status: row.congregation_file_status,
   };
 }

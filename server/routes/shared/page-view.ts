@@ -5,7 +5,6 @@ import { congregationScope } from '../../auth/session';
 import type { Schemas } from '../../contract/types';
 import type { Database } from '../../db/database';
 import { forbidden, notFound } from '../../http-error';
-import { iso } from '../../iso-time';
 import type { PageFlag } from '../../pipeline/split';
 
 export const PAGE_NOT_FOUND = 'Page not found';
@@ -92,7 +91,7 @@ export function pageOf(row: PageRow): Schemas['Page'] {
     unrecognized_reason: row.template_id === null ? row.unrecognized_reason : null,
     review_reason: reviewReason(row),
     flagged: row.flag !== null && !row.ignored && row.answer_sheet_id !== null,
-    mended: row.mended === null ? null : { action: row.mended.action, by: row.mended.by, at: iso(new Date(row.mended.at)) },
+    mended: row.mended === null ? null : { action: row.mended.action, by: row.mended.by, at: new Date(row.mended.at).toISOString() },
     template:
       row.template_id === null || templateLesson === null
         ? null
@@ -122,7 +121,7 @@ export function pageOf(row: PageRow): Schemas['Page'] {
     feedback_pages: row.feedback.map((item) => ({
       id: item.id,
       has_back: item.has_back,
-      feedback: { created_at: iso(item.created_at) },
+      feedback: { created_at: new Date(item.created_at).toISOString() },
     })),
   };
 }

@@ -1,9 +1,6 @@
-// Row values to the contract's small shapes: timestamps as ISO strings, and references that
-// are null (never missing) when the row has none.
+// Row values to the contract's small shapes: references that are null (never missing) when the
+// row has none.
 import type { Schemas } from '../../contract/types';
-
-/** The database gives timestamptz as Date; ISO 8601 in UTC on the wire. */
-export { iso, isoOrNull } from '../../iso-time';
 
 export function countryOrNull(isoCode: string | null, displayName: string | null): Schemas['Country'] | null {
   return isoCode === null ? null : { iso_code: isoCode, display_name: displayName ?? isoCode };

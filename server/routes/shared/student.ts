@@ -2,7 +2,7 @@
 // helper, recruiter...) and its latest answer sheet with that sheet's file and lesson.
 import type { Schemas } from '../../contract/types';
 import { lookupSql } from '../../db/lookup-sql';
-import { congregationRefOrNull, countryOrNull, iso, isoOrNull, lessonOrNull, namedRefOrNull, studentName } from './refs';
+import { congregationRefOrNull, countryOrNull, lessonOrNull, namedRefOrNull, studentName } from './refs';
 
 /** "Newest first" for a student's answer sheets `a` (also what "latest answer sheet" means). */
 export const NEWEST_ANSWER_SHEETS_FIRST = 'a.created_at DESC, a.id DESC';
@@ -93,15 +93,15 @@ export function studentOf(row: StudentRow): Schemas['Student'] {
               service_center: namedRefOrNull(row.latest_service_center_id, row.latest_service_center_name),
               recruiting_point: namedRefOrNull(row.latest_recruiting_point_id, row.latest_recruiting_point_name),
               recruiter: namedRefOrNull(row.latest_recruiter_id, row.latest_recruiter_name),
-              uploaded_at: iso(row.latest_uploaded_at),
+              uploaded_at: new Date(row.latest_uploaded_at).toISOString(),
             },
             lesson: lessonOrNull(row.latest_lesson_id, row.latest_lesson_name, row.latest_lesson_number, row.latest_course_id),
           },
     recruiter: namedRefOrNull(row.recruiter_id, row.recruiter_name),
     recruiting_point: namedRefOrNull(row.recruiting_point_id, row.recruiting_point_name),
     service_center: namedRefOrNull(row.service_center_id, row.service_center_name),
-    created_at: iso(row.created_at),
-    last_active_at: isoOrNull(row.last_active_at),
+    created_at: new Date(row.created_at).toISOString(),
+    last_active_at: row.last_active_at === null ? null : new Date(row.last_active_at).toISOString(),
     attributes: row.attributes,
   };
 }

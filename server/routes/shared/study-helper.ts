@@ -1,7 +1,6 @@
 // A study helper as the contract shows it, with how many students it has; used by the
 // congregation's helper list and the study-helper calls.
 import type { Schemas } from '../../contract/types';
-import { iso, isoOrNull } from './refs';
 
 /** Select list over `study_helpers h JOIN congregations c`; add WHERE/ORDER BY after it. */
 export const STUDY_HELPER_SELECT = `
@@ -29,8 +28,8 @@ export function studyHelperOf(row: StudyHelperRow): Schemas['StudyHelper'] {
     name: row.name,
     email: row.email,
     student_count: Number(row.student_count),
-    created_at: iso(row.created_at),
-    last_active_at: isoOrNull(row.last_active_at),
+    created_at: new Date(row.created_at).toISOString(),
+    last_active_at: row.last_active_at === null ? null : new Date(row.last_active_at).toISOString(),
     congregation: { id: row.congregation_id, wbs_code: row.wbs_code, display_name: row.display_name },
   };
 }
