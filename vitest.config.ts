@@ -12,6 +12,7 @@ export default defineConfig({
     testTimeout: 60_000,
     hookTimeout: 60_000,
     pool: 'forks',
+    globalSetup: ['tests/setup/pglite-image.ts'],
     setupFiles: ['tests/setup/progress-log.ts'],
   },
 });
