@@ -12,6 +12,11 @@ export default defineConfig({
     testTimeout: 60_000,
     hookTimeout: 60_000,
     pool: 'forks',
+    // Two test files at a time, even on two cores (vitest's default there is one): most files
+    // wait on a database, a child process or a timer much of the time; the scan pipeline's
+    // own worker threads already use both cores when a file needs them.
+    maxWorkers: 2,
+    globalSetup: ['tests/setup/pglite-image.ts'],
     setupFiles: ['tests/setup/progress-log.ts'],
   },
 });

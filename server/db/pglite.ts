@@ -12,6 +12,8 @@ import { pickMaybeOne, pickOne, type Database } from './database.js';
 export interface PgliteOptions {
   /** Folder for the database files; undefined keeps everything in memory (tests). */
   dataDir?: string;
+  /** In memory only: start from this dumpDataDir() image instead of a new database (tests). */
+  loadDataDir?: Blob;
 }
 
 /** Same JS values as the node-postgres implementation (see database.ts). */
@@ -38,6 +40,7 @@ export async function openPglite(options: PgliteOptions = {}): Promise<Database 
     if (options.dataDir !== undefined) await initialiseDataDir(options.dataDir);
     pglite = await PGlite.create(options.dataDir, {
       parsers,
+      ...(options.loadDataDir === undefined ? {} : { loadDataDir: options.loadDataDir }),
       startParams: [...PGlite.defaultStartParams, '-c', `shared_buffers=${SHARED_BUFFERS}`],
     });
   } catch (error) {

@@ -44,6 +44,33 @@ function startWorker(): ChildProcess {
   return child;
 }
 
+/** A worker process started and waiting for work, with the id it signs its leases with. */
+async function startedWorker(): Promise<{ child: ChildProcess; workerId: string }> {
+  const child = spawn(process.execPath, ['--import', 'tsx', 'server/jobs/worker-main.ts'], {
+    cwd: root,
+    env: {
+      ...process.env,
+      DATABASE_URL: databaseUrl,
+      PGOPTIONS: `-c search_path=${schema},public`,
+      DATA_DIR: dataDir,
+      LOG_LEVEL: 'info',
+      DEMO_DATA: 'false',
+    },
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
+  children.push(child);
+  const workerId = await new Promise<string>((resolve, reject) => {
+    let output = '';
+    child.stdout!.on('data', (chunk: Buffer) => {
+      output += chunk.toString();
+      const started = /"worker":"([^"]+)".*"msg":"job worker started"/.exec(output);
+      if (started) resolve(started[1]!);
+    });
+    child.once('exit', (code) => reject(new Error(`worker exited (${code}) before starting: ${output}`)));
+  });
+  return { child, workerId };
+}
+
 async function until<T>(read: () => Promise<T>, done: (value: T) => boolean, timeoutMs = 60_000): Promise<T> {
   const started = Date.now();
   for (;;) {
@@ -117,30 +144,32 @@ describe.skipIf(databaseUrl === undefined)('job workers as separate processes (P
 
   it("takes a killed worker's file over within 20 s when another worker is running", async () => {
     const admin = await signIn(web.app, 'admin@test.local', { role: 'scanning_admin', isAdmin: true });
-    // Long enough that the first worker is still reading when it is killed, even on an idle machine.
-    const response = await upload(web.app, admin, await repeatedScan(made, 30), { name: 'Killed worker' });
+    // Two workers up and waiting before the file arrives: one takes it, the other is running
+    // beside it. The one holding the file is killed a few pages in, so a short file is enough.
+    const workers = await Promise.all([startedWorker(), startedWorker()]);
+    const response = await upload(web.app, admin, await repeatedScan(made, 3), { name: 'Killed worker' });
     expect(response.status).toBe(201);
     const fileId = response.body.id!;
     const pagesOf = async () => Number((await db.one<{ n: number }>('SELECT count(*) AS n FROM pages WHERE file_id = $1', [fileId])).n);
 
-    const first = startWorker();
     await until(pagesOf, (n) => n >= 5);
-    const second = startWorker();
-    // The second worker is up and waiting for work while the first holds the file.
-    await new Promise((resolve) => setTimeout(resolve, 5000));
-    first.kill('SIGKILL');
+    const { token } = await db.one<{ token: string }>('SELECT processing_lease_token AS token FROM files WHERE id = $1', [fileId]);
+    const holder = workers.find((worker) => token.startsWith(`${worker.workerId}/`))!;
+    const other = workers.find((worker) => worker !== holder)!;
+    expect(holder).toBeDefined();
+    holder.child.kill('SIGKILL');
     const killed = Date.now();
-    await new Promise((resolve) => first.once('exit', resolve));
+    await new Promise((resolve) => holder.child.once('exit', resolve));
     const stored = await pagesOf();
-    expect(stored).toBeLessThan(900);
+    expect(stored).toBeLessThan(90);
     // No lease is expired by hand here: the queue's own lease and sweep.
     await until(pagesOf, (n) => n > stored, 30_000);
     expect((Date.now() - killed) / 1000).toBeLessThan(20);
     expect(await waitForProcessing(db, fileId, 120_000)).toBe('success');
     const pages = await db.query<{ page_number: number }>('SELECT page_number FROM pages WHERE file_id = $1 ORDER BY page_number', [fileId]);
-    expect(pages.map((page) => page.page_number)).toEqual(Array.from({ length: 900 }, (_, i) => i + 1));
+    expect(pages.map((page) => page.page_number)).toEqual(Array.from({ length: 90 }, (_, i) => i + 1));
 
-    second.kill('SIGTERM');
-    expect(await new Promise<number | null>((resolve) => second.once('exit', resolve))).toBe(0);
+    other.child.kill('SIGTERM');
+    expect(await new Promise<number | null>((resolve) => other.child.once('exit', resolve))).toBe(0);
   }, 150_000);
 });
