@@ -12,7 +12,7 @@ import type { JobsPluginOptions } from '../../server/jobs/jobs-plugin';
 import { makeScan, type MadeScan } from '../fixtures/make-scans';
 import { signIn } from '../helpers/sign-in';
 import { createTestDb } from '../helpers/test-db';
-import { deleteFile } from '../../server/jobs/delete-file';
+import { deleteFile } from '../../server/routes/files/delete-file';
 import { createPipelineApp, dropJobSchema, type PipelineApp } from './pipeline-harness';
 import { repeatedScan, seedScanWorld, upload, waitForProcessing } from './pipeline-world';
 

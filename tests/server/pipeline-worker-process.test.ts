@@ -153,7 +153,10 @@ describe.skipIf(databaseUrl === undefined)('job workers as separate processes (P
     const pagesOf = async () => Number((await db.one<{ n: number }>('SELECT count(*) AS n FROM pages WHERE file_id = $1', [fileId])).n);
 
     await until(pagesOf, (n) => n >= 5);
-    const { token } = await db.one<{ token: string }>('SELECT processing_lease_token AS token FROM files WHERE id = $1', [fileId]);
+    const { token } = await db.one<{ token: string }>(
+      `SELECT token FROM job_leases WHERE job = 'process_service_center_upload' AND target_id = $1`,
+      [fileId],
+    );
     const holder = workers.find((worker) => token.startsWith(`${worker.workerId}/`))!;
     const other = workers.find((worker) => worker !== holder)!;
     expect(holder).toBeDefined();
