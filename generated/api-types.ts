@@ -3672,7 +3672,18 @@ export interface operations {
                      *       "unassigned": 3,
                      *       "duplicates": 0,
                      *       "missing_student": 1,
-                     *       "missing_lesson": 0
+                     *       "missing_lesson": 0,
+                     *       "flagged": 3,
+                     *       "reasons": {
+                     *         "no_code_found": 1,
+                     *         "unreadable": 1,
+                     *         "unknown_code": 0,
+                     *         "out_of_order": 1,
+                     *         "stray_page": 0,
+                     *         "another_course": 0,
+                     *         "duplicate_sheet": 0,
+                     *         "blank_back": 4
+                     *       }
                      *     }
                      */
                     "application/json": components["schemas"]["FileStats"];
