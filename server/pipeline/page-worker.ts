@@ -1,7 +1,7 @@
 // A page worker (see page-pool): analyses the pages it is sent on its own thread and posts each
-// result back. Pages come as mupdf read them on the thread that has the PDF open (LoadedPage); a
-// scan JPEG is decoded here by the worker's own mupdf (decode-image). Two pages may be in progress
-// at once, so one's page image encodes while the other's codes are searched.
+// result back. Pages come as mupdf read them on the thread that has the PDF open (LoadedPage), so
+// a worker needs no mupdf of its own. Two pages may be in progress at once, so one's JPEG decodes
+// (sharp, on libuv's threads) while the other's codes are searched here.
 import { parentPort, workerData } from 'node:worker_threads';
 import { analysePage, describe, unreadablePage, type AnalyseOptions, type ProcessedPage } from './analyse-page';
 import { postMoved } from './post-moved';

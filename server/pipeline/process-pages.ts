@@ -119,8 +119,8 @@ export async function processPages(
       return { count, failed, pages };
     }
 
-    // Two pages in flight: page n is searched here while page n-1 is handed over (and its page
-    // image, when one is encoded, encodes off this thread). Pages are still handed over in order.
+    // Three pages in flight: page n+1 is decoding (sharp, off this thread) while page n is
+    // searched here, and page n-1's JPEG is encoding. Pages are still handed over in order.
     const read = (n: number): Promise<ScanPage> => {
       // Errors are per page: they surface when the page's turn comes (analysePage).
       const reading = pdf.loadPage(n, { colour });
@@ -162,9 +162,10 @@ export async function processPages(
 }
 
 /**
- * One page worker unless PIPELINE_THREADS says otherwise: each worker has a mupdf and a zxing of
- * its own (their WebAssembly memories hold a page each) for little speed on two shared cores; the
- * job thread reads with mupdf and stores meanwhile.
+ * One page worker unless PIPELINE_THREADS says otherwise: a worker's page rasters come from
+ * sharp on libuv's threads, and each thread's malloc arena keeps what those rasters took until V8
+ * collects them, so a second worker cost the embedded server some 80 MB at its peak (bench) for
+ * little speed on two shared cores; the job thread reads with mupdf and stores meanwhile.
  */
 export const DEFAULT_PAGE_WORKERS = 1;
 

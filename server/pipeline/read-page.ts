@@ -1,17 +1,19 @@
 // Step 1 of the scan pipeline: turn each page of an uploaded PDF into a grey raster.
 // A scanner's PDF page is usually one full-page image: decoding that image is faster and sharper
-// than rendering the page, so it is taken as is (CCITT, JBIG2, Flate, odd JPEGs decoded here;
-// plain JPEGs handed on as their bytes and decoded by scan-page). Anything else is rendered.
+// than rendering the page, so it is taken as is (CCITT, JBIG2, Flate, odd JPEGs through mupdf;
+// plain JPEGs through sharp, in scan-page). Anything else is rendered.
 // Files can be 1.5 GB: the PDF is read through a file descriptor, never loaded whole, and every
 // mupdf object is destroyed as soon as its pixels are copied out of the WASM heap.
 import * as fs from 'node:fs';
 import * as mupdf from 'mupdf';
 import { BlockReader } from './block-reader';
-import { decodeImage, hasColour, packedPixels, type ImageTurn } from './decode-image';
 import { lumaOfRgb } from './raster';
 import {
   decodeLoaded,
+  hasColour,
+  placeOnPage,
   scanPageOf,
+  type ImageTurn,
   type LoadedPage,
   type PageRaster,
   type ReadPageOptions,
@@ -294,6 +296,94 @@ function imageTurn(ctm: mupdf.Matrix): ImageTurn | null {
   // Columns advance along page y (sign of b), rows along page x (sign of c).
   if (quarter) return { swapsAxes: true, flipColumns: b < 0, flipRows: c < 0 };
   return null;
+}
+
+function decodeImage(
+  image: mupdf.Image,
+  turn: ImageTurn,
+  dpi: number,
+  options: ReadPageOptions,
+): PageRaster {
+  const pixmap = image.toPixmap();
+  try {
+    const w = pixmap.getWidth();
+    const h = pixmap.getHeight();
+    const kind = pixmapKind(pixmap);
+    const grey =
+      kind === 'grey'
+        ? packedPixels(pixmap, 1)
+        : kind === 'rgb'
+          ? rgbPixmapToGrey(pixmap)
+          : convertedPixels(pixmap, mupdf.ColorSpace.DeviceGray, 1);
+    const raster: PageRaster = {
+      ...placeOnPage(grey, w, h, 1, turn),
+      dpi,
+      source: 'embedded_image',
+    };
+    if (options.colour && kind !== 'grey') {
+      const rgb =
+        kind === 'rgb'
+          ? packedPixels(pixmap, 3)
+          : convertedPixels(pixmap, mupdf.ColorSpace.DeviceRGB, 3);
+      if (hasColour(rgb)) raster.rgb = placeOnPage(rgb, w, h, 3, turn).data;
+    }
+    return raster;
+  } finally {
+    pixmap.destroy();
+  }
+}
+
+/** Plain grey and plain RGB are converted here; anything else (CMYK, Lab, alpha...) by mupdf. */
+function pixmapKind(pixmap: mupdf.Pixmap): 'grey' | 'rgb' | 'other' {
+  const cs = pixmap.getColorSpace();
+  try {
+    if (!cs || pixmap.getAlpha() !== 0) return 'other';
+    const n = pixmap.getNumberOfComponents();
+    if (n === 1 && cs.isGray()) return 'grey';
+    if (n === 3 && cs.isRGB()) return 'rgb';
+    return 'other';
+  } finally {
+    cs?.destroy();
+  }
+}
+
+function convertedPixels(
+  pixmap: mupdf.Pixmap,
+  colorspace: mupdf.ColorSpace,
+  channels: 1 | 3,
+): Uint8Array {
+  const converted = pixmap.convertToColorSpace(colorspace, false);
+  try {
+    return packedPixels(converted, channels);
+  } finally {
+    converted.destroy();
+  }
+}
+
+/**
+ * Many scanners write RGB JPEGs even for grey paper. Converting here (lumaOfRgb, the pipeline's one
+ * colour-to-grey), straight from the WASM view when rows are unpadded, is several times faster
+ * than mupdf's colour-managed conversion and needs no RGB copy.
+ */
+function rgbPixmapToGrey(pixmap: mupdf.Pixmap): Uint8Array {
+  const w = pixmap.getWidth();
+  const h = pixmap.getHeight();
+  if (pixmap.getStride() !== w * 3) return lumaOfRgb(packedPixels(pixmap, 3), w * h);
+  const view = pixmap.getPixels();
+  return lumaOfRgb(new Uint8Array(view.buffer, view.byteOffset, w * h * 3), w * h);
+}
+
+function packedPixels(pixmap: mupdf.Pixmap, channels: number): Uint8Array {
+  const w = pixmap.getWidth();
+  const h = pixmap.getHeight();
+  const stride = pixmap.getStride();
+  const view = pixmap.getPixels();
+  const rowBytes = w * channels;
+  if (stride === rowBytes) return new Uint8Array(view.slice(0, rowBytes * h).buffer);
+  const out = new Uint8Array(rowBytes * h);
+  for (let y = 0; y < h; y++)
+    out.set(view.subarray(y * stride, y * stride + rowBytes), y * rowBytes);
+  return out;
 }
 
 function renderPage(page: mupdf.Page, dpi: number, options: ReadPageOptions): PageRaster {
