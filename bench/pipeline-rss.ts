@@ -35,7 +35,8 @@ const dataDir = await mkdtemp(path.join(tmpdir(), 'bench-rss-'));
 // A database of its own on PostgreSQL, created empty: the server migrates it and adds the demo
 // data (and its accounts) as on a first start.
 let databaseUrl = '';
-const DATABASE = 'portal_bench_rss';
+// Named by process: two benches on one PostgreSQL (other worktrees) must not drop each other's.
+const DATABASE = `portal_bench_rss_${process.pid}`;
 async function adminQuery(sql: string): Promise<void> {
   const admin = await openPostgres({ connectionString: serverUrl!, max: 1 });
   try {
