@@ -19,7 +19,7 @@ import { refuseWhileUsed } from './shared/in-use';
 import { pageOf, paged } from './shared/paging';
 import { checkPdf, PdfCheckError } from './shared/pdf-check';
 import { queueJob } from './shared/queue-job';
-import { fileTooLarge, receiveUpload, UploadTooLargeError } from './shared/receive-upload';
+import { receiveUploadOrRefuse } from './shared/receive-upload';
 import { listCongregation } from './shared/scope';
 import { STUDY_HELPER_SELECT, studyHelperOf, type StudyHelperRow } from './shared/study-helper';
 import { Where, containsPattern } from './shared/where';
@@ -134,17 +134,7 @@ export function createStudyHelperRoutes(options: StudyHelperRoutesOptions = {}) 
       const acting = user.role === 'study_helper_coordinator' ? user.congregation_id : null;
       // Decided before the body is read: only a congregation, or an admin choosing a helper, uploads.
       if (user.role === 'standard_user' || (user.role === 'study_helper_coordinator' && acting === null)) throw forbidden();
-      let received;
-      try {
-        received = await receiveUpload(request, app.blobStore, { maxBytes: maxUploadBytes });
-      } catch (error) {
-        if (error instanceof UploadTooLargeError) {
-          reply.header('connection', 'close');
-          throw fileTooLarge();
-        }
-        if ((error as { code?: string }).code === 'FST_INVALID_MULTIPART_CONTENT_TYPE') throw validationError('The request must be multipart/form-data');
-        throw error;
-      }
+      const received = await receiveUploadOrRefuse(request, reply, app.blobStore, maxUploadBytes);
       const blob = received.blob;
       const refuse = async (error: HttpError): Promise<never> => {
         if (blob !== null) await discardIfUnreferenced(db, app.blobStore, blob.key);

@@ -23,7 +23,7 @@ import { fileOf, fileScope, fileSelect, loadFile, loadFileStats, type FileRow } 
 import { rowsOfPage } from '../shared/page-rows';
 import { orderClause, pageOf, paged, type SortColumn } from '../shared/paging';
 import { checkPdf, PdfCheckError } from '../shared/pdf-check';
-import { fileTooLarge, receiveUpload, UploadTooLargeError } from '../shared/receive-upload';
+import { receiveUploadOrRefuse } from '../shared/receive-upload';
 import { Where, containsPattern } from '../shared/where';
 import { recallSend } from '../../workflow/recall-send';
 import { deleteFile } from './delete-file';
@@ -70,18 +70,7 @@ export function createFilesRoutes(options: FilesRoutesOptions = {}) {
           request.log.warn({ err: error }, 'could not start page workers ahead of the upload');
         });
       }
-      let received;
-      try {
-        received = await receiveUpload(request, app.blobStore, { maxBytes: maxUploadBytes });
-      } catch (error) {
-        if (error instanceof UploadTooLargeError) {
-          // The client may still be sending: do not keep the connection for the rest.
-          reply.header('connection', 'close');
-          throw fileTooLarge();
-        }
-        if ((error as { code?: string }).code === 'FST_INVALID_MULTIPART_CONTENT_TYPE') throw validationError('The request must be multipart/form-data');
-        throw error;
-      }
+      const received = await receiveUploadOrRefuse(request, reply, app.blobStore, maxUploadBytes);
       const blob = received.blob;
       const discard = async () => {
         if (blob !== null) await discardIfUnreferenced(db, app.blobStore, blob.key);

@@ -1,11 +1,11 @@
 // Receiving an uploaded PDF: the multipart body is streamed part by part, the file straight into
 // the blob store (hashed while written, memory independent of size); over the limit the write
 // fails and nothing is kept. Shared by the service-center upload and other PDF uploads.
-import type { FastifyRequest } from 'fastify';
+import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Multipart, MultipartFile } from '@fastify/multipart';
 import { BlobTooLargeError, type BlobInfo, type BlobStore } from '../../blob-store';
 import { discardIfUnreferenced } from '../../db/blob-references';
-import { HttpError } from '../../http-error';
+import { HttpError, validationError } from '../../http-error';
 
 export class UploadTooLargeError extends Error {
   constructor(public readonly limit: number) {
@@ -88,4 +88,26 @@ function isTooLarge(error: unknown): boolean {
 async function* untruncated(part: MultipartFile, limit: number): AsyncGenerator<Uint8Array> {
   for await (const chunk of part.file) yield chunk as Uint8Array;
   if (part.file.truncated) throw new UploadTooLargeError(limit);
+}
+
+/**
+ * receiveUpload for a route: over the limit answers 413 (and closes the connection, since the
+ * client may still be sending), a body that is not multipart answers 400.
+ */
+export async function receiveUploadOrRefuse(
+  request: FastifyRequest,
+  reply: FastifyReply,
+  blobStore: BlobStore,
+  maxBytes: number,
+): Promise<ReceivedUpload> {
+  try {
+    return await receiveUpload(request, blobStore, { maxBytes });
+  } catch (error) {
+    if (error instanceof UploadTooLargeError) {
+      reply.header('connection', 'close');
+      throw fileTooLarge();
+    }
+    if ((error as { code?: string }).code === 'FST_INVALID_MULTIPART_CONTENT_TYPE') throw validationError('The request must be multipart/form-data');
+    throw error;
+  }
 }
