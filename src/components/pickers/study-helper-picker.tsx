@@ -1,9 +1,9 @@
 // Picks a study helper, searched by name on the server (GET /api/study-helpers): a congregation's
 // own helpers when one is given, otherwise every helper the user may see. The value is the
 // helper's id. Used as a filter (files), on the student card and in the graded upload.
-import { useId, useMemo, useState } from 'react';
-import { Dropdown } from 'primereact/dropdown';
+import { useState } from 'react';
 import { useGetStudyHelper, useListStudyHelpers } from '../../../generated/hooks/study-helpers/study-helpers';
+import { SearchPicker } from './search-picker';
 
 /** Helpers listed per search; a congregation rarely has more. */
 const PICKER_PAGE = 100;
@@ -29,7 +29,6 @@ export function StudyHelperPicker({
   className = 'filter-field',
   disabled,
 }: StudyHelperPickerProps) {
-  const id = useId();
   const [search, setSearch] = useState('');
   const list = useListStudyHelpers({
     limit: PICKER_PAGE,
@@ -38,33 +37,23 @@ export function StudyHelperPicker({
   });
   // The chosen helper may be outside the page searched: fetch it to show its name.
   const chosen = useGetStudyHelper(value ?? '', { query: { enabled: Boolean(value) } });
-  const options = useMemo(() => {
-    const items = [...(list.data?.items ?? [])];
-    if (chosen.data && !items.some((helper) => helper.id === chosen.data.id)) items.unshift(chosen.data);
-    return items.map((helper) => ({ value: helper.id, label: helper.name }));
-  }, [list.data, chosen.data]);
-
   return (
-    <div className={className}>
-      <label htmlFor={id}>{label}</label>
-      <Dropdown
-        inputId={id}
-        // PrimeReact's native <select> copy of the value is for forms only: keep it out of the
-        // accessibility tree (the labelled combobox input is what assistive technology uses).
-        pt={{ select: { 'aria-hidden': true } }}
-        value={value ?? null}
-        options={options}
-        optionValue="value"
-        optionLabel="label"
-        filter
-        onFilter={(event) => setSearch(event.filter)}
-        showClear
-        placeholder={placeholder}
-        loading={list.isLoading}
-        disabled={disabled}
-        emptyMessage="No study helpers"
-        onChange={(event) => onChange((event.value as string | null) ?? undefined)}
-      />
-    </div>
+    <SearchPicker
+      label={label}
+      value={value}
+      onChange={onChange}
+      onSearch={setSearch}
+      items={list.data?.items}
+      chosen={chosen.data}
+      optionLabel={helperName}
+      loading={list.isLoading}
+      placeholder={placeholder}
+      className={className}
+      disabled={disabled}
+      showClear
+      emptyMessage="No study helpers"
+    />
   );
 }
+
+const helperName = (helper: { name: string }) => helper.name;
