@@ -551,7 +551,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Counts of a file's pages and sheets, with its warnings */
+        /**
+         * Counts of a file's pages and sheets, with its warnings
+         * @description A coordinator gets the counts of its congregation's sheets and their pages alone (pages of no sheet, and sheets not yet assigned, are nobody's but the admins').
+         */
         get: operations["getFileStats"];
         put?: never;
         post?: never;
@@ -568,7 +571,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Where the file stands in its workflow */
+        /**
+         * Where the file stands in its workflow
+         * @description For a coordinator, `complete` and `total` count its congregation's sheets alone.
+         */
         get: operations["getFileSteps"];
         put?: never;
         post?: never;

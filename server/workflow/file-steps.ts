@@ -122,11 +122,16 @@ export interface FileStepRow {
 }
 
 /** The /steps answer for one file: its step and the Grading step's n of m. */
-export function fileStepQuery(): string {
+/**
+ * The file's step and its graded count, from `$1` (the file id); with `scoped`, the sheets counted
+ * are the congregation `$2`'s alone (a coordinator's view).
+ */
+export function fileStepQuery(scoped = false): string {
+  const sheets = `a.file_id = f.id AND ${keptSheetSql('a')}${scoped ? ' AND a.assigned_group = $2' : ''}`;
   return `
     SELECT ${fileStepSql('f')} AS step,
-           (SELECT count(*) FROM answer_sheets a WHERE a.file_id = f.id AND a.graded AND ${keptSheetSql('a')}) AS complete,
-           (SELECT count(*) FROM answer_sheets a WHERE a.file_id = f.id AND ${keptSheetSql('a')}) AS total,
+           (SELECT count(*) FROM answer_sheets a WHERE ${sheets} AND a.graded) AS complete,
+           (SELECT count(*) FROM answer_sheets a WHERE ${sheets}) AS total,
            f.return_prepped AS prepped,
            f.file_status IN ('downloaded', 'archived') AS downloaded,
            f.file_status

@@ -236,6 +236,38 @@ describe('one file', () => {
     expect(await shown()).toEqual({ congregations: [], responses: 3 });
   });
 
+  it("gives a coordinator the counts and steps of its congregation's sheets alone", async () => {
+    const world = await filesWorld();
+    const db = t.current.db;
+    const id = world.ids.review;
+    // Beside A's sheet (page 1, no code found): B's sheet with a page out of order, a sheet
+    // nobody was assigned with an unreadable page, and a page of no sheet.
+    const bSheet = await insertAnswerSheet(db, id, { lessonId: world.lesson, assignedGroup: world.b });
+    await addPage(db, id, 2, bSheet, { templateId: world.template });
+    const outOfOrder = await addPage(db, id, 3, bSheet, { templateId: world.template });
+    await db.query(`UPDATE pages SET flag = 'out_of_order' WHERE id = $1`, [outOfOrder]);
+    const nobodys = await insertAnswerSheet(db, id, { lessonId: world.lesson });
+    await addPage(db, id, 4, nobodys, { reason: 'unreadable' });
+    await addPage(db, id, 5, null);
+    await db.query('UPDATE answer_sheets SET graded = true WHERE id = $1', [bSheet]);
+    const counts = async (who: SignedIn) => {
+      const stats = (await get(who, `/api/file/${id}/stats`)).body as Record<string, unknown>;
+      const steps = (await get(who, `/api/file/${id}/steps`)).body as Record<string, unknown>;
+      return { pages: stats.pages, sheets: stats.sheets, unrecognized: stats.unrecognized, flagged: stats.flagged, unassigned: stats.unassigned, reasons: stats.reasons, graded: `${steps.complete} of ${steps.total}` };
+    };
+    const reasons = (found: Record<string, number>) => ({ no_code_found: 0, unreadable: 0, unknown_code: 0, out_of_order: 0, stray_page: 0, another_course: 0, duplicate_sheet: 0, blank_back: 0, ...found });
+    expect(await counts(await admin(t.current.app))).toEqual({
+      pages: 5, sheets: 3, unrecognized: 2, flagged: 3, unassigned: 1,
+      reasons: reasons({ no_code_found: 1, unreadable: 1, out_of_order: 1 }), graded: '1 of 3',
+    });
+    expect(await counts(await coordinator(t.current.app, world.a))).toEqual({
+      pages: 1, sheets: 1, unrecognized: 1, flagged: 1, unassigned: 0, reasons: reasons({ no_code_found: 1 }), graded: '0 of 1',
+    });
+    expect(await counts(await coordinator(t.current.app, world.b))).toEqual({
+      pages: 2, sheets: 1, unrecognized: 0, flagged: 1, unassigned: 0, reasons: reasons({ out_of_order: 1 }), graded: '1 of 1',
+    });
+  });
+
   it('PATCH renames and sets the service center and its people, refusing people of another center', async () => {
     const world = await filesWorld();
     const db = t.current.db;

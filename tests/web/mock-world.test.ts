@@ -202,6 +202,11 @@ describe('paging and totals', () => {
     expect((await get<Listed>('/api/files?congregation_file_state=unprinted')).total).toBe(stats.ready_to_print_count);
     const students = (await allPages('/api/students')) as unknown as { congregation_id: string }[];
     expect(students.every((student) => student.congregation_id === DEMO_CONGREGATION_ID)).toBe(true);
+    // A file's counts are the congregation's too, as its row in the list says.
+    for (const file of (files as unknown as { id: string; responses_count: number }[]).slice(0, 6)) {
+      expect((await get<{ sheets: number }>(`/api/file/${file.id}/stats`)).sheets).toBe(file.responses_count);
+      expect((await get<{ total: number }>(`/api/file/${file.id}/steps`)).total).toBe(file.responses_count);
+    }
   });
 });
 

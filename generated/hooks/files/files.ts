@@ -598,6 +598,7 @@ export const useDeleteFile = <TError = BadRequestResponse | UnauthorizedResponse
       return useMutation(mutationOptions, queryClient);
     }
     /**
+ * A coordinator gets the counts of its congregation's sheets and their pages alone (pages of no sheet, and sheets not yet assigned, are nobody's but the admins').
  * @summary Counts of a file's pages and sheets, with its warnings
  */
 export const getGetFileStatsUrl = (fileId: string,) => {
@@ -697,6 +698,7 @@ export function useGetFileStats<TData = Awaited<ReturnType<typeof getFileStats>>
 
 
 /**
+ * For a coordinator, `complete` and `total` count its congregation's sheets alone.
  * @summary Where the file stands in its workflow
  */
 export const getGetFileStepsUrl = (fileId: string,) => {

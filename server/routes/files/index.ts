@@ -234,13 +234,14 @@ export function createFilesRoutes(options: FilesRoutesOptions = {}) {
     });
 
     app.get<Route<'getFileStats'>>('/api/file/:file_id/stats', async (request): Promise<ReplyOf<'getFileStats'>> => {
-      await fileScope(db, request, request.params.file_id);
-      return loadFileStats(db, request.params.file_id);
+      const scope = await fileScope(db, request, request.params.file_id);
+      return loadFileStats(db, request.params.file_id, scope);
     });
 
     app.get<Route<'getFileSteps'>>('/api/file/:file_id/steps', async (request): Promise<ReplyOf<'getFileSteps'>> => {
-      await fileScope(db, request, request.params.file_id);
-      const row = await db.maybeOne<FileStepRow>(fileStepQuery(), [request.params.file_id]);
+      const scope = await fileScope(db, request, request.params.file_id);
+      const fileId = request.params.file_id;
+      const row = await db.maybeOne<FileStepRow>(fileStepQuery(scope !== null), scope === null ? [fileId] : [fileId, scope]);
       if (row === null) throw notFound(FILE_NOT_FOUND);
       return fileStepOf(row);
     });

@@ -166,23 +166,30 @@ export async function loadFile(db: Database, fileId: string, scope: string | nul
   return fileOf(row);
 }
 
-export async function loadFileStats(db: Database, fileId: string): Promise<Schemas['FileStats']> {
+/**
+ * The file's counts; with a congregation (a coordinator's scope), those of its sheets and their
+ * pages alone: pages of no sheet and unassigned sheets are the admins' work, not its.
+ */
+export async function loadFileStats(db: Database, fileId: string, scope: string | null): Promise<Schemas['FileStats']> {
+  // `a` is a sheet, `p` a page: each count is narrowed to the congregation's when scoped.
+  const sheetOf = scope === null ? '' : ' AND a.assigned_group = $2';
+  const pageOf = scope === null ? '' : ' AND EXISTS (SELECT 1 FROM answer_sheets s WHERE s.id = p.answer_sheet_id AND s.assigned_group = $2)';
   const row = await db.one<Record<Exclude<keyof Schemas['FileStats'], 'reasons' | 'flagged'>, number> & { flags: Record<string, number> | null; duplicate_sheet: number; blank_back: number }>(
     `SELECT
-       (SELECT count(*) FROM pages p WHERE p.file_id = $1) AS pages,
-       (SELECT count(*) FROM answer_sheets a WHERE a.file_id = $1 AND ${keptSheetSql('a')}) AS sheets,
-       (SELECT count(*) FROM pages p WHERE p.file_id = $1 AND ${unrecognizedPageSql('p')}) AS unrecognized,
-       (SELECT count(*) FROM pages p JOIN answer_sheets a ON a.id = p.answer_sheet_id WHERE p.file_id = $1 AND ${mismatchedPageSql('p', 'a')}) AS mismatched,
-       (SELECT count(*) FROM pages p WHERE p.file_id = $1 AND p.ignored) AS ignored,
-       (SELECT count(*) FROM answer_sheets a WHERE a.file_id = $1 AND a.assigned_group IS NULL AND ${keptSheetSql('a')}) AS unassigned,
-       (SELECT count(*) FROM answer_sheets a WHERE a.file_id = $1 AND a.duplicate_of IS NOT NULL AND ${keptSheetSql('a')}) AS duplicates,
-       (SELECT count(*) FROM answer_sheets a WHERE a.file_id = $1 AND a.student_id IS NULL AND ${keptSheetSql('a')}) AS missing_student,
-       (SELECT count(*) FROM answer_sheets a WHERE a.file_id = $1 AND a.lesson_id IS NULL AND ${keptSheetSql('a')}) AS missing_lesson,
-       (SELECT json_object_agg(flag, n) FROM (SELECT p.flag, count(*) AS n FROM pages p WHERE p.file_id = $1 AND ${flaggedPageSql('p')} GROUP BY p.flag) f) AS flags,
+       (SELECT count(*) FROM pages p WHERE p.file_id = $1${pageOf}) AS pages,
+       (SELECT count(*) FROM answer_sheets a WHERE a.file_id = $1 AND ${keptSheetSql('a')}${sheetOf}) AS sheets,
+       (SELECT count(*) FROM pages p WHERE p.file_id = $1 AND ${unrecognizedPageSql('p')}${pageOf}) AS unrecognized,
+       (SELECT count(*) FROM pages p JOIN answer_sheets a ON a.id = p.answer_sheet_id WHERE p.file_id = $1 AND ${mismatchedPageSql('p', 'a')}${sheetOf}) AS mismatched,
+       (SELECT count(*) FROM pages p WHERE p.file_id = $1 AND p.ignored${pageOf}) AS ignored,
+       (SELECT count(*) FROM answer_sheets a WHERE a.file_id = $1 AND a.assigned_group IS NULL AND ${keptSheetSql('a')}${sheetOf}) AS unassigned,
+       (SELECT count(*) FROM answer_sheets a WHERE a.file_id = $1 AND a.duplicate_of IS NOT NULL AND ${keptSheetSql('a')}${sheetOf}) AS duplicates,
+       (SELECT count(*) FROM answer_sheets a WHERE a.file_id = $1 AND a.student_id IS NULL AND ${keptSheetSql('a')}${sheetOf}) AS missing_student,
+       (SELECT count(*) FROM answer_sheets a WHERE a.file_id = $1 AND a.lesson_id IS NULL AND ${keptSheetSql('a')}${sheetOf}) AS missing_lesson,
+       (SELECT json_object_agg(flag, n) FROM (SELECT p.flag, count(*) AS n FROM pages p WHERE p.file_id = $1 AND ${flaggedPageSql('p')}${pageOf} GROUP BY p.flag) f) AS flags,
        (SELECT count(*) FROM pages p JOIN answer_sheets a ON a.id = p.answer_sheet_id
-        WHERE p.file_id = $1 AND NOT p.ignored AND p.flag IS NULL AND a.duplicate_of IS NOT NULL) AS duplicate_sheet,
-       (SELECT count(*) FROM pages p WHERE p.file_id = $1 AND p.blank AND p.ignored) AS blank_back`,
-    [fileId],
+        WHERE p.file_id = $1 AND NOT p.ignored AND p.flag IS NULL AND a.duplicate_of IS NOT NULL${sheetOf}) AS duplicate_sheet,
+       (SELECT count(*) FROM pages p WHERE p.file_id = $1 AND p.blank AND p.ignored${pageOf}) AS blank_back`,
+    scope === null ? [fileId] : [fileId, scope],
   );
   const flags = row.flags ?? {};
   const flagCount = (flag: PageFlag) => Number(flags[flag] ?? 0);

@@ -84,8 +84,8 @@ export function fileHandlers(access: WorldAccess): RequestHandler[] {
       return json<S['FileList']>({ ...page, items: page.items.map((file) => fileView(world(), file, who)) });
     }),
     http.get('*/api/files/:id', ({ params }) => withFile(params.id as string, (file) => json<S['File']>(fileView(world(), file, viewer())))),
-    http.get('*/api/file/:fileId/stats', ({ params }) => withFile(params.fileId as string, (file) => json<S['FileStats']>(fileStats(world(), file)))),
-    http.get('*/api/file/:fileId/steps', ({ params }) => withFile(params.fileId as string, (file) => json<S['FileStep']>(fileSteps(world(), file)))),
+    http.get('*/api/file/:fileId/stats', ({ params }) => withFile(params.fileId as string, (file) => json<S['FileStats']>(fileStats(world(), file, viewer())))),
+    http.get('*/api/file/:fileId/steps', ({ params }) => withFile(params.fileId as string, (file) => json<S['FileStep']>(fileSteps(world(), file, viewer())))),
     http.get('*/api/file/:fileId/cover', ({ params }) => withFile(params.fileId as string, (file) => scanImage(file.name, 'Cover sheet'))),
     http.get('*/api/file/:fileId/quiz_feedback_available', ({ params }) =>
       withFile(params.fileId as string, (file) => json<S['QuizFeedbackAvailable']>({ available: keptSheets(world(), file.id).some((sheet) => sheet.gradedAt !== null) })),

@@ -103,14 +103,17 @@ export function fileView(world: World, file: FileRow, viewer: Viewer): S['File']
     file_status: file.file_status,
     grading_complete: gradingComplete(world, file),
     printed: file.printed,
-    responses_count: kept.length,
+    // A coordinator's view counts and names its own congregation's sheets alone (as the server).
+    responses_count: countedIn(world, file.id, viewer).sheets.length,
     page_count: world.pages.filter((page) => page.fileId === file.id).length,
     answer_sheet_page_length: file.answer_sheet_page_length,
     service_center: center ? { id: center.id, name: center.name, country: center.country } : null,
     recruiting_point: named(center?.recruitingPoints.find((point) => point.id === file.recruitingPointId)),
     recruiter: named(center?.recruiters.find((recruiter) => recruiter.id === file.recruiterId)),
     service_center_contact_person: named(center?.contactPersons.find((person) => person.id === file.contactPersonId)),
-    congregations: fileCongregationIds(world, file.id).flatMap((id) => congregationRef(world, id) ?? []),
+    congregations: fileCongregationIds(world, file.id)
+      .filter((id) => viewer === null || id === viewer)
+      .flatMap((id) => congregationRef(world, id) ?? []),
     courses: world.courses.filter(({ course }) => courseIds.has(course.id)).map(({ course }) => ({ id: course.id, name: course.name })),
     scanned_at: file.scanned_at,
     uploaded_at: file.uploaded_at,
@@ -120,8 +123,17 @@ export function fileView(world: World, file: FileRow, viewer: Viewer): S['File']
   };
 }
 
-export function fileSteps(world: World, file: FileRow): S['FileStep'] {
-  const kept = keptSheets(world, file.id);
+/** The sheets and pages of a file a viewer counts: a coordinator's congregation's alone (as the server). */
+function countedIn(world: World, fileId: string, viewer: string | null): { sheets: SheetRow[]; pages: PageRow[] } {
+  const sheets = keptSheets(world, fileId).filter((sheet) => viewer === null || sheet.assignedGroup === viewer);
+  const pages = world.pages.filter(
+    (page) => page.fileId === fileId && (viewer === null || world.sheets.some((sheet) => sheet.id === page.sheetId && sheet.assignedGroup === viewer)),
+  );
+  return { sheets, pages };
+}
+
+export function fileSteps(world: World, file: FileRow, viewer: string | null): S['FileStep'] {
+  const kept = countedIn(world, file.id, viewer).sheets;
   return {
     step: fileStep(world, file),
     complete: kept.filter((sheet) => sheet.gradedAt !== null).length,
@@ -132,9 +144,8 @@ export function fileSteps(world: World, file: FileRow): S['FileStep'] {
   };
 }
 
-export function fileStats(world: World, file: FileRow): S['FileStats'] {
-  const pages = world.pages.filter((page) => page.fileId === file.id);
-  const kept = keptSheets(world, file.id);
+export function fileStats(world: World, file: FileRow, viewer: string | null): S['FileStats'] {
+  const { sheets: kept, pages } = countedIn(world, file.id, viewer);
   return {
     pages: pages.length,
     sheets: kept.length,
