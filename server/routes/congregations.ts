@@ -9,7 +9,7 @@ import type { Database } from '../db/database';
 import { conflictError, notFound, validationError } from '../http-error';
 import { refuseWhileUsed } from './shared/in-use';
 import { orderClause, pageOf, paged, type SortColumn } from './shared/paging';
-import { STUDY_HELPER_SELECT, studyHelperOf, type StudyHelperRow } from './shared/study-helper';
+import { STUDY_HELPER_SELECT, studyHelperOf, studyHelperPage, type StudyHelperRow } from './shared/study-helper';
 import { Where, containsPattern } from './shared/where';
 
 const CONGREGATION_NOT_FOUND = 'Congregation not found';
@@ -132,17 +132,7 @@ export async function congregationRoutes(app: FastifyInstance) {
     async (request): Promise<ReplyOf<'listCongregationStudyHelpers'>> => {
       requireCongregationAccess(request, request.params.id);
       await findCongregation(db, request.params.id);
-      const page = pageOf(request.query);
-      const where = new Where().add((p) => `h.congregation_id = ${p}`, request.params.id);
-      const name = request.query.name?.trim();
-      if (name) where.add((p) => `lower(h.name) LIKE ${p}`, containsPattern(name));
-      const { total } = await db.one<{ total: number }>(`SELECT count(*) AS total FROM study_helpers h ${where.sql}`, where.params);
-      const rows = await db.query<StudyHelperRow>(
-        `${STUDY_HELPER_SELECT} ${where.sql}
-         ORDER BY lower(h.name), h.id LIMIT ${where.param(page.limit)} OFFSET ${where.param(page.skip)}`,
-        where.params,
-      );
-      return paged(rows.map(studyHelperOf), total, page);
+      return studyHelperPage(db, request.params.id, request.query);
     },
   );
 

@@ -16,13 +16,11 @@ import { refreshCongregationStates } from '../workflow/grading-state';
 import { pdfName, sendBlob } from './shared/blob-response';
 import { STUDY_HELPER_NOT_FOUND } from './shared/errors';
 import { refuseWhileUsed } from './shared/in-use';
-import { pageOf, paged } from './shared/paging';
 import { checkPdf, PdfCheckError } from './shared/pdf-check';
 import { queueJob } from './shared/queue-job';
 import { receiveUploadOrRefuse } from './shared/receive-upload';
 import { listCongregation } from './shared/scope';
-import { STUDY_HELPER_SELECT, studyHelperOf, type StudyHelperRow } from './shared/study-helper';
-import { Where, containsPattern } from './shared/where';
+import { STUDY_HELPER_SELECT, studyHelperOf, studyHelperPage, type StudyHelperRow } from './shared/study-helper';
 
 export interface StudyHelperRoutesOptions {
   /** Upload limit in bytes; spec §9: 1.5 GB (tests use less). */
@@ -45,18 +43,7 @@ export function createStudyHelperRoutes(options: StudyHelperRoutesOptions = {}) 
     // Study helpers --------------------------------------------------------------------------
 
     app.get<Route<'listStudyHelpers'>>('/api/study-helpers', async (request): Promise<ReplyOf<'listStudyHelpers'>> => {
-      const congregation = listCongregation(request, request.query.congregation);
-      const page = pageOf(request.query);
-      const where = new Where().addIf(congregation, (p) => `h.congregation_id = ${p}`);
-      const name = request.query.name?.trim();
-      if (name) where.add((p) => `lower(h.name) LIKE ${p}`, containsPattern(name));
-      const { total } = await db.one<{ total: number }>(`SELECT count(*) AS total FROM study_helpers h ${where.sql}`, where.params);
-      const rows = await db.query<StudyHelperRow>(
-        `${STUDY_HELPER_SELECT} ${where.sql}
-         ORDER BY lower(h.name), h.id LIMIT ${where.param(page.limit)} OFFSET ${where.param(page.skip)}`,
-        where.params,
-      );
-      return paged(rows.map(studyHelperOf), total, page);
+      return studyHelperPage(db, listCongregation(request, request.query.congregation), request.query);
     });
 
     app.get<Route<'getStudyHelper'>>('/api/study-helpers/:id', async (request): Promise<ReplyOf<'getStudyHelper'>> => {
