@@ -45,15 +45,24 @@ describe('reference data', () => {
   });
 
   it("leaves lists a country's name to look up from the index alone", async () => {
-    await loadReferenceData(db);
-    // As autovacuum leaves the table (it analyzes 250 new rows, but vacuums only from 1000).
-    await db.exec('ANALYZE countries');
     // A list's lookup (lookupSql) for many rows: 250 rows scanned per row without it.
-    const plan = await db.query<{ 'QUERY PLAN': string }>(
-      `EXPLAIN SELECT (SELECT x.display_name FROM countries x WHERE x.iso_code = v.code) FROM (VALUES ('GH'), ('NG'), ('KE')) v (code)`,
-    );
-    const text = plan.map((row) => row['QUERY PLAN']).join('\n');
-    expect(text).toContain('Index Only Scan using countries_iso_code_name_idx');
+    const plan = async () => {
+      // As autovacuum leaves the table (it analyzes 250 new rows, but vacuums only from 1000).
+      await db.exec('ANALYZE countries');
+      const rows = await db.query<{ 'QUERY PLAN': string }>(
+        `EXPLAIN SELECT (SELECT x.display_name FROM countries x WHERE x.iso_code = v.code) FROM (VALUES ('GH'), ('NG'), ('KE')) v (code)`,
+      );
+      return rows.map((row) => row['QUERY PLAN']).join('\n');
+    };
+    await loadReferenceData(db);
+    // On PostgreSQL the test schemas share one database: while another test file's transaction
+    // is older than the rows, VACUUM cannot mark their pages all-visible. Loading again (as the
+    // next start does) gets there once that transaction has ended.
+    for (let attempt = 0; attempt < 20 && !(await plan()).includes('Index Only Scan'); attempt++) {
+      await new Promise((resolve) => setTimeout(resolve, 250));
+      await loadReferenceData(db);
+    }
+    expect(await plan()).toContain('Index Only Scan using countries_iso_code_name_idx');
   });
 });
 
