@@ -1379,10 +1379,37 @@ export interface components {
          *     complete intro sheet, a page beyond the sheet's length), another_course (a page of another
          *     course than the sheet it follows). duplicate_sheet (its sheet repeats a sheet of the same
          *     student and lesson already received) and blank_back (a blank duplex back, ignored) are shown
-         *     but hold nothing.
+         *     but hold nothing. The last four also flag the page: ambiguous_position (a page without its own
+         *     identity that more than one sheet of the file could take: an earlier sheet is still short of
+         *     that page), page_missing (its sheet is short of pages: information, kept once a person has
+         *     looked), scanned_twice (the same paper as another page of this file: a double feed; it makes
+         *     no student), already_uploaded (the same paper as a page of an earlier file: a rescan; it makes
+         *     no new student).
          * @enum {string}
          */
-        ReviewReason: "no_code_found" | "unreadable" | "unknown_code" | "out_of_order" | "stray_page" | "another_course" | "duplicate_sheet" | "blank_back";
+        ReviewReason: "no_code_found" | "unreadable" | "unknown_code" | "out_of_order" | "stray_page" | "another_course" | "duplicate_sheet" | "blank_back" | "ambiguous_position" | "page_missing" | "scanned_twice" | "already_uploaded";
+        /** @description What Review knows beside a page's reason, to act on it in one click. */
+        ReviewDetail: {
+            /** @description For ambiguous_position, the sheets of the file the page could belong to, in file order. */
+            candidate_sheets?: {
+                id: components["schemas"]["Uuid"];
+                /** @description The sheet's place in its file (Response 1, 2, ...). */
+                number: number;
+                student: {
+                    id: components["schemas"]["Uuid"];
+                    human_id: number;
+                } | null;
+            }[];
+            /** @description For scanned_twice and already_uploaded, the page this one is the same paper as. */
+            copy_of?: {
+                page_id: components["schemas"]["Uuid"];
+                page_number: number;
+                file_id: components["schemas"]["Uuid"];
+                file_name: string;
+            };
+            /** @description For page_missing, the lesson pages the sheet lacks. */
+            missing_pages?: number[];
+        };
         /**
          * @description What a person did to a page in Review.
          * @enum {string}
@@ -1449,6 +1476,8 @@ export interface components {
             review_reason?: components["schemas"]["ReviewReason"] | null;
             /** @description The page waits for a person (a flag reason, not ignored, not mended). */
             flagged?: boolean;
+            /** @description What Review knows beside the reason (candidate sheets, the page it copies, pages missing). */
+            review_detail?: components["schemas"]["ReviewDetail"] | null;
             mended?: components["schemas"]["ReviewMend"] | null;
             template: components["schemas"]["PageTemplate"] | null;
             answer_sheet: {
@@ -1775,6 +1804,13 @@ export interface components {
             contact_person?: components["schemas"]["Uuid"] | null;
             recruiting_point?: components["schemas"]["Uuid"] | null;
         };
+        /** @description An earlier file whose pages this one repeats, and how many. */
+        RepeatedFile: {
+            file_id: components["schemas"]["Uuid"];
+            name: string;
+            /** @description Pages of this file that are the same paper as pages of that file. */
+            pages: number;
+        };
         /**
          * @example {
          *       "pages": 120,
@@ -1795,8 +1831,13 @@ export interface components {
          *         "stray_page": 0,
          *         "another_course": 0,
          *         "duplicate_sheet": 0,
-         *         "blank_back": 4
-         *       }
+         *         "blank_back": 4,
+         *         "ambiguous_position": 0,
+         *         "page_missing": 0,
+         *         "scanned_twice": 0,
+         *         "already_uploaded": 0
+         *       },
+         *       "repeat_of": null
          *     }
          */
         FileStats: {
@@ -1812,7 +1853,16 @@ export interface components {
                 another_course: number;
                 duplicate_sheet: number;
                 blank_back: number;
+                ambiguous_position: number;
+                page_missing: number;
+                scanned_twice: number;
+                already_uploaded: number;
             };
+            /**
+             * @description The earlier file this one repeats (a batch scanned again): set when at least half of its
+             *     non-blank pages are the same paper as pages of that file.
+             */
+            repeat_of?: components["schemas"]["RepeatedFile"] | null;
             pages: number;
             sheets: number;
             /** @description Pages whose code could not be read. */
@@ -3688,8 +3738,13 @@ export interface operations {
                      *         "stray_page": 0,
                      *         "another_course": 0,
                      *         "duplicate_sheet": 0,
-                     *         "blank_back": 4
-                     *       }
+                     *         "blank_back": 4,
+                     *         "ambiguous_position": 0,
+                     *         "page_missing": 0,
+                     *         "scanned_twice": 0,
+                     *         "already_uploaded": 0
+                     *       },
+                     *       "repeat_of": null
                      *     }
                      */
                     "application/json": components["schemas"]["FileStats"];
@@ -5428,7 +5483,7 @@ export const healthStatusValues: ReadonlyArray<FlattenedDeepRequired<components>
 export const healthDatabaseValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["Health"]["database"]> = ["ok", "unreachable"];
 export const roleValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["Role"]> = ["scanning_admin", "study_helper_coordinator", "standard_user"];
 export const unrecognizedReasonValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["UnrecognizedReason"]> = ["no_code_found", "unreadable", "unknown_code", "other_kind"];
-export const reviewReasonValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["ReviewReason"]> = ["no_code_found", "unreadable", "unknown_code", "out_of_order", "stray_page", "another_course", "duplicate_sheet", "blank_back"];
+export const reviewReasonValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["ReviewReason"]> = ["no_code_found", "unreadable", "unknown_code", "out_of_order", "stray_page", "another_course", "duplicate_sheet", "blank_back", "ambiguous_position", "page_missing", "scanned_twice", "already_uploaded"];
 export const reviewMendActionValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["ReviewMendAction"]> = ["moved", "new_sheet", "joined", "code_typed", "template_set", "ignored", "unignored"];
 export const jobTypeValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["JobType"]> = ["send_to_study_helpers", "process_service_center_upload", "generate_return_file_requested", "process_graded_upload"];
 export const genderValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["Gender"]> = ["his_Male", "her_Female", "their_Prefer Not to Answer"];

@@ -98,7 +98,7 @@ async function readPages(job: RunningJob, run: GradedUploadRun): Promise<void> {
     ...(job.config.pipelineThreads === undefined ? {} : { workers: job.config.pipelineThreads }),
     onPage: async (page) => {
       job.signal.throwIfAborted();
-      await stagePage(db, blobStore, uploadId, page);
+      await stagePage(db, blobStore, uploadId, page, run.upload.is_intro);
     },
     onProgress: async (progress) => {
       const now = Date.now();

@@ -12,6 +12,13 @@
 //   expected, a page 2 with no page 1 before it, reverse order, a page beyond the length, another
 //   course) is flagged, and a sheet never holds more pages than the length. An intro file whose
 //   pages carry no codes at all is cut by the count alone: no page there is expected to have one.
+// - placing by position (DESIGN §4 "Placing a page by position"): a page without its own identity
+//   (an intro page 2..n) joins a sheet only when exactly one sheet of the file can take it; when
+//   an earlier sheet is still short of that page, the page is flagged ambiguous_position with the
+//   sheets it could belong to. A sheet left short says which pages are missing (page_missing).
+// - paper seen twice: a page that is a copy of an earlier page of the file (a double feed) joins
+//   the original's sheet, flagged scanned_twice, and counts for nothing; a page seen in an earlier
+//   file (a rescan) makes no new student: its sheet takes the earlier page's student, flagged.
 import type { Schemas } from '../contract/types';
 import type { Code } from './codes';
 import type { PageReason } from './find-codes';
@@ -27,6 +34,10 @@ export interface SplitPageInput {
   code: Code | null;
   reason: PageReason | null;
   blank: boolean;
+  /** The same paper as this earlier page of the file (a double feed), by its page image. */
+  copy_of?: number | null;
+  /** The same paper was seen in an earlier file (a rescan): that page's student, if it had one. */
+  seen_before?: { student_id: string | null } | null;
 }
 
 /** What a code means, as the database knows it. */
@@ -58,6 +69,17 @@ export interface SplitSheetPage {
   reason: PageReason | null;
   /** Why the page waits for a person in Review; null when it was placed with certainty. */
   flag: PageFlag | null;
+  /** What Review shows beside the flag. */
+  detail?: SplitPageDetail;
+}
+
+export interface SplitPageDetail {
+  /** ambiguous_position: the sheets (indexes into `sheets`) the page could belong to. */
+  candidates?: number[];
+  /** scanned_twice: the page of this file it is a copy of. */
+  copy_of?: number;
+  /** page_missing: the lesson pages the sheet lacks. */
+  missing_pages?: number[];
 }
 
 export interface SplitSheet {
@@ -73,7 +95,9 @@ export type IgnoredPageReason =
   /** A blank page that belongs to no sheet (before the first sheet, or the cover's back). */
   | 'blank'
   /** A second cover sheet in the same file. */
-  | 'extra_cover';
+  | 'extra_cover'
+  /** A copy of a page that belongs to no sheet (a cover fed twice). */
+  | 'scanned_twice';
 
 export interface SplitResult {
   sheets: SplitSheet[];
@@ -98,6 +122,12 @@ interface OpenSheet {
   course_id: string | undefined;
   /** The lesson page number of its last page with a code; null while it has none. */
   last: number | null;
+  /** Lesson page numbers placed with certainty (not flagged as ambiguous or a copy). */
+  firm: Set<number>;
+  /** Its index in `sheets`. */
+  index: number;
+  /** An intro sheet: its later pages join it by position, not by a code naming its student. */
+  byPosition: boolean;
 }
 
 /** Every input page ends up exactly once: in a sheet, as the cover, or in `ignored_pages`. */
@@ -120,33 +150,60 @@ export function splitIntoSheets(
   const fileCourse = ordered.map((_, i) => sheetPage(i)).find((m) => m?.lesson_page_number === 1)?.course_id;
 
   const result: SplitResult = { sheets: [], cover: null, ignored_pages: [] };
+  const opened: OpenSheet[] = [];
+  const sheetOfPage = new Map<number, OpenSheet>();
+  /** Pages that count for nothing: copies of another page. */
+  const copies = new Set<number>();
   let current: OpenSheet | null = null;
   let seenContent = false;
 
   const startSheet = (student_id: string | null, meaning: SheetPageMeaning | null, new_student: boolean): OpenSheet => {
     const sheet: SplitSheet = { student_id, lesson_id: meaning?.lesson_id ?? null, new_student, pages: [], unrecognized_pages: 0 };
     result.sheets.push(sheet);
-    current = { sheet, course_id: meaning?.course_id, last: null };
+    current = { sheet, course_id: meaning?.course_id, last: null, firm: new Set(), index: result.sheets.length - 1, byPosition: false };
+    opened.push(current);
     return current;
   };
-  const place = (open: OpenSheet, page: SplitPageInput, meaning: SheetPageMeaning | null, flag: PageFlag | null) => {
+  /** Starts a sheet for a page that would make a new student: a rescanned page takes the earlier page's student instead. */
+  /**
+   * The stack has been out of order somewhere before this page (a sheet left short, a page that
+   * fitted nowhere, a page without the code it should have): from then on no page is placed by
+   * position alone, since any short sheet before may be the one it belongs to.
+   */
+  let disordered = false;
+  const startNewStudentSheet = (page: SplitPageInput, meaning: SheetPageMeaning | null): OpenSheet => {
+    const before = current as OpenSheet | null;
+    if (pageLength !== 0 && codesExpected && before?.byPosition && solidPages(before) < pageLength) disordered = true;
+    const open = page.seen_before ? startSheet(page.seen_before.student_id, meaning, false) : startSheet(null, meaning, true);
+    open.byPosition = true;
+    return open;
+  };
+  const place = (open: OpenSheet, page: SplitPageInput, meaning: SheetPageMeaning | null, flag: PageFlag | null, detail?: SplitPageDetail) => {
     const reason = meaning ? null : noCodeReason(page);
+    // A rescanned page says so when nothing else holds it.
+    const seenFlag: PageFlag | null = flag ?? (page.seen_before ? 'already_uploaded' : null);
     open.sheet.pages.push({
       page_number: page.page_number,
       lesson_page_number: meaning?.lesson_page_number ?? null,
       ignored: false,
       unrecognized: reason !== null,
       reason,
-      flag,
+      flag: seenFlag,
+      ...(detail ? { detail } : {}),
     });
+    sheetOfPage.set(page.page_number, open);
     if (reason !== null) open.sheet.unrecognized_pages++;
     if (meaning) {
       open.last = meaning.lesson_page_number;
       if (open.sheet.lesson_id === null) open.sheet.lesson_id = meaning.lesson_id;
       open.course_id ??= meaning.course_id;
+      if (flag !== 'ambiguous_position') open.firm.add(meaning.lesson_page_number);
     }
   };
-  const counted = (open: OpenSheet) => open.sheet.pages.filter((p) => !p.ignored).length;
+  /** Pages a sheet holds for sure: neither blank backs, copies, nor pages placed there as a guess. */
+  const solidPages = (s: OpenSheet) =>
+    s.sheet.pages.filter((p) => !p.ignored && !copies.has(p.page_number) && p.flag !== 'ambiguous_position').length;
+  const counted = (open: OpenSheet) => open.sheet.pages.filter((p) => !p.ignored && !copies.has(p.page_number)).length;
   const anotherCourse = (open: OpenSheet | null, meaning: SheetPageMeaning) =>
     open?.course_id !== undefined && meaning.course_id !== undefined && meaning.course_id !== open.course_id;
   /** The next page that is neither blank nor a cover. */
@@ -173,6 +230,12 @@ export function splitIntoSheets(
       continue;
     }
 
+    if (page.copy_of != null) {
+      placeCopy(page, page.copy_of, sheetPage(index));
+      seenContent = true;
+      continue;
+    }
+
     if (meaning?.kind === 'cover') {
       if (result.cover) result.ignored_pages.push({ page_number: page.page_number, reason: 'extra_cover' });
       else result.cover = { page_number: page.page_number, service_center_id: meaning.service_center_id };
@@ -196,27 +259,20 @@ export function splitIntoSheets(
       // The sheet before has room for this page: it holds fewer pages than the length.
       const roomy = open !== null && counted(open) < pageLength ? open : null;
       if (!codesExpected) {
-        // Forms without codes: the count is all there is.
-        place(roomy ?? startSheet(null, null, true), page, null, null);
+        // Forms without codes: the count is all there is; a code read but not ours still says so.
+        place(roomy ?? startNewStudentSheet(page, null), page, null, page.code || page.reason === 'unknown_code' || page.reason === 'other_kind' ? noCodeFlag(page) : null);
       } else if (lesson) {
         const n = lesson.lesson_page_number;
-        const follows =
-          roomy !== null &&
-          roomy.sheet.student_id === null &&
-          n !== 1 &&
-          (roomy.sheet.lesson_id === null || roomy.sheet.lesson_id === lesson.lesson_id) &&
-          n === (roomy.last ?? counted(roomy)) + 1;
-        if (follows) place(roomy, page, lesson, null);
-        else if (n === 1) {
+        if (n === 1) {
           const otherCourse = fileCourse !== undefined && lesson.course_id !== undefined && lesson.course_id !== fileCourse;
-          place(startSheet(null, lesson, true), page, lesson, otherCourse ? 'another_course' : null);
-        } else {
-          const flag = anotherCourse(open, lesson) ? 'another_course' : n > pageLength ? 'stray_page' : 'out_of_order';
-          place(startSheet(null, lesson, true), page, lesson, flag);
-        }
+          if (otherCourse) disordered = true;
+          place(startNewStudentSheet(page, lesson), page, lesson, otherCourse ? 'another_course' : null);
+        } else placeByPosition(page, lesson, open, pageLength);
       } else if (roomy) {
+        disordered = true;
         place(roomy, page, null, noCodeFlag(page));
       } else {
+        disordered = true;
         // After a full sheet, a page without a code may be a page 1 whose code is covered (then
         // the page after it continues it) or a stray page (a letter, a note).
         const next = nextContent(index);
@@ -224,7 +280,7 @@ export function splitIntoSheets(
         const nextContinues =
           next !== null &&
           (nextLesson === null ? meanings[next] === null : nextLesson.lesson_page_number === 2 && nextLesson.student_id === null);
-        place(startSheet(null, null, true), page, null, pageLength === 1 || nextContinues ? noCodeFlag(page) : 'stray_page');
+        place(startNewStudentSheet(page, null), page, null, pageLength === 1 || nextContinues ? noCodeFlag(page) : 'stray_page');
       }
       continue;
     }
@@ -237,7 +293,24 @@ export function splitIntoSheets(
         lesson.lesson_page_number !== 1 &&
         // A repeated or earlier page number is the next student's sheet on blank masters.
         (open.last === null || lesson.lesson_page_number > open.last);
-      if (continues) place(open, page, lesson, open.last !== null && lesson.lesson_page_number !== open.last + 1 ? 'out_of_order' : null);
+      // Blank masters name no student: a later page fits by position only when one sheet lacks it.
+      const n = lesson.lesson_page_number;
+      const candidates =
+        n === 1
+          ? []
+          : opened.filter(
+              (s) =>
+                s.sheet.student_id === null &&
+                !s.sheet.new_student &&
+                s.sheet.lesson_id === lesson.lesson_id &&
+                s.firm.size > 0 &&
+                !s.firm.has(n) &&
+                (s.last === null || s.last < n),
+            );
+      if (candidates.length > 1) {
+        const home = continues && open ? open : candidates.at(-1)!;
+        place(home, page, lesson, 'ambiguous_position', { candidates: candidates.map((s) => s.index) });
+      } else if (continues) place(open, page, lesson, open.last !== null && n !== open.last + 1 ? 'out_of_order' : null);
       else place(startSheet(null, lesson, false), page, lesson, startFlag(open, lesson));
       continue;
     }
@@ -251,7 +324,98 @@ export function splitIntoSheets(
     place(open ?? startSheet(null, null, false), page, null, noCodeFlag(page));
   }
 
+  flagMissingPages(pageLength);
   return result;
+
+  /**
+   * An intro page 2..n joins a sheet by position only when exactly one sheet of the file can take
+   * it (of its lesson and course, without that page yet, with room) and that sheet is the one it
+   * follows. With more than one, it is flagged with them; with one elsewhere, out of order.
+   */
+  function placeByPosition(page: SplitPageInput, lesson: SheetPageMeaning, open: OpenSheet | null, length: number) {
+    const n = lesson.lesson_page_number;
+    // A sheet can take the page when it lacks it and has room for it, counting neither pages
+    // placed there as a guess nor copies (a sheet begun by a page without a code may be a page 1
+    // whose codes are covered: it can take a page 2 as well).
+    const solid = solidPages;
+    const canTake = (s: OpenSheet) =>
+      s.byPosition &&
+      n <= length &&
+      (s.sheet.lesson_id === null || s.sheet.lesson_id === lesson.lesson_id) &&
+      !anotherCourse(s, lesson) &&
+      !s.firm.has(n) &&
+      solid(s) < length;
+    const candidates = opened.filter(canTake);
+    const hasRoom = (s: OpenSheet) => counted(s) < length;
+    const follows = (s: OpenSheet) => n === (s.last ?? counted(s)) + 1;
+    const wasDisordered = disordered;
+    if (!wasDisordered && candidates.length === 1 && candidates[0] === open && hasRoom(open) && follows(open)) {
+      place(open, page, lesson, null);
+      return;
+    }
+    disordered = true;
+    if (candidates.length > 1 || (wasDisordered && candidates.length === 1)) {
+      // Where it most likely goes: the sheet it follows when that has room, else the latest that has.
+      const home =
+        (open && candidates.includes(open) && hasRoom(open) ? open : null) ??
+        [...candidates].reverse().find(hasRoom) ??
+        startNewStudentSheet(page, lesson);
+      // Beside those, every sheet left short may be the one it belongs to.
+      const short = opened.filter((s) => s.byPosition && solid(s) < length);
+      const named = [...new Set([...candidates, ...short])].sort((a, b) => a.index - b.index);
+      place(home, page, lesson, 'ambiguous_position', { candidates: named.map((s) => s.index) });
+      return;
+    }
+    if (candidates.length === 1 && hasRoom(candidates[0]!)) {
+      place(candidates[0]!, page, lesson, 'out_of_order');
+      return;
+    }
+    const flag = anotherCourse(open, lesson) ? 'another_course' : n > length ? 'stray_page' : 'out_of_order';
+    place(startNewStudentSheet(page, lesson), page, lesson, flag);
+  }
+
+  /** A double feed joins the sheet of the page it copies, flagged, and counts for nothing. */
+  function placeCopy(page: SplitPageInput, original: number, meaning: SheetPageMeaning | null) {
+    const home = sheetOfPage.get(original);
+    if (!home) {
+      result.ignored_pages.push({ page_number: page.page_number, reason: 'scanned_twice' });
+      return;
+    }
+    copies.add(page.page_number);
+    const reason = meaning ? null : noCodeReason(page);
+    home.sheet.pages.push({
+      page_number: page.page_number,
+      lesson_page_number: meaning?.lesson_page_number ?? null,
+      ignored: false,
+      unrecognized: reason !== null,
+      reason,
+      flag: 'scanned_twice',
+      detail: { copy_of: original },
+    });
+    if (reason !== null) home.sheet.unrecognized_pages++;
+    sheetOfPage.set(page.page_number, home);
+  }
+
+  /**
+   * Intro sheets printed with codes should hold `length` pages: one left short says which lesson
+   * pages it lacks, on its first page that has no other flag (a person looks, then keeps it).
+   */
+  function flagMissingPages(length: AnswerSheetPageLength) {
+    if (length === 0 || !codesExpected) return;
+    for (const open of opened) {
+      if (!open.byPosition) continue;
+      const kept = open.sheet.pages.filter((p) => !p.ignored && !copies.has(p.page_number));
+      if (kept.length >= length || kept.length === 0) continue;
+      const present = new Set(kept.flatMap((p) => (p.lesson_page_number === null ? [] : [p.lesson_page_number])));
+      const absent = Array.from({ length }, (_, i) => i + 1).filter((n) => !present.has(n));
+      const missing = absent.slice(absent.length - (length - kept.length));
+      const first = kept.find((p) => p.flag === null);
+      if (first) {
+        first.flag = 'page_missing';
+        first.detail = { missing_pages: missing };
+      }
+    }
+  }
 
   function placeIssuedPage(page: SplitPageInput, lesson: SheetPageMeaning, open: OpenSheet | null, length: number) {
     const n = lesson.lesson_page_number;

@@ -3,6 +3,7 @@
 // resumes at the first page missing with no page lost or doubled.
 import { isMissing, type BlobStore } from '../blob-store';
 import type { Database } from '../db/database';
+import { pageFingerprint, type PageFingerprint } from '../pipeline/page-fingerprint';
 import type { ProcessedPage } from '../pipeline/process-pages';
 import { UnreadablePdfError } from '../pipeline/read-page';
 
@@ -17,14 +18,16 @@ export async function pendingFile(db: Database, fileId: string): Promise<Pending
 
 export async function storePage(db: Database, blobStore: BlobStore, fileId: string, page: ProcessedPage): Promise<void> {
   const imageKey = page.image ? (await blobStore.put(page.image.jpeg)).key : null;
+  const fingerprint = await fingerprintOf(page);
   await db.query(
-    `INSERT INTO pages (file_id, page_number, blank, ignored, rotation, code_prefix, code_id, unrecognized_reason, image_blob_key, read_error)
-     VALUES ($1, $2, $3, $3, $4, $5, $6, $7, $8, $9)
+    `INSERT INTO pages (file_id, page_number, blank, ignored, rotation, code_prefix, code_id, unrecognized_reason, image_blob_key, read_error,
+                        fingerprint_hash, fingerprint)
+     VALUES ($1, $2, $3, $3, $4, $5, $6, $7, $8, $9, $10, $11)
      ON CONFLICT (file_id, page_number) DO UPDATE SET
        blank = EXCLUDED.blank, ignored = EXCLUDED.ignored, rotation = EXCLUDED.rotation,
        code_prefix = EXCLUDED.code_prefix, code_id = EXCLUDED.code_id,
        unrecognized_reason = EXCLUDED.unrecognized_reason, image_blob_key = EXCLUDED.image_blob_key,
-       read_error = EXCLUDED.read_error`,
+       read_error = EXCLUDED.read_error, fingerprint_hash = EXCLUDED.fingerprint_hash, fingerprint = EXCLUDED.fingerprint`,
     [
       fileId,
       page.page_number,
@@ -35,8 +38,23 @@ export async function storePage(db: Database, blobStore: BlobStore, fileId: stri
       page.code ? null : page.reason,
       imageKey,
       page.error,
+      fingerprint?.hash ?? null,
+      fingerprint?.print ?? null,
     ],
   );
+}
+
+/**
+ * The page's fingerprint (paper-seen.ts), from its upright image; none for blank pages. A page
+ * whose image cannot be fingerprinted is simply not compared: it keeps every other check.
+ */
+export async function fingerprintOf(page: ProcessedPage): Promise<PageFingerprint | null> {
+  if (!page.image || page.blank) return null;
+  try {
+    return await pageFingerprint(page.image.jpeg);
+  } catch {
+    return null;
+  }
 }
 
 /** Pages are stored in order, so this is one past the last stored page (or the first gap). */

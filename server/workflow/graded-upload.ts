@@ -9,6 +9,7 @@ import type { Database } from '../db/database';
 import type { CodePrefix } from '../pipeline/codes';
 import { discardIfUnreferenced } from '../db/blob-references';
 import type { ProcessedPage } from '../pipeline/process-pages';
+import { fingerprintOf } from './file-pages';
 import { refreshGrading } from './grading-state';
 import { KEPT_OUTCOMES, matchGradedPages, type CodeTarget } from './match-graded-pages';
 import { codeOf, finishUpload, stagedPages, writeOutcomes, type UploadRow } from './upload-staging';
@@ -26,17 +27,32 @@ export async function pendingUpload(db: Database, uploadId: string): Promise<Upl
   );
 }
 
-export async function stagePage(db: Database, blobStore: BlobStore, uploadId: string, page: ProcessedPage): Promise<void> {
+export async function stagePage(db: Database, blobStore: BlobStore, uploadId: string, page: ProcessedPage, intro = false): Promise<void> {
   // Blank pages are never kept: no need to store their images.
   const imageKey = page.image && !page.blank ? (await blobStore.put(page.image.jpeg)).key : null;
+  // Intro sheets make students: their paper is known by sight too (paper-seen).
+  const fingerprint = intro ? await fingerprintOf(page) : null;
   (page as { image: ProcessedPage['image'] }).image = null;
   await db.query(
-    `INSERT INTO graded_upload_pages (upload_id, page_number, code_prefix, code_id, reason, blank, read_error, image_blob_key)
-     VALUES ($1, $2, $3, $4, $5, $6, $7, $8)
+    `INSERT INTO graded_upload_pages (upload_id, page_number, code_prefix, code_id, reason, blank, read_error, image_blob_key,
+                                      fingerprint_hash, fingerprint)
+     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)
      ON CONFLICT (upload_id, page_number) DO UPDATE SET
        code_prefix = EXCLUDED.code_prefix, code_id = EXCLUDED.code_id, reason = EXCLUDED.reason, blank = EXCLUDED.blank,
-       read_error = EXCLUDED.read_error, image_blob_key = EXCLUDED.image_blob_key`,
-    [uploadId, page.page_number, page.code?.prefix ?? null, page.code?.id ?? null, page.code ? null : page.reason, page.blank, page.error, imageKey],
+       read_error = EXCLUDED.read_error, image_blob_key = EXCLUDED.image_blob_key,
+       fingerprint_hash = EXCLUDED.fingerprint_hash, fingerprint = EXCLUDED.fingerprint`,
+    [
+      uploadId,
+      page.page_number,
+      page.code?.prefix ?? null,
+      page.code?.id ?? null,
+      page.code ? null : page.reason,
+      page.blank,
+      page.error,
+      imageKey,
+      fingerprint?.hash ?? null,
+      fingerprint?.print ?? null,
+    ],
   );
 }
 

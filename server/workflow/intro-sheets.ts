@@ -6,7 +6,9 @@
 // upload's bytes), already assigned to the congregation, so they follow the usual workflow.
 import type { Database } from '../db/database';
 import type { Code } from '../pipeline/codes';
-import { splitIntoSheets, type AnswerSheetPageLength } from '../pipeline/split';
+import { randomUUID } from 'node:crypto';
+import { splitIntoSheets, type AnswerSheetPageLength, type SplitSheetPage } from '../pipeline/split';
+import { comparePaper, type EarlierPaper } from './paper-seen';
 import { resolveCodes } from './resolve-codes';
 import { codeOf, finishUpload, stagedPages, writeOutcomes, type UploadRow } from './upload-staging';
 
@@ -18,8 +20,16 @@ export async function writeIntroSheets(db: Database, upload: UploadRow): Promise
     const codes = staged.map(codeOf).filter((code): code is Code => code !== null);
     const meanings = await resolveCodes(tx, codes);
     const pageLength = await groupLength(tx, codes.map((code) => meanings.resolve(code)).flatMap((m) => (m?.kind === 'sheet_page' ? [m.lesson_id] : [])));
+    const paper = await comparePaper(tx, staged, null);
     const split = splitIntoSheets(
-      staged.map((page) => ({ page_number: page.page_number, code: codeOf(page), reason: page.reason, blank: page.blank })),
+      staged.map((page) => ({
+        page_number: page.page_number,
+        code: codeOf(page),
+        reason: page.reason,
+        blank: page.blank,
+        copy_of: paper.copyOf.get(page.page_number) ?? null,
+        seen_before: paper.seenBefore.get(page.page_number) ?? null,
+      })),
       meanings.resolve,
       pageLength,
       { firstPageCover: false },
@@ -30,10 +40,13 @@ export async function writeIntroSheets(db: Database, upload: UploadRow): Promise
       [upload.name, upload.sha256, upload.blob_key, upload.size_bytes ?? 0, staged.length, pageLength, upload.uploaded_by],
     );
     const pageIds = await tx.query<{ id: string; page_number: number }>(
-      `INSERT INTO pages (file_id, page_number, blank, ignored, code_prefix, code_id, unrecognized_reason, image_blob_key, read_error)
-       SELECT $1, v.page_number, v.blank, v.blank, v.code_prefix, v.code_id, v.reason, v.image_blob_key, v.read_error
+      `INSERT INTO pages (file_id, page_number, blank, ignored, code_prefix, code_id, unrecognized_reason, image_blob_key, read_error,
+                          fingerprint_hash, fingerprint)
+       SELECT $1, v.page_number, v.blank, v.blank, v.code_prefix, v.code_id, v.reason, v.image_blob_key, v.read_error,
+              s.fingerprint_hash, s.fingerprint
        FROM unnest($2::int[], $3::boolean[], $4::text[], $5::text[], $6::text[], $7::text[], $8::text[])
             AS v(page_number, blank, code_prefix, code_id, reason, image_blob_key, read_error)
+       JOIN graded_upload_pages s ON s.upload_id = $9 AND s.page_number = v.page_number
        RETURNING id, page_number`,
       [
         file.id,
@@ -44,14 +57,17 @@ export async function writeIntroSheets(db: Database, upload: UploadRow): Promise
         staged.map((p) => (p.code_prefix === null ? p.reason : null)),
         staged.map((p) => p.image_blob_key),
         staged.map((p) => p.read_error),
+        upload.id,
       ],
     );
     const pageIdOf = new Map(pageIds.map((row) => [row.page_number, row.id]));
     const outcomes: { page_number: number; outcome: string; page_id: string | null; detail: string | null }[] = [];
 
+    // Ids first: a page's flag can name other sheets of the file (the ones it could belong to).
+    const sheetIds = split.sheets.map(() => randomUUID());
     for (const [sequence, sheet] of split.sheets.entries()) {
       let studentId = sheet.student_id;
-      if (studentId === null) {
+      if (sheet.new_student) {
         const student = await tx.one<{ id: string; human_id: number }>(
           `INSERT INTO students (congregation_id, study_helper_id, last_active_at) VALUES ($1, $2, now()) RETURNING id, human_id`,
           [upload.congregation_id, upload.study_helper_id],
@@ -59,20 +75,36 @@ export async function writeIntroSheets(db: Database, upload: UploadRow): Promise
         studentId = student.id;
       }
       const inserted = await tx.one<{ id: string }>(
-        `INSERT INTO answer_sheets (file_id, sequence, student_id, lesson_id, assigned_group) VALUES ($1, $2, $3, $4, $5) RETURNING id`,
-        [file.id, sequence, studentId, sheet.lesson_id, upload.congregation_id],
+        `INSERT INTO answer_sheets (id, file_id, sequence, student_id, lesson_id, assigned_group) VALUES ($1, $2, $3, $4, $5, $6) RETURNING id`,
+        [sheetIds[sequence], file.id, sequence, studentId, sheet.lesson_id, upload.congregation_id],
       );
       for (const page of sheet.pages) {
         const stagedPage = staged.find((p) => p.page_number === page.page_number);
         const code = stagedPage ? codeOf(stagedPage) : null;
+        const detail = flagDetail(page, sheetIds, pageIdOf, paper.copyOf.get(page.page_number), paper.seenBefore.get(page.page_number), file.id);
         await tx.query(
-          `UPDATE pages SET answer_sheet_id = $3, template_id = $4, ignored = $5, unrecognized_reason = $6, flag = $7 WHERE file_id = $1 AND page_number = $2`,
-          [file.id, page.page_number, inserted.id, code && !page.unrecognized ? meanings.templateOf(code) : null, page.ignored, page.unrecognized ? page.reason : null, page.flag],
+          `UPDATE pages SET answer_sheet_id = $3, template_id = $4, ignored = $5, unrecognized_reason = $6, flag = $7, flag_detail = $8::jsonb
+           WHERE file_id = $1 AND page_number = $2`,
+          [
+            file.id,
+            page.page_number,
+            inserted.id,
+            code && !page.unrecognized ? meanings.templateOf(code) : null,
+            page.ignored,
+            page.unrecognized ? page.reason : null,
+            page.flag,
+            detail === null ? null : JSON.stringify(detail),
+          ],
         );
         outcomes.push(
           page.ignored
             ? { page_number: page.page_number, outcome: 'blank', page_id: pageIdOf.get(page.page_number) ?? null, detail: `Blank back in answer sheet ${sequence + 1}` }
-            : { page_number: page.page_number, outcome: 'intro', page_id: pageIdOf.get(page.page_number) ?? null, detail: `Answer sheet ${sequence + 1}` },
+            : {
+                page_number: page.page_number,
+                outcome: 'intro',
+                page_id: pageIdOf.get(page.page_number) ?? null,
+                detail: `Answer sheet ${sequence + 1}${flagWords(page)}`,
+              },
         );
       }
     }
@@ -95,4 +127,40 @@ async function groupLength(db: Database, lessonIds: string[]): Promise<AnswerShe
   const [lessonId] = [...counts.entries()].sort((a, b) => b[1] - a[1])[0]!;
   const { pages } = await db.one<{ pages: number }>('SELECT count(*)::int AS pages FROM page_templates WHERE lesson_id = $1', [lessonId]);
   return pages === 1 || pages === 2 ? pages : 0;
+}
+
+/** pages.flag_detail (migration 017) of an intro page. */
+function flagDetail(
+  page: SplitSheetPage,
+  sheetIds: readonly string[],
+  pageIdOf: ReadonlyMap<number, string>,
+  copyOf: number | undefined,
+  seen: EarlierPaper | undefined,
+  fileId: string,
+): Record<string, unknown> | null {
+  const detail: Record<string, unknown> = {
+    ...(page.detail?.candidates ? { candidate_sheets: page.detail.candidates.map((i) => sheetIds[i]) } : {}),
+    ...(page.detail?.missing_pages ? { missing_pages: page.detail.missing_pages } : {}),
+    ...(seen ? { copy_page_id: seen.page_id, copy_file_id: seen.file_id } : {}),
+    ...(copyOf !== undefined ? { copy_page_id: pageIdOf.get(copyOf), copy_file_id: fileId } : {}),
+  };
+  return Object.keys(detail).length === 0 ? null : detail;
+}
+
+/** What the upload report adds for a flagged page: what a person will find in Review. */
+function flagWords(page: SplitSheetPage): string {
+  switch (page.flag) {
+    case 'scanned_twice':
+      return `: scanned twice (the same paper as page ${page.detail?.copy_of}); it made no student`;
+    case 'already_uploaded':
+      return ': already uploaded before; it made no new student';
+    case 'ambiguous_position':
+      return ': could belong to more than one sheet; waits in Review';
+    case 'page_missing':
+      return `: page ${page.detail?.missing_pages?.join(', ')} missing`;
+    case null:
+      return '';
+    default:
+      return `: waits in Review (${page.flag.replaceAll('_', ' ')})`;
+  }
 }

@@ -4,9 +4,11 @@
 //
 //   - A page with a `p` code of the uploader's congregation, on a file that was sent, is the
 //     graded front of that original page (`matched`).
-//   - The page right after a matched front, when it has no code, is that front's duplex back:
-//     kept as its back (`back`), or, when blank, not kept (`blank_back`: the return file carries
-//     no empty pages). Only one back per front.
+//   - The page right after a matched front, when it has no code, is that front's duplex back
+//     only when it is one (DESIGN §4): blank (`blank_back`, not kept: the return file carries no
+//     empty pages), or at a back's place in a duplex scan (`back`). Only one back per front. In a
+//     one-sided scan a page without a code is a front whose codes are covered: "not matched: no
+//     code", never attached to the page before it.
 //   - The same original page scanned twice in one upload: the later scan wins (`replaced`), the
 //     earlier one and its back are `superseded`.
 //   - Everything else is refused and says why: a `p` code of another congregation's page
@@ -83,6 +85,7 @@ export function matchGradedPages(
   congregationId: string,
 ): GradedMatch {
   const pages = [...input].sort((a, b) => a.page_number - b.page_number);
+  const duplex = isDuplexScan(pages);
   const results: GradedPageResult[] = [];
   const feedback = new Map<string, FeedbackToKeep>();
   const resultOf = new Map<number, GradedPageResult>();
@@ -160,19 +163,34 @@ export function matchGradedPages(
       front = null;
       continue;
     }
-    if (front !== null && page.reason !== 'unreadable') {
+    const backPlace = duplex && front !== null && page.page_number === front.front_page_number + 1 && page.page_number % 2 === 0;
+    if (front !== null && page.reason !== 'unreadable' && backPlace) {
       add(page.page_number, 'back', front.page_id, `Back of page ${front.front_page_number}.`);
       front.back_page_number = page.page_number;
       front = null;
       continue;
     }
-    add(
-      page.page_number,
-      'unrecognized',
-      null,
-      page.reason === 'unreadable' ? 'A code was seen on this page but could not be read.' : 'No code on this page, and it follows no graded page.',
-    );
+    add(page.page_number, 'unrecognized', null, unrecognizedDetail(page, front !== null));
     front = null;
   }
   return { pages: results, feedback: [...feedback.values()] };
+}
+
+/**
+ * A duplex scan: fronts and backs alternate, so the pages come in pairs, no code is ever read on
+ * an even page (a back's place), and most backs are blank (packets are printed one-sided). A
+ * one-sided scan never looks like that unless most of its sheets are blank.
+ */
+export function isDuplexScan(pages: readonly GradedPageInput[]): boolean {
+  const coded = (page: GradedPageInput) => page.code !== null || page.reason === 'other_kind' || page.reason === 'unknown_code';
+  const even = pages.filter((page) => page.page_number % 2 === 0);
+  if (pages.length % 2 !== 0 || even.length === 0 || even.some(coded)) return false;
+  return even.filter((page) => page.blank).length * 2 > even.length;
+}
+
+function unrecognizedDetail(page: GradedPageInput, afterFront: boolean): string {
+  if (page.reason === 'unreadable') return 'Not matched: a code was seen on this page but could not be read. Scan it again with its codes clear.';
+  if (afterFront)
+    return 'Not matched: no code. A page with writing but no readable code is never taken as the back of the page before in a one-sided scan: scan it again with its codes uncovered.';
+  return 'Not matched: no code, and it follows no graded page. Scan it again with its codes uncovered.';
 }

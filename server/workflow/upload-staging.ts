@@ -33,11 +33,13 @@ export interface StagedPage {
   blank: boolean;
   read_error: string | null;
   image_blob_key: string | null;
+  fingerprint_hash: Uint8Array | null;
+  fingerprint: Uint8Array | null;
 }
 
 export async function stagedPages(db: Database, uploadId: string): Promise<StagedPage[]> {
   return db.query<StagedPage>(
-    `SELECT page_number, code_prefix, code_id, reason, blank, read_error, image_blob_key
+    `SELECT page_number, code_prefix, code_id, reason, blank, read_error, image_blob_key, fingerprint_hash, fingerprint
      FROM graded_upload_pages WHERE upload_id = $1 ORDER BY page_number`,
     [uploadId],
   );

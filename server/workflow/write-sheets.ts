@@ -9,7 +9,14 @@ import type { Code, CodePrefix } from '../pipeline/codes';
 import type { PageReason } from '../pipeline/find-codes';
 import { splitIntoSheets, type AnswerSheetPageLength, type SplitResult } from '../pipeline/split';
 import { JOB } from './job-progress';
+import { paperSeenBefore } from './paper-seen';
 import { resolveCodes } from './resolve-codes';
+
+/** pages.flag_detail as stored (see migration 017). */
+interface FlagDetail {
+  candidate_sheets?: string[];
+  missing_pages?: number[];
+}
 
 interface StoredPage {
   id: string;
@@ -48,8 +55,16 @@ export async function writeSheets(db: Database, fileId: string): Promise<WriteSh
       tx,
       pages.map(codeOf).filter((code): code is Code => code !== null),
     );
+    const paper = await paperSeenBefore(tx, fileId);
     const split = splitIntoSheets(
-      pages.map((page) => ({ page_number: page.page_number, code: codeOf(page), reason: page.unrecognized_reason, blank: page.blank })),
+      pages.map((page) => ({
+        page_number: page.page_number,
+        code: codeOf(page),
+        reason: page.unrecognized_reason,
+        blank: page.blank,
+        copy_of: paper.copyOf.get(page.page_number) ?? null,
+        seen_before: paper.seenBefore.get(page.page_number) ?? null,
+      })),
       meanings.resolve,
       Number(file.answer_sheet_page_length) as AnswerSheetPageLength,
     );
@@ -71,13 +86,28 @@ export async function writeSheets(db: Database, fileId: string): Promise<WriteSh
     const ignored: boolean[] = [];
     const reasons: (string | null)[] = [];
     const flags: (string | null)[] = [];
-    const setPage = (pageNumber: number, sheetId: string | null, templateId: string | null, isIgnored: boolean, reason: string | null, flag: string | null) => {
+    const details: (string | null)[] = [];
+    const setPage = (
+      pageNumber: number,
+      sheetId: string | null,
+      templateId: string | null,
+      isIgnored: boolean,
+      reason: string | null,
+      flag: string | null,
+      detail: FlagDetail | null = null,
+    ) => {
       pageNumbers.push(pageNumber);
       sheetIds.push(sheetId);
       templateIds.push(templateId);
       ignored.push(isIgnored);
       reasons.push(reason);
       flags.push(flag);
+      // Where the paper was seen before stays with the page, whatever Review does with its flag.
+      const seen = paper.seenBefore.get(pageNumber);
+      const copy = paper.copyOf.get(pageNumber);
+      const copyPage = seen ?? (copy === undefined ? undefined : { page_id: byNumber.get(copy)!.id, file_id: fileId });
+      const full = { ...detail, ...(copyPage ? { copy_page_id: copyPage.page_id, copy_file_id: copyPage.file_id } : {}) };
+      details.push(Object.keys(full).length === 0 ? null : JSON.stringify(full));
     };
 
     // The sheets are written with a few statements for the whole file rather than several per
@@ -152,7 +182,11 @@ export async function writeSheets(db: Database, fileId: string): Promise<WriteSh
         const stored = byNumber.get(page.page_number);
         const code = stored ? codeOf(stored) : null;
         const templateId = code && !page.unrecognized ? meanings.templateOf(code) : null;
-        setPage(page.page_number, newSheetIds[index]!, templateId, page.ignored, page.unrecognized ? page.reason : null, page.flag);
+        const detail: FlagDetail = {
+          ...(page.detail?.candidates ? { candidate_sheets: page.detail.candidates.map((i) => newSheetIds[i]!) } : {}),
+          ...(page.detail?.missing_pages ? { missing_pages: page.detail.missing_pages } : {}),
+        };
+        setPage(page.page_number, newSheetIds[index]!, templateId, page.ignored, page.unrecognized ? page.reason : null, page.flag, detail);
       }
     });
     for (const page of split.ignored_pages) setPage(page.page_number, null, null, true, null, null);
@@ -160,10 +194,11 @@ export async function writeSheets(db: Database, fileId: string): Promise<WriteSh
 
     await tx.query(
       `UPDATE pages p SET answer_sheet_id = v.sheet_id, template_id = v.template_id, ignored = v.ignored,
-              unrecognized_reason = v.reason, flag = v.flag
-       FROM unnest($2::int[], $3::uuid[], $4::uuid[], $5::boolean[], $6::text[], $7::text[]) AS v(page_number, sheet_id, template_id, ignored, reason, flag)
+              unrecognized_reason = v.reason, flag = v.flag, flag_detail = v.detail::jsonb
+       FROM unnest($2::int[], $3::uuid[], $4::uuid[], $5::boolean[], $6::text[], $7::text[], $8::text[])
+         AS v(page_number, sheet_id, template_id, ignored, reason, flag, detail)
        WHERE p.file_id = $1 AND p.page_number = v.page_number`,
-      [fileId, pageNumbers, sheetIds, templateIds, ignored, reasons, flags],
+      [fileId, pageNumbers, sheetIds, templateIds, ignored, reasons, flags, details],
     );
 
     const coverPageId = split.cover ? (byNumber.get(split.cover.page_number)?.id ?? null) : null;

@@ -18,6 +18,7 @@ congregation's data), `admin` (scanning_admin only).
  * OpenAPI spec version: 1.0.0
  */
 import type { FileStatsReasons } from './fileStatsReasons';
+import type { FileStatsRepeatOf } from './fileStatsRepeatOf';
 
 export interface FileStats {
   /**
@@ -27,6 +28,10 @@ export interface FileStats {
   flagged: number;
   /** Pages by review reason (ignored pages count only as blank_back). */
   reasons: FileStatsReasons;
+  /** The earlier file this one repeats (a batch scanned again): set when at least half of its
+non-blank pages are the same paper as pages of that file.
+ */
+  repeat_of?: FileStatsRepeatOf;
   /** @minimum 0 */
   pages: number;
   /** @minimum 0 */

@@ -38,4 +38,12 @@ export type FileStatsReasons = {
   duplicate_sheet: number;
   /** @minimum 0 */
   blank_back: number;
+  /** @minimum 0 */
+  ambiguous_position: number;
+  /** @minimum 0 */
+  page_missing: number;
+  /** @minimum 0 */
+  scanned_twice: number;
+  /** @minimum 0 */
+  already_uploaded: number;
 };

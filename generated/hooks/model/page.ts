@@ -20,6 +20,7 @@ congregation's data), `admin` (scanning_admin only).
 import type { Uuid } from './uuid';
 import type { PageUnrecognizedReason } from './pageUnrecognizedReason';
 import type { PageReviewReason } from './pageReviewReason';
+import type { PageReviewDetail } from './pageReviewDetail';
 import type { PageMended } from './pageMended';
 import type { PageTemplateProperty } from './pageTemplateProperty';
 import type { PageAnswerSheet } from './pageAnswerSheet';
@@ -39,6 +40,8 @@ export interface Page {
   review_reason?: PageReviewReason;
   /** The page waits for a person (a flag reason, not ignored, not mended). */
   flagged?: boolean;
+  /** What Review knows beside the reason (candidate sheets, the page it copies, pages missing). */
+  review_detail?: PageReviewDetail;
   mended?: PageMended;
   template: PageTemplateProperty;
   answer_sheet: PageAnswerSheet;

@@ -26,7 +26,12 @@ pages in reverse order), stray_page (a page no sheet expects: a page with no cod
 complete intro sheet, a page beyond the sheet's length), another_course (a page of another
 course than the sheet it follows). duplicate_sheet (its sheet repeats a sheet of the same
 student and lesson already received) and blank_back (a blank duplex back, ignored) are shown
-but hold nothing.
+but hold nothing. The last four also flag the page: ambiguous_position (a page without its own
+identity that more than one sheet of the file could take: an earlier sheet is still short of
+that page), page_missing (its sheet is short of pages: information, kept once a person has
+looked), scanned_twice (the same paper as another page of this file: a double feed; it makes
+no student), already_uploaded (the same paper as a page of an earlier file: a rescan; it makes
+no new student).
 
  */
 export type ReviewReason = typeof ReviewReason[keyof typeof ReviewReason];
@@ -42,4 +47,8 @@ export const ReviewReason = {
   another_course: 'another_course',
   duplicate_sheet: 'duplicate_sheet',
   blank_back: 'blank_back',
+  ambiguous_position: 'ambiguous_position',
+  page_missing: 'page_missing',
+  scanned_twice: 'scanned_twice',
+  already_uploaded: 'already_uploaded',
 } as const;

@@ -295,48 +295,50 @@ const flags = (length: AnswerSheetPageLength, tokens: string[]) =>
 
 describe('the paper wins over the count: a page that does not fit is flagged, never joined silently', () => {
   it('keeps a stray page between two intro students to itself, so the students after it are not shifted', () => {
+    // The stray page may be a page 1 whose codes are covered: every page 2 after it is a guess.
     expect(flags(2, ['T.L1.1', 'T.L1.2', '?', 'T.L1.1', 'T.L1.2', 'T.L1.1', 'T.L1.2'])).toEqual([
       'new/L1: 1 2',
       'new/-: 3!stray_page',
-      'new/L1: 4 5',
-      'new/L1: 6 7',
+      'new/L1: 4 5!ambiguous_position',
+      'new/L1: 6 7!ambiguous_position',
     ]);
   });
 
   it('flags a page 2 that comes before its page 1', () => {
+    // Sheet 4 is left short, so page 6 could be its page 2 as well as page 5's.
     expect(flags(2, ['T.L1.1', 'T.L1.2', 'T.L1.2', 'T.L1.1', 'T.L1.1', 'T.L1.2'])).toEqual([
       'new/L1: 1 2',
       'new/L1: 3!out_of_order',
-      'new/L1: 4',
-      'new/L1: 5 6',
+      'new/L1: 4!page_missing',
+      'new/L1: 5 6!ambiguous_position',
     ]);
-    expect(flags(2, ['T.L1.2', 'T.L1.1'])).toEqual(['new/L1: 1!out_of_order', 'new/L1: 2']);
+    expect(flags(2, ['T.L1.2', 'T.L1.1'])).toEqual(['new/L1: 1!out_of_order', 'new/L1: 2!page_missing']);
   });
 
   it('flags a page whose codes are covered, where a code was expected', () => {
     // Page 2 covered: it stays with its page 1, flagged.
-    expect(flags(2, ['T.L1.1', '?', 'T.L1.1', 'T.L1.2'])).toEqual(['new/L1: 1 2!no_code_found', 'new/L1: 3 4']);
-    // Page 1 covered: the page 2 after it continues its sheet.
-    expect(flags(2, ['T.L1.1', 'T.L1.2', '!', 'T.L1.2'])).toEqual(['new/L1: 1 2', 'new/L1: 3!unreadable 4']);
+    expect(flags(2, ['T.L1.1', '?', 'T.L1.1', 'T.L1.2'])).toEqual(['new/L1: 1 2!no_code_found', 'new/L1: 3 4!ambiguous_position']);
+    // Page 1 covered: the page 2 after it goes with it, flagged too (the covered page may be a letter).
+    expect(flags(2, ['T.L1.1', 'T.L1.2', '!', 'T.L1.2'])).toEqual(['new/L1: 1 2', 'new/L1: 3!unreadable 4!ambiguous_position']);
     expect(flags(1, ['T.L1.1', '?', 'T.L1.1'])).toEqual(['new/L1: 1', 'new/-: 2!no_code_found', 'new/L1: 3']);
   });
 
   it('flags a page beyond the sheet length and a page of another course', () => {
-    expect(flags(2, ['T.L1.1', 'T.L1.2', 'T.L1.3', 'T.L1.1'])).toEqual(['new/L1: 1 2', 'new/L1: 3!stray_page', 'new/L1: 4']);
+    expect(flags(2, ['T.L1.1', 'T.L1.2', 'T.L1.3', 'T.L1.1'])).toEqual(['new/L1: 1 2', 'new/L1: 3!stray_page', 'new/L1: 4!page_missing']);
     expect(flags(2, ['T.L1.1', 'T.L1.2', 'T.M1.1', 'T.M1.2', 'T.L1.1'])).toEqual([
       'new/L1: 1 2',
-      'new/M1: 3!another_course 4',
-      'new/L1: 5',
+      'new/M1: 3!another_course 4!ambiguous_position',
+      'new/L1: 5!page_missing',
     ]);
-    expect(flags(2, ['T.L1.1', 'T.M1.2'])).toEqual(['new/L1: 1', 'new/M1: 2!another_course']);
+    expect(flags(2, ['T.L1.1', 'T.M1.2'])).toEqual(['new/L1: 1!page_missing', 'new/M1: 2!another_course']);
   });
 
   it('places an issued page by its student in an intro file, never in a new student', () => {
-    expect(flags(2, ['T.L1.1', 'T.L1.2', 'A.L2.1', 'A.L2.2', 'T.L1.1'])).toEqual(['new/L1: 1 2', 'A/L2: 3 4', 'new/L1: 5']);
+    expect(flags(2, ['T.L1.1', 'T.L1.2', 'A.L2.1', 'A.L2.2', 'T.L1.1'])).toEqual(['new/L1: 1 2', 'A/L2: 3 4', 'new/L1: 5!page_missing']);
   });
 
   it('by codes, flags a sheet that starts after page 1 and a page number that skips', () => {
-    expect(flags(0, ['T.L1.2', 'T.L1.1', 'T.L1.3'])).toEqual(['-/L1: 1!out_of_order', '-/L1: 2 3!out_of_order']);
+    expect(flags(0, ['T.L1.2', 'T.L1.1', 'T.L1.3'])).toEqual(['-/L1: 1!out_of_order', '-/L1: 2 3!ambiguous_position']);
     expect(flags(0, ['A.L1.1', 'B.L1.2'])).toEqual(['A/L1: 1', 'B/L1: 2!out_of_order']);
     expect(flags(0, ['A.L1.1', '?', 'B.L1.1'])).toEqual(['A/L1: 1 2!no_code_found', 'B/L1: 3']);
   });

@@ -202,6 +202,10 @@ export async function loadFileStats(db: Database, fileId: string, scope: string 
     another_course: flagCount('another_course'),
     duplicate_sheet: Number(row.duplicate_sheet),
     blank_back: Number(row.blank_back),
+    ambiguous_position: flagCount('ambiguous_position'),
+    page_missing: flagCount('page_missing'),
+    scanned_twice: flagCount('scanned_twice'),
+    already_uploaded: flagCount('already_uploaded'),
   };
   return {
     pages: Number(row.pages),
@@ -215,5 +219,24 @@ export async function loadFileStats(db: Database, fileId: string, scope: string 
     missing_lesson: Number(row.missing_lesson),
     flagged: Object.values(flags).reduce((sum, n) => sum + Number(n), 0),
     reasons,
+    repeat_of: scope === null ? await repeatedFile(db, fileId) : null,
   };
+}
+
+/**
+ * The earlier file most of this one's paper was seen in (a batch scanned again): pages keep the
+ * file their paper was first seen in (flag_detail), whatever Review did with their flags since.
+ */
+async function repeatedFile(db: Database, fileId: string): Promise<Schemas['RepeatedFile'] | null> {
+  const row = await db.maybeOne<{ file_id: string; name: string; pages: number; content: number }>(
+    `SELECT seen.file_id, f.name, seen.pages,
+            (SELECT count(*)::int FROM pages c WHERE c.file_id = $1 AND NOT c.blank) AS content
+     FROM (SELECT (p.flag_detail ->> 'copy_file_id')::uuid AS file_id, count(*)::int AS pages
+           FROM pages p WHERE p.file_id = $1 AND p.flag_detail ? 'copy_file_id' AND p.flag_detail ->> 'copy_file_id' <> $1::text
+           GROUP BY 1 ORDER BY 2 DESC LIMIT 1) seen
+     JOIN files f ON f.id = seen.file_id`,
+    [fileId],
+  );
+  if (row === null || row.pages * 2 < row.content) return null;
+  return { file_id: row.file_id, name: row.name, pages: row.pages };
 }

@@ -12,6 +12,15 @@ export const PAGE_NOT_FOUND = 'Page not found';
 /** Select list over `pages p`; callers append WHERE/ORDER BY. */
 export const PAGE_SELECT = `
   SELECT p.id, p.file_id, p.page_number, p.ignored, p.blank, p.unrecognized_reason, p.flag, a.duplicate_of,
+         p.flag_detail -> 'missing_pages' AS missing_pages,
+         (SELECT json_agg(json_build_object('id', cs.id, 'number', cs.sequence + 1, 'student_id', cs.student_id,
+                                            'human_id', cst.human_id) ORDER BY cs.sequence)
+          FROM answer_sheets cs LEFT JOIN students cst ON cst.id = cs.student_id
+          WHERE p.flag = 'ambiguous_position' AND cs.file_id = p.file_id
+            AND cs.id::text IN (SELECT jsonb_array_elements_text(p.flag_detail -> 'candidate_sheets'))) AS candidate_sheets,
+         (SELECT json_build_object('page_id', cp.id, 'page_number', cp.page_number, 'file_id', cf.id, 'file_name', cf.name)
+          FROM pages cp JOIN files cf ON cf.id = cp.file_id
+          WHERE p.flag IN ('scanned_twice', 'already_uploaded') AND cp.id = (p.flag_detail ->> 'copy_page_id')::uuid) AS copy_of,
          (SELECT json_build_object('action', m.action, 'by', m.user_email, 'at', m.created_at)
           FROM review_mends m WHERE m.page_id = p.id ORDER BY m.created_at DESC, m.id LIMIT 1) AS mended,
          p.template_id, pt.name AS template_name, pt.page_number AS template_page_number, pt.code_id AS template_code,
@@ -41,6 +50,9 @@ export interface PageRow {
   unrecognized_reason: Schemas['UnrecognizedReason'] | null;
   flag: PageFlag | null;
   duplicate_of: string | null;
+  missing_pages: number[] | null;
+  candidate_sheets: { id: string; number: number; student_id: string | null; human_id: number | null }[] | null;
+  copy_of: { page_id: string; page_number: number; file_id: string; file_name: string } | null;
   mended: { action: Schemas['ReviewMendAction']; by: string; at: string } | null;
   template_id: string | null;
   template_name: string | null;
@@ -72,6 +84,21 @@ function reviewReason(row: PageRow): Schemas['ReviewReason'] | null {
   return null;
 }
 
+/** What Review shows beside the page's flag, for the flag it has now (a mend clears both). */
+function reviewDetail(row: PageRow): Schemas['ReviewDetail'] | null {
+  if (row.flag === 'ambiguous_position' && row.candidate_sheets)
+    return {
+      candidate_sheets: row.candidate_sheets.map((sheet) => ({
+        id: sheet.id,
+        number: Number(sheet.number),
+        student: sheet.student_id === null ? null : { id: sheet.student_id, human_id: Number(sheet.human_id) },
+      })),
+    };
+  if ((row.flag === 'scanned_twice' || row.flag === 'already_uploaded') && row.copy_of) return { copy_of: row.copy_of };
+  if (row.flag === 'page_missing' && row.missing_pages) return { missing_pages: row.missing_pages };
+  return null;
+}
+
 function lesson(id: string | null, name: string | null, number: number | null, courseId: string | null): Schemas['Lesson'] | null {
   if (id === null) return null;
   return { id, name: name ?? '', ...(number === null ? {} : { number }), ...(courseId === null ? {} : { course_id: courseId }) };
@@ -91,6 +118,7 @@ export function pageOf(row: PageRow): Schemas['Page'] {
     unrecognized_reason: row.template_id === null ? row.unrecognized_reason : null,
     review_reason: reviewReason(row),
     flagged: row.flag !== null && !row.ignored && row.answer_sheet_id !== null,
+    review_detail: reviewDetail(row),
     mended: row.mended === null ? null : { action: row.mended.action, by: row.mended.by, at: new Date(row.mended.at).toISOString() },
     template:
       row.template_id === null || templateLesson === null

@@ -11,6 +11,10 @@ export const REVIEW_REASON_LABEL: Record<ReviewReason, string> = {
   another_course: 'Another course',
   duplicate_sheet: 'Duplicate of an earlier sheet',
   blank_back: 'Blank back',
+  ambiguous_position: 'Could belong to more than one sheet',
+  page_missing: 'Page missing',
+  scanned_twice: 'Scanned twice',
+  already_uploaded: 'Already uploaded',
 };
 
 export const REVIEW_REASON_HINT: Record<ReviewReason, string> = {
@@ -22,6 +26,14 @@ export const REVIEW_REASON_HINT: Record<ReviewReason, string> = {
   another_course: 'This page is of another course than the responses before it: keep it as its own response, or move it.',
   duplicate_sheet: 'The same student and lesson were received before: ignore this response’s pages to drop it.',
   blank_back: 'A blank back of a double-sided scan: ignored, nothing to do.',
+  ambiguous_position:
+    'An earlier response is still short of this page, so its place is a guess: compare the handwriting, then move it to the response it belongs to, or keep it here.',
+  page_missing:
+    'This response is short of pages: find the missing page in the file and move it here, or keep the response as it is (its study helper grades what came).',
+  scanned_twice:
+    'The same paper as another page of this file (fed twice): ignore this copy. It made no student.',
+  already_uploaded:
+    'This paper was uploaded before: ignore the page if it is a rescan. It made no new student; its response is the earlier student’s.',
 };
 
 /** The order Action Items list them in: what holds the file first. */
@@ -32,6 +44,10 @@ export const REVIEW_REASONS: readonly ReviewReason[] = [
   'out_of_order',
   'stray_page',
   'another_course',
+  'ambiguous_position',
+  'scanned_twice',
+  'already_uploaded',
+  'page_missing',
   'duplicate_sheet',
   'blank_back',
 ];

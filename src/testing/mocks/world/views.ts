@@ -167,7 +167,12 @@ export function fileStats(world: World, file: FileRow, viewer: string | null): S
       another_course: 0,
       duplicate_sheet: 0,
       blank_back: 0,
+      ambiguous_position: 0,
+      page_missing: 0,
+      scanned_twice: 0,
+      already_uploaded: 0,
     },
+    repeat_of: null,
   };
 }
 

@@ -1,0 +1,113 @@
+// Paper seen twice (DESIGN §4): a page is also known by its image. Before a file is split, each
+// page's fingerprint is compared with the file's earlier pages (a double feed) and with pages of
+// earlier files carrying the same code (a batch scanned again). What is found goes into the split
+// as facts about the paper; the split decides what they mean for sheets and students.
+import type { Database } from '../db/database';
+import type { CodePrefix } from '../pipeline/codes';
+import { HASH_CANDIDATE_DISTANCE, hashDistance, samePaper, type PageFingerprint } from '../pipeline/page-fingerprint';
+
+/** Earlier files are searched this far back: a rescan comes within weeks, not years. */
+export const SEEN_PAPER_DAYS = 180;
+/** At most this many earlier pages per code are compared (the newest first). */
+const EARLIER_PAGES_PER_CODE = 5000;
+
+export interface PaperPage {
+  page_number: number;
+  code_prefix: CodePrefix | null;
+  code_id: string | null;
+  blank: boolean;
+  fingerprint_hash: Uint8Array | null;
+  fingerprint: Uint8Array | null;
+}
+
+export interface EarlierPaper {
+  page_id: string;
+  file_id: string;
+  /** The student of the sheet that page is on, if any. */
+  student_id: string | null;
+}
+
+export interface PaperSeen {
+  /** Page number → the earlier page of the same file it is the same paper as. */
+  copyOf: Map<number, number>;
+  /** Page number → the page of an earlier file it is the same paper as. */
+  seenBefore: Map<number, EarlierPaper>;
+}
+
+/** Covers are the same print in every batch; graded packet pages are matched by their codes. */
+const comparable = (page: PaperPage): page is PaperPage & { fingerprint_hash: Uint8Array; fingerprint: Uint8Array } =>
+  !page.blank && page.fingerprint_hash !== null && page.fingerprint !== null && page.code_prefix !== 'c' && page.code_prefix !== 'p';
+
+const codeKey = (page: Pick<PaperPage, 'code_prefix' | 'code_id'>) => (page.code_prefix === null ? '' : `${page.code_prefix}/${page.code_id}`);
+
+const print = (page: { fingerprint_hash: Uint8Array; fingerprint: Uint8Array }): PageFingerprint => ({
+  hash: page.fingerprint_hash,
+  print: page.fingerprint,
+});
+
+/** The file's own pages, as stored. */
+export async function paperSeenBefore(db: Database, fileId: string): Promise<PaperSeen> {
+  const pages = await db.query<PaperPage>(
+    `SELECT page_number, code_prefix, code_id, blank, fingerprint_hash, fingerprint FROM pages WHERE file_id = $1 ORDER BY page_number`,
+    [fileId],
+  );
+  return comparePaper(db, pages, fileId);
+}
+
+/** `pages` in page order; `fileId` is the file they are (or will be) in, left out of the search. */
+export async function comparePaper(db: Database, pages: readonly PaperPage[], fileId: string | null): Promise<PaperSeen> {
+  const seen: PaperSeen = { copyOf: new Map(), seenBefore: new Map() };
+  const kept = pages.filter(comparable);
+
+  // A double feed: the same paper as an earlier page of this file with the same code (or none).
+  const originals = new Map<string, (typeof kept)[number][]>();
+  for (const page of kept) {
+    const group = originals.get(codeKey(page)) ?? [];
+    const original = group.find(
+      (earlier) => hashDistance(earlier.fingerprint_hash, page.fingerprint_hash) <= HASH_CANDIDATE_DISTANCE && samePaper(print(earlier), print(page)),
+    );
+    if (original) seen.copyOf.set(page.page_number, original.page_number);
+    else originals.set(codeKey(page), [...group, page]);
+  }
+
+  // A rescan: the same paper as a page of an earlier file carrying the same code.
+  const coded = kept.filter((page) => page.code_prefix !== null && !seen.copyOf.has(page.page_number));
+  const keys = [...new Set(coded.map(codeKey))];
+  if (keys.length === 0) return seen;
+  const earlier = await db.query<{ id: string; file_id: string; prefix: string; code_id: string; fingerprint_hash: Uint8Array; student_id: string | null }>(
+    `SELECT e.id, e.file_id, e.code_prefix AS prefix, e.code_id, e.fingerprint_hash, a.student_id
+     FROM unnest($1::text[], $2::text[]) AS c(prefix, code_id)
+     CROSS JOIN LATERAL (
+       SELECT p.id, p.file_id, p.code_prefix, p.code_id, p.fingerprint_hash, p.answer_sheet_id, p.created_at FROM pages p
+       WHERE p.code_prefix = c.prefix AND p.code_id = c.code_id AND p.fingerprint_hash IS NOT NULL
+         AND p.file_id IS DISTINCT FROM $3::uuid AND NOT p.blank
+         AND p.created_at > now() - make_interval(days => $4)
+       ORDER BY p.created_at DESC LIMIT $5) e
+     LEFT JOIN answer_sheets a ON a.id = e.answer_sheet_id
+     ORDER BY e.created_at`,
+    [keys.map((key) => key.split('/')[0]), keys.map((key) => key.split('/')[1]), fileId, SEEN_PAPER_DAYS, EARLIER_PAGES_PER_CODE],
+  );
+  const byCode = new Map<string, typeof earlier>();
+  for (const row of earlier) byCode.set(`${row.prefix}/${row.code_id}`, [...(byCode.get(`${row.prefix}/${row.code_id}`) ?? []), row]);
+  const near = new Map<number, typeof earlier>();
+  for (const page of coded) {
+    const list = (byCode.get(codeKey(page)) ?? []).filter((row) => hashDistance(row.fingerprint_hash, page.fingerprint_hash) <= HASH_CANDIDATE_DISTANCE);
+    if (list.length > 0) near.set(page.page_number, list);
+  }
+  if (near.size === 0) return seen;
+  const ids = [...new Set([...near.values()].flat().map((row) => row.id))];
+  const prints = new Map(
+    (await db.query<{ id: string; fingerprint: Uint8Array }>('SELECT id, fingerprint FROM pages WHERE id = ANY($1::uuid[])', [ids])).map((row) => [
+      row.id,
+      row.fingerprint,
+    ]),
+  );
+  for (const page of coded) {
+    // The earliest paper it repeats: the one first uploaded.
+    const match = near
+      .get(page.page_number)
+      ?.find((row) => prints.has(row.id) && samePaper({ hash: row.fingerprint_hash, print: prints.get(row.id)! }, print(page)));
+    if (match) seen.seenBefore.set(page.page_number, { page_id: match.id, file_id: match.file_id, student_id: match.student_id });
+  }
+  return seen;
+}
