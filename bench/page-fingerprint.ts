@@ -1,0 +1,161 @@
+// Page fingerprints (server/pipeline/page-fingerprint.ts) on students' filled sheets: the
+// product's lesson masters with handwriting, each sheet scanned, then rescanned with another
+// scanner setup. Counts rescans found (hash within HASH_CANDIDATE_DISTANCE and samePaper) and
+// false matches between different students' sheets of one master; times both steps.
+//
+//   npx tsx bench/page-fingerprint.ts [--masters 8] [--students 12] [--rescans 6] [--seed 30]
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { parseArgs } from 'node:util';
+import {
+  HASH_CANDIDATE_DISTANCE,
+  hashDistance,
+  pageFingerprint,
+  samePaper,
+  unexplainedInk,
+  type PageFingerprint,
+} from '../server/pipeline/page-fingerprint';
+import { scannedSheets } from '../tests/fixtures/filled-sheets';
+import { createPrng } from '../tests/fixtures/prng';
+
+const { values } = parseArgs({
+  options: {
+    masters: { type: 'string', default: '8' },
+    students: { type: 'string', default: '12' },
+    rescans: { type: 'string', default: '6' },
+    seed: { type: 'string', default: '30' },
+  },
+});
+const options = {
+  masters: Number(values.masters),
+  students: Number(values.students),
+  rescans: Number(values.rescans),
+};
+
+interface Scan {
+  master: number;
+  student: number;
+  scan: number;
+  fp: PageFingerprint;
+}
+const scans: Scan[] = [];
+let fingerprintMs = 0;
+let makeMs = 0;
+let made = performance.now();
+for await (const sheet of scannedSheets(createPrng(Number(values.seed)), options)) {
+  const start = performance.now();
+  makeMs += start - made;
+  const fp = await pageFingerprint(sheet.jpeg);
+  made = performance.now();
+  fingerprintMs += made - start;
+  scans.push({ master: sheet.master, student: sheet.student, scan: sheet.scan, fp });
+}
+
+const firsts = scans.filter((s) => s.scan === 0);
+const firstOf = (s: Scan) => firsts.find((f) => f.master === s.master && f.student === s.student)!;
+let compareMs = 0;
+let compares = 0;
+const decide = (a: Scan, b: Scan): boolean => {
+  const start = performance.now();
+  const same = samePaper(a.fp, b.fp);
+  compareMs += performance.now() - start;
+  compares++;
+  return same;
+};
+
+// Rescans: each against its sheet's first scan.
+const rescans = scans.filter((s) => s.scan > 0);
+const missed: { scan: Scan; hash: number; score: number | null }[] = [];
+const rescanHash: number[] = [];
+for (const rescan of rescans) {
+  const first = firstOf(rescan);
+  const hash = hashDistance(first.fp.hash, rescan.fp.hash);
+  rescanHash.push(hash);
+  if (hash > HASH_CANDIDATE_DISTANCE || !decide(first, rescan))
+    missed.push({ scan: rescan, hash, score: unexplainedInk(first.fp.print, rescan.fp.print) });
+}
+
+// Different students of one master: every pair of first scans, and every rescan against the
+// other students' first scans.
+let sheetPairs = 0;
+let sheetFalse = 0;
+let scanPairs = 0;
+let scanFalse = 0;
+let candidates = 0;
+const falseMatches: string[] = [];
+for (const a of scans) {
+  for (const b of firsts) {
+    if (a.master !== b.master || a.student === b.student) continue;
+    if (a.scan === 0 && a.student > b.student) continue;
+    const sheetPair = a.scan === 0;
+    if (hashDistance(a.fp.hash, b.fp.hash) > HASH_CANDIDATE_DISTANCE) {
+      if (sheetPair) sheetPairs++;
+      else scanPairs++;
+      continue;
+    }
+    candidates++;
+    const same = decide(a, b);
+    if (sheetPair) {
+      sheetPairs++;
+      if (same) sheetFalse++;
+    } else {
+      scanPairs++;
+      if (same) scanFalse++;
+    }
+    if (same)
+      falseMatches.push(
+        `master ${a.master}: students ${a.student} (scan ${a.scan}) and ${b.student}`,
+      );
+  }
+}
+
+// The prefilter between different masters: how many pairs it lets through.
+let otherMasterPairs = 0;
+let otherMasterCandidates = 0;
+for (const a of firsts) {
+  for (const b of firsts) {
+    if (a.master >= b.master) continue;
+    otherMasterPairs++;
+    if (hashDistance(a.fp.hash, b.fp.hash) <= HASH_CANDIDATE_DISTANCE) otherMasterCandidates++;
+  }
+}
+const hashStart = performance.now();
+let sink = 0;
+for (let i = 0; i < 200; i++)
+  for (const b of firsts) sink += hashDistance(firsts[i % firsts.length]!.fp.hash, b.fp.hash);
+const hashUs = ((performance.now() - hashStart) * 1000) / (200 * firsts.length);
+
+const result = {
+  options,
+  scans: scans.length,
+  rescans: rescans.length,
+  rescansFound: rescans.length - missed.length,
+  rescansFoundShare: (rescans.length - missed.length) / rescans.length,
+  rescanHashMax: Math.max(...rescanHash),
+  differentStudentSheetPairs: sheetPairs,
+  differentStudentSheetFalseMatches: sheetFalse,
+  differentStudentScanPairs: scanPairs,
+  differentStudentScanFalseMatches: scanFalse,
+  differentStudentHashCandidates: candidates,
+  otherMasterPairs,
+  otherMasterHashCandidates: otherMasterCandidates,
+  msPerFingerprint: fingerprintMs / scans.length,
+  msPerSamePaper: compareMs / compares,
+  usPerHashDistance: hashUs,
+  msPerScanMade: makeMs / scans.length,
+  missed: missed.map((m) => ({
+    master: m.scan.master,
+    student: m.scan.student,
+    scan: m.scan.scan,
+    hash: m.hash,
+    score: m.score,
+  })),
+  falseMatches: falseMatches.slice(0, 40),
+};
+console.log(JSON.stringify(result, null, 2), sink > 0 ? '' : ' ');
+mkdirSync(join(import.meta.dirname, 'results'), { recursive: true });
+writeFileSync(
+  join(import.meta.dirname, 'results', 'page-fingerprint.json'),
+  JSON.stringify(result, null, 2),
+);
+process.exit(sheetFalse + scanFalse === 0 && result.rescansFoundShare >= 0.99 ? 0 : 1);
