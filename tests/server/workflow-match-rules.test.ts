@@ -28,19 +28,34 @@ function pages(...list: Page[]): GradedPageInput[] {
 const outcomes = (input: GradedPageInput[]) => matchGradedPages(input, resolve, MINE).pages.map((page) => [page.outcome, page.page_id]);
 
 describe('graded upload matching rules', () => {
-  it('matches fronts by code and takes the page after a front as its back, once', () => {
-    const input = pages(['p', 'AAAA2222'], 'back', 'back', ['p', 'BBBB2222'], 'blank');
+  it('in a duplex scan, takes the page after a front as its back, once', () => {
+    // Two-sided: fronts on odd pages, most backs blank, one with the helper's writing.
+    const input = pages(['p', 'AAAA2222'], 'back', ['p', 'BBBB2222'], 'blank', 'back', 'blank');
     expect(outcomes(input)).toEqual([
       ['matched', 'page-1'],
       ['back', 'page-1'],
+      ['matched', 'page-2'],
+      ['blank_back', 'page-2'],
+      ['unrecognized', null],
+      ['blank', null],
+    ]);
+    expect(matchGradedPages(input, resolve, MINE).feedback).toEqual([
+      { page_id: 'page-1', front_page_number: 1, back_page_number: 2 },
+      { page_id: 'page-2', front_page_number: 3, back_page_number: null },
+    ]);
+  });
+
+  it('in a one-sided scan, never attaches a page without a code to the page before: not matched, no code', () => {
+    // The graded page 2 with both codes under sticky notes, scanned one-sided.
+    const match = matchGradedPages(pages(['p', 'AAAA2222'], 'back', ['p', 'BBBB2222'], 'blank'), resolve, MINE);
+    expect(match.pages.map((page) => [page.outcome, page.page_id])).toEqual([
+      ['matched', 'page-1'],
       ['unrecognized', null],
       ['matched', 'page-2'],
       ['blank_back', 'page-2'],
     ]);
-    expect(matchGradedPages(input, resolve, MINE).feedback).toEqual([
-      { page_id: 'page-1', front_page_number: 1, back_page_number: 2 },
-      { page_id: 'page-2', front_page_number: 4, back_page_number: null },
-    ]);
+    expect(match.pages[1]!.detail).toMatch(/^Not matched: no code\./);
+    expect(match.feedback.map((item) => item.back_page_number)).toEqual([null, null]);
   });
 
   it("refuses other congregations' pages, files not being graded or archived, codes never printed and other kinds; their backs too", () => {
@@ -68,13 +83,13 @@ describe('graded upload matching rules', () => {
   });
 
   it('keeps the later scan of a page scanned twice, dropping the earlier one with its back', () => {
-    const input = pages(['p', 'AAAA2222'], 'back', ['p', 'BBBB2222'], ['p', 'AAAA2222']);
+    const input = pages(['p', 'AAAA2222'], 'back', ['p', 'BBBB2222'], 'blank', ['p', 'AAAA2222'], 'blank');
     const match = matchGradedPages(input, resolve, MINE);
-    expect(match.pages.map((page) => page.outcome)).toEqual(['superseded', 'superseded', 'matched', 'replaced']);
-    expect(match.pages[3]!.detail).toBe('Replaces the scan on page 1 of this upload.');
+    expect(match.pages.map((page) => page.outcome)).toEqual(['superseded', 'superseded', 'matched', 'blank_back', 'replaced', 'blank_back']);
+    expect(match.pages[4]!.detail).toBe('Replaces the scan on page 1 of this upload.');
     expect(match.feedback).toEqual([
       { page_id: 'page-2', front_page_number: 3, back_page_number: null },
-      { page_id: 'page-1', front_page_number: 4, back_page_number: null },
+      { page_id: 'page-1', front_page_number: 5, back_page_number: null },
     ]);
   });
 });

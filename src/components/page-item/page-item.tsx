@@ -14,6 +14,7 @@ import { StatusTag } from '../status-tag/status-tag';
 import { invalidateAnswerSheetsAndFiles } from '../../lib/file-cache';
 import { PageMends } from './page-mends';
 import { PAGE_ITEM_THUMBNAIL, PageThumbnail } from './page-thumbnail';
+import { ReviewDetail } from './review-detail';
 import { REVIEW_REASON_HINT, REVIEW_REASON_LABEL } from './review-reasons';
 import './pages.css';
 
@@ -136,6 +137,7 @@ export function PageItem({ page, response, mends }: PageItemProps) {
         {reason && !blankBack && page.flagged && (
           <p className="page-item-reason">{REVIEW_REASON_HINT[reason]}</p>
         )}
+        <ReviewDetail page={page} canMend={!!mends} />
         {page.mended && (
           <p className="page-item-mended">{`Mended by ${page.mended.by}, ${formatMended(page.mended.at)}`}</p>
         )}

@@ -63,6 +63,11 @@ export function flaggedPages(stats: FileStats): { label: string; count: number }
   ].filter((item) => item.count > 0);
 }
 
+/** A batch scanned again: said before anyone reviews it. */
+export function repeatedFileStep(name: string, pages: number): string {
+  return `This file repeats “${name}”: ${pages} of its pages were uploaded there before and made no new students. If it is the same batch scanned again, delete this file.`;
+}
+
 /** Service-center files: success only when nothing is flagged. */
 export function serviceCenterReport(files: readonly { id: string; failed: boolean; stats: FileStats | null }[]): ProcessingReport {
   const failed = files.filter((file) => file.failed).length;
@@ -70,10 +75,18 @@ export function serviceCenterReport(files: readonly { id: string; failed: boolea
   const total = (key: 'pages' | 'sheets') => stats.reduce((sum, s) => sum + s[key], 0);
   const flagged = stats.flatMap(flaggedPages).reduce<Map<string, number>>((map, item) => map.set(item.label, (map.get(item.label) ?? 0) + item.count), new Map());
   const problems = failed + [...flagged.values()].reduce((a, b) => a + b, 0);
+  const repeated = stats.find((s) => s.repeat_of)?.repeat_of;
+  const seenBefore = stats.reduce((sum, s) => sum + s.reasons.already_uploaded + s.reasons.scanned_twice, 0);
   return {
     problems,
-    counts: [count('pages read', total('pages')), count('answer sheets', total('sheets')), ...[...flagged].map(([label, n]) => count(label, n))],
-    nextStep: failed > 0 ? PROCESSING_FAILED_STEP : problems > 0 ? SERVICE_CENTER_NEXT_STEP : null,
+    counts: [
+      count('pages read', total('pages')),
+      count('answer sheets', total('sheets')),
+      ...[...flagged].map(([label, n]) => count(label, n)),
+      ...(seenBefore > 0 ? [count('pages scanned before', seenBefore)] : []),
+    ],
+    nextStep:
+      failed > 0 ? PROCESSING_FAILED_STEP : repeated ? repeatedFileStep(repeated.name, repeated.pages) : problems > 0 ? SERVICE_CENTER_NEXT_STEP : null,
     href: files[0] ? paths.file(files[0].id) : null,
   };
 }

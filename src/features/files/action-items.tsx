@@ -11,6 +11,8 @@ export interface ActionItem {
   text: string;
   /** Links to the responses with pages of this reason; otherwise to all responses. */
   reason?: ReviewReason;
+  /** Links elsewhere (the earlier file a batch repeats). */
+  to?: string;
   severity: 'warning' | 'info';
 }
 
@@ -36,6 +38,13 @@ const SHEET_WARNINGS: readonly { key: CountKey; one: string; many: string }[] = 
 /** One item per warning with a count above zero, in the order a reviewer deals with them. */
 export function actionItems(stats: FileStats): ActionItem[] {
   const items: ActionItem[] = [];
+  if (stats.repeat_of)
+    items.push({
+      key: 'repeat_of',
+      text: `Already uploaded: ${plural(stats.repeat_of.pages, 'page', 'pages')} of this file are in “${stats.repeat_of.name}”`,
+      to: paths.file(stats.repeat_of.file_id),
+      severity: 'warning',
+    });
   for (const reason of REVIEW_REASONS) {
     const count = stats.reasons[reason];
     if (count === 0) continue;
@@ -97,9 +106,10 @@ export function ActionItemLinks({
           />
           <Link
             to={
-              item.reason
+              item.to ??
+              (item.reason
                 ? `${paths.fileResponses(fileId)}?reason=${item.reason}`
-                : paths.fileResponses(fileId)
+                : paths.fileResponses(fileId))
             }
           >
             {item.text}

@@ -1,0 +1,74 @@
+// What Review knows beside a page's flag (DESIGN §4 "Placing a page by position, and paper seen
+// twice"): the sheets a page could belong to, each one click away; the page it is the same paper
+// as; the pages its response lacks.
+import { useQueryClient } from '@tanstack/react-query';
+import { Link } from 'react-router-dom';
+import { Button } from 'primereact/button';
+import { useUpdatePage } from '../../../generated/hooks/pages/pages';
+import type { Page } from '../../../generated/hooks/model';
+import { paths } from '../../config/paths';
+import { invalidateAnswerSheetsAndFiles } from '../../lib/file-cache';
+
+export function ReviewDetail({ page, canMend }: { page: Page; canMend: boolean }) {
+  const queryClient = useQueryClient();
+  const update = useUpdatePage();
+  const detail = page.review_detail;
+  if (!detail || !page.flagged) return null;
+
+  if (detail.candidate_sheets && detail.candidate_sheets.length > 0)
+    return (
+      <div
+        className="page-item-candidates"
+        role="group"
+        aria-label={`Responses page ${page.page_number} could belong to`}
+      >
+        <p>Could belong to:</p>
+        <ul>
+          {detail.candidate_sheets.map((sheet) => {
+            const who = sheet.student ? `Student ${sheet.student.human_id}` : 'no student yet';
+            const here = sheet.id === page.answer_sheet?.id;
+            return (
+              <li key={sheet.id}>
+                <Link to={paths.response(sheet.id)}>{`Response ${sheet.number} (${who})`}</Link>
+                {here && <span> (here now)</span>}
+                {canMend && (
+                  <Button
+                    type="button"
+                    size="small"
+                    text
+                    label={here ? 'Keep It Here' : `Move to Response ${sheet.number}`}
+                    disabled={update.isPending}
+                    onClick={() =>
+                      update.mutate(
+                        { pageId: page.id, data: { answer_sheet: sheet.id } },
+                        { onSuccess: () => void invalidateAnswerSheetsAndFiles(queryClient) },
+                      )
+                    }
+                  />
+                )}
+              </li>
+            );
+          })}
+        </ul>
+      </div>
+    );
+
+  if (detail.copy_of) {
+    const sameFile = detail.copy_of.file_id === page.file_id;
+    return (
+      <p className="page-item-copy">
+        {sameFile
+          ? 'The same paper as '
+          : `Already uploaded in file “${detail.copy_of.file_name}” as `}
+        <Link to={paths.page(detail.copy_of.page_id)}>{`page ${detail.copy_of.page_number}`}</Link>
+        {sameFile ? ' of this file.' : '.'}
+      </p>
+    );
+  }
+
+  if (detail.missing_pages && detail.missing_pages.length > 0)
+    return (
+      <p className="page-item-missing">{`Page ${detail.missing_pages.join(' and ')} missing from this response.`}</p>
+    );
+  return null;
+}
