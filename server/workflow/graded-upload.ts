@@ -8,6 +8,7 @@ import type { BlobStore } from '../blob-store';
 import type { Database } from '../db/database';
 import type { CodePrefix } from '../pipeline/codes';
 import { discardIfUnreferenced } from '../db/blob-references';
+import { hasPrintedHeader } from '../pipeline/printed-header';
 import type { ProcessedPage } from '../pipeline/process-pages';
 import { fingerprintOf } from './file-pages';
 import { refreshGrading } from './grading-state';
@@ -32,15 +33,16 @@ export async function stagePage(db: Database, blobStore: BlobStore, uploadId: st
   const imageKey = page.image && !page.blank ? (await blobStore.put(page.image.jpeg)).key : null;
   // Intro sheets make students: their paper is known by sight too (paper-seen).
   const fingerprint = intro ? await fingerprintOf(page) : null;
+  const printedHeader = !intro && !page.code && !page.blank && page.image ? await hasPrintedHeader(page.image.jpeg).catch(() => null) : null;
   (page as { image: ProcessedPage['image'] }).image = null;
   await db.query(
     `INSERT INTO graded_upload_pages (upload_id, page_number, code_prefix, code_id, reason, blank, read_error, image_blob_key,
-                                      fingerprint_hash, fingerprint)
-     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)
+                                      fingerprint_hash, fingerprint, printed_header)
+     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11)
      ON CONFLICT (upload_id, page_number) DO UPDATE SET
        code_prefix = EXCLUDED.code_prefix, code_id = EXCLUDED.code_id, reason = EXCLUDED.reason, blank = EXCLUDED.blank,
        read_error = EXCLUDED.read_error, image_blob_key = EXCLUDED.image_blob_key,
-       fingerprint_hash = EXCLUDED.fingerprint_hash, fingerprint = EXCLUDED.fingerprint`,
+       fingerprint_hash = EXCLUDED.fingerprint_hash, fingerprint = EXCLUDED.fingerprint, printed_header = EXCLUDED.printed_header`,
     [
       uploadId,
       page.page_number,
@@ -52,6 +54,7 @@ export async function stagePage(db: Database, blobStore: BlobStore, uploadId: st
       imageKey,
       fingerprint?.hash ?? null,
       fingerprint?.print ?? null,
+      printedHeader,
     ],
   );
 }
@@ -92,7 +95,14 @@ export async function matchUpload(db: Database, upload: UploadRow): Promise<Matc
     const targetOf = new Map(targets.map((target) => [target.code_id, target]));
     const imageOf = new Map(staged.map((page) => [page.page_number, page.image_blob_key]));
     const match = matchGradedPages(
-      staged.map((page) => ({ page_number: page.page_number, code: codeOf(page), reason: page.reason, blank: page.blank, read_error: page.read_error })),
+      staged.map((page) => ({
+        page_number: page.page_number,
+        code: codeOf(page),
+        reason: page.reason,
+        blank: page.blank,
+        read_error: page.read_error,
+        printed_header: page.printed_header,
+      })),
       (code) => targetOf.get(code.id) ?? null,
       upload.congregation_id,
     );

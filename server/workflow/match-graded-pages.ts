@@ -6,9 +6,9 @@
 //     graded front of that original page (`matched`).
 //   - The page right after a matched front, when it has no code, is that front's duplex back
 //     only when it is one (DESIGN §4): blank (`blank_back`, not kept: the return file carries no
-//     empty pages), or at a back's place in a duplex scan (`back`). Only one back per front. In a
-//     one-sided scan a page without a code is a front whose codes are covered: "not matched: no
-//     code", never attached to the page before it.
+//     empty pages), at a back's place in a duplex scan, or writing without the header line every
+//     packet page carries (`back`). Only one back per front. Any other page without a code is a
+//     front whose codes are covered: "not matched: no code", never attached to the page before.
 //   - The same original page scanned twice in one upload: the later scan wins (`replaced`), the
 //     earlier one and its back are `superseded`.
 //   - Everything else is refused and says why: a `p` code of another congregation's page
@@ -43,6 +43,8 @@ export interface GradedPageInput {
   blank: boolean;
   /** The page could not be processed at all. */
   read_error: string | null;
+  /** It carries the header line printed on packet pages (false: none; null or absent: not known). */
+  printed_header?: boolean | null;
 }
 
 /** What a `p` code names, as the database knows it. */
@@ -163,7 +165,11 @@ export function matchGradedPages(
       front = null;
       continue;
     }
-    const backPlace = duplex && front !== null && page.page_number === front.front_page_number + 1 && page.page_number % 2 === 0;
+    // Right after its front, and a back by its place in a duplex scan or by carrying no printed lesson content.
+    const backPlace =
+      front !== null &&
+      page.page_number === front.front_page_number + 1 &&
+      ((duplex && page.page_number % 2 === 0) || page.printed_header === false);
     if (front !== null && page.reason !== 'unreadable' && backPlace) {
       add(page.page_number, 'back', front.page_id, `Back of page ${front.front_page_number}.`);
       front.back_page_number = page.page_number;

@@ -35,11 +35,12 @@ export interface StagedPage {
   image_blob_key: string | null;
   fingerprint_hash: Uint8Array | null;
   fingerprint: Uint8Array | null;
+  printed_header: boolean | null;
 }
 
 export async function stagedPages(db: Database, uploadId: string): Promise<StagedPage[]> {
   return db.query<StagedPage>(
-    `SELECT page_number, code_prefix, code_id, reason, blank, read_error, image_blob_key, fingerprint_hash, fingerprint
+    `SELECT page_number, code_prefix, code_id, reason, blank, read_error, image_blob_key, fingerprint_hash, fingerprint, printed_header
      FROM graded_upload_pages WHERE upload_id = $1 ORDER BY page_number`,
     [uploadId],
   );

@@ -17,3 +17,7 @@ ALTER TABLE graded_upload_pages ADD COLUMN fingerprint_hash bytea, ADD COLUMN fi
 
 -- Earlier paper is looked up by the code it carries (a template's t code, a student's s code).
 CREATE INDEX pages_seen_paper_idx ON pages (code_prefix, code_id, created_at) WHERE fingerprint_hash IS NOT NULL;
+
+-- A graded page without a code is a back only when it is one: whether it carries the header line
+-- printed on every packet page (printed lesson content) is noted as it is read.
+ALTER TABLE graded_upload_pages ADD COLUMN printed_header boolean;

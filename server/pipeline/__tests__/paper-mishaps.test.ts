@@ -186,12 +186,13 @@ describe('paper mishaps through the matching of graded uploads', () => {
         }));
         // Scanned one-sided: fronts only. Two-sided: each front, then its back.
         const scan = sheets.flatMap((sheet) => {
-          const front = { ...sheet.front, blank: false, truth: sheet.front.original };
+          // Every front carries the packet's printed header; a back never does.
+          const front = { ...sheet.front, blank: false, printed: true, truth: sheet.front.original };
           if (!duplex) return [front];
-          return [front, { code: null, reason: 'no_code_found' as PageReason, blank: sheet.back === 'blank', truth: sheet.front.original, original: null }];
+          return [front, { code: null, reason: 'no_code_found' as PageReason, blank: sheet.back === 'blank', printed: false, truth: sheet.front.original, original: null }];
         });
         const result = matchGradedPages(
-          scan.map((page, i) => ({ page_number: i + 1, code: page.code, reason: page.reason, blank: page.blank, read_error: null })),
+          scan.map((page, i) => ({ page_number: i + 1, code: page.code, reason: page.reason, blank: page.blank, read_error: null, printed_header: page.printed })),
           (code) =>
             code.id.startsWith('X')
               ? { page_id: code.id, congregation_id: 'another', open_for_grading: true, archived: false }
