@@ -160,10 +160,10 @@ describe('Review mends', () => {
     expect(typed.status).toBe(200);
     expect(typed.body).toMatchObject({ flagged: false, unrecognized_reason: null, template: { id: w.templates[0]!.id }, answer_sheet: { student: { id: known.id } }, mended: { action: 'code_typed' } });
     expect(await studentExists(w.db, w.students[3]!.id)).toBe(false);
-    // In a sheet with other pages, a page of another student leaves for a sheet of its own.
+    // In a sheet with other pages, a page of another student joins their sheet of that lesson.
     const again = await call(me, 'PATCH', `/api/pages/${w.pages[6]}`, { code: 'S-ABCD2345' });
-    expect(again.body.answer_sheet.student.id).toBe(known.id);
-    expect((await sheetsOf(w.db, w.fileId)).map((sheet) => sheet.pages)).toEqual([[1, 2, 3], [4], [5], [6], [8], [7]]);
+    expect(again.body.answer_sheet).toMatchObject({ id: w.sheets[3], student: { id: known.id } });
+    expect((await sheetsOf(w.db, w.fileId)).map((sheet) => sheet.pages)).toEqual([[1, 2, 3], [4], [5], [6, 7], [8]]);
     for (const bad of ['P-ABCD2345', 'S-ZZZZ2345', 'hello']) {
       const refused = await call(me, 'PATCH', `/api/pages/${w.pages[0]}`, { code: bad });
       expect(refused.status).toBe(400);
