@@ -253,7 +253,11 @@ export async function startSheetAt(db: Database, pageId: string, by: Mender): Pr
       [sheet.id, page.page_number],
     );
     if (before.kept === 0) throw invalidMend('new_sheet: this page already starts its response (no kept page comes before it)');
-    const moving = await tx.query<{ id: string }>('SELECT id FROM pages WHERE answer_sheet_id = $1 AND page_number >= $2', [sheet.id, page.page_number]);
+    const moving = await tx.query<{ id: string; ignored: boolean }>('SELECT id, ignored FROM pages WHERE answer_sheet_id = $1 AND page_number >= $2', [
+      sheet.id,
+      page.page_number,
+    ]);
+    if (moving.every((row) => row.ignored)) throw invalidMend('new_sheet: this page and the pages after it on its response are all ignored; unignore the page first');
 
     const issued = await tx.maybeOne<{ student_id: string }>(
       `SELECT pc.student_id FROM pages p JOIN printed_codes pc ON pc.prefix = 's' AND pc.code_id = p.code_id
