@@ -162,7 +162,13 @@ async function settleSheet(tx: Database, sheetId: string): Promise<void> {
 
 /** Every sheet of the file points at the earliest sheet of its student and lesson, after sheets came and went. */
 async function settleDuplicates(tx: Database, fileId: string): Promise<void> {
-  await tx.query(`UPDATE answer_sheets a SET duplicate_of = ${DUPLICATE_OF_SQL} WHERE a.file_id = $1`, [fileId]);
+  // Only the sheets whose link changes are written.
+  await tx.query(
+    `UPDATE answer_sheets s SET duplicate_of = settled.duplicate_of
+     FROM (SELECT a.id, ${DUPLICATE_OF_SQL} AS duplicate_of FROM answer_sheets a WHERE a.file_id = $1) settled
+     WHERE s.id = settled.id AND s.duplicate_of IS DISTINCT FROM settled.duplicate_of`,
+    [fileId],
+  );
 }
 
 /**

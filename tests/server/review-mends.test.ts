@@ -104,6 +104,22 @@ describe('Review mends', () => {
     expect(recorded).toEqual([{ action: 'moved', user_email: 'admin@test.local' }]);
   });
 
+  it('keeps a student the file made while something outside Review names them; one nothing keeps goes with their sheet', async () => {
+    const w = await introWorld();
+    const me = await admin(t.current.app);
+    // Yaw asked for baptism: when his only page turns out to be Ama's, he stays (with no sheet).
+    await w.db.query('INSERT INTO baptism_requests (student_id) VALUES ($1)', [w.students[1]!.id]);
+    expect((await call(me, 'PATCH', `/api/pages/${w.pages[3]}`, { answer_sheet: w.sheets[2] })).status).toBe(200);
+    expect(await studentExists(w.db, w.students[1]!.id)).toBe(true);
+    // Esi's sheet was a letter joined to the sheet before it: nothing keeps her.
+    expect((await call(me, 'PATCH', `/api/answer-sheets/${w.sheets[3]}`, { join_previous: true })).status).toBe(200);
+    expect(await studentExists(w.db, w.students[3]!.id)).toBe(false);
+    // A student of an earlier file stays whatever happens to this file's sheets.
+    await w.db.query(`UPDATE students SET created_at = now() - interval '1 day' WHERE id = $1`, [w.students[4]!.id]);
+    for (const page of [w.pages[6], w.pages[7]]) expect((await call(me, 'PATCH', `/api/pages/${page}`, { ignored: true })).status).toBe(200);
+    expect(await studentExists(w.db, w.students[4]!.id)).toBe(true);
+  });
+
   it('removes a stray intro sheet by ignoring its page, leaving no empty student; the file then goes on', async () => {
     const w = await introWorld();
     const me = await admin(t.current.app);
