@@ -109,19 +109,21 @@ async function removeStudentIfEmpty(tx: Database, studentId: string, fileId: str
   await tx.query('DELETE FROM students WHERE id = $1', [studentId]);
 }
 
-/** A new student for an intro sheet, from the same place as the student of the sheet it came from. */
-async function newIntroStudent(tx: Database, fileId: string, like: string | null): Promise<string> {
+/**
+ * A new student for an intro sheet, from the file's service center and its country, as the
+ * pipeline makes them. No congregation or study helper: nothing on the page says which.
+ */
+async function newIntroStudent(tx: Database, fileId: string): Promise<string> {
   const row = await tx.one<{ id: string }>(
-    `INSERT INTO students (service_center_id, country_iso, congregation_id, study_helper_id, last_active_at)
-     SELECT coalesce(s.service_center_id, f.service_center_id), coalesce(s.country_iso, sc.country_iso), s.congregation_id, s.study_helper_id, now()
-     FROM files f LEFT JOIN service_centers sc ON sc.id = f.service_center_id LEFT JOIN students s ON s.id = $2
+    `INSERT INTO students (service_center_id, country_iso, last_active_at)
+     SELECT f.service_center_id, sc.country_iso, now()
+     FROM files f LEFT JOIN service_centers sc ON sc.id = f.service_center_id
      WHERE f.id = $1
      RETURNING id`,
-    [fileId, like],
+    [fileId],
   );
   return row.id;
 }
-
 
 /** Room for a new sheet right after `sequence` (sequences are unique per file and never negative). */
 async function makeRoomAfter(tx: Database, fileId: string, sequence: number): Promise<void> {
@@ -182,7 +184,7 @@ async function giveIntroSheetsStudents(tx: Database, fileId: string, intro: bool
     [fileId],
   );
   for (const sheet of bare) {
-    await tx.query('UPDATE answer_sheets SET student_id = $2 WHERE id = $1', [sheet.id, await newIntroStudent(tx, fileId, null)]);
+    await tx.query('UPDATE answer_sheets SET student_id = $2 WHERE id = $1', [sheet.id, await newIntroStudent(tx, fileId)]);
     await settleSheet(tx, sheet.id);
   }
 }
@@ -270,7 +272,7 @@ export async function startSheetAt(db: Database, pageId: string, by: Mender): Pr
        WHERE p.id = $1 AND p.code_prefix = 's' AND pc.student_id IS NOT NULL`,
       [pageId],
     );
-    const studentId = issued?.student_id ?? (intro ? await newIntroStudent(tx, page.file_id, sheet.student_id) : null);
+    const studentId = issued?.student_id ?? (intro ? await newIntroStudent(tx, page.file_id) : null);
     const lesson = await tx.maybeOne<{ lesson_id: string }>(
       'SELECT pt.lesson_id FROM pages p JOIN page_templates pt ON pt.id = p.template_id WHERE p.id = $1',
       [pageId],

@@ -153,10 +153,14 @@ describe('Review mends', () => {
   it('starts a new sheet at a page: a new student, placed right after, later sheets kept in order', async () => {
     const w = await introWorld();
     const me = await admin(t.current.app);
-    // Page 8 of Kwame's sheet really starts another student's sheet.
+    // Page 8 of Kwame's sheet really starts another student's sheet; Kwame's congregation is not theirs.
+    const congregation = await insertCongregation(w.db, 'GH 0007');
+    await w.db.query('UPDATE students SET congregation_id = $2 WHERE id = $1', [w.students[4]!.id, congregation]);
     const started = await call(me, 'PATCH', `/api/pages/${w.pages[7]}`, { new_sheet: true });
     expect(started.status).toBe(200);
+    expect(started.body.answer_sheet.congregation ?? null).toBeNull();
     const sheets = await sheetsOf(w.db, w.fileId);
+    expect(await w.db.one('SELECT congregation_id FROM students WHERE id = $1', [sheets[5]!.student_id])).toEqual({ congregation_id: null });
     expect(sheets.map((sheet) => sheet.pages)).toEqual([[1, 2, 3], [4], [5], [6], [7], [8]]);
     expect(sheets.map((sheet) => sheet.sequence)).toEqual([0, 1, 2, 3, 4, 5]);
     expect(new Set(sheets.map((sheet) => sheet.student_id)).size).toBe(6);
