@@ -3,7 +3,9 @@
 // before, give a page its code (and so its student) by typing the short code printed beside the
 // QR, choose a page's template, ignore or unignore it. Each mend runs in one transaction with the
 // file locked, clears the flags it answers, is recorded (who, when), and is refused once the file
-// is sent: from then on its sheets are in packets on paper.
+// is sent: from then on its sheets are in packets on paper. Every mend works on any sheet of the
+// file (first, middle, last); a page moves with its blank back; what cannot be done is refused
+// in a sentence, and nothing is left behind: no empty sheet, no student the file made for nothing.
 import type { Schemas } from '../contract/types';
 import { sqlState, type Database } from '../db/database';
 import { badRequest, conflict, conflictError, FILE_NOT_FOUND, HttpError, notFound } from '../http-error';
