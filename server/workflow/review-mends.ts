@@ -3,11 +3,13 @@
 // before, give a page its code (and so its student) by typing the short code printed beside the
 // QR, choose a page's template, ignore or unignore it. Each mend runs in one transaction with the
 // file locked, clears the flags it answers, is recorded (who, when), and is refused once the file
-// is sent: from then on its sheets are in packets on paper.
+// is sent: from then on its sheets are in packets on paper. Every mend works on any sheet of the
+// file (first, middle, last); a page moves with its blank back; what cannot be done is refused
+// in a sentence, and nothing is left behind: no empty sheet, no student the file made for nothing.
 import type { Schemas } from '../contract/types';
-import type { Database } from '../db/database';
-import { badRequest, conflict, notFound } from '../http-error';
-import { sentOrSendingSql } from './file-steps';
+import { sqlState, type Database } from '../db/database';
+import { badRequest, conflict, conflictError, FILE_NOT_FOUND, HttpError, notFound } from '../http-error';
+import { keptSheetSql, sentOrSendingSql } from './file-steps';
 import { resolveCodes } from './resolve-codes';
 import { readCodeText } from '../pipeline/codes';
 
@@ -48,18 +50,22 @@ export interface Mender {
 }
 
 /** Locks the page's file for the mend; 404 for no such page, 409 once the file is sent. */
-async function lockPage(tx: Database, pageId: string): Promise<MendPage> {
+async function lockPage(tx: Database, pageId: string): Promise<MendPage & { intro: boolean }> {
+  const found = await tx.maybeOne<{ file_id: string }>('SELECT file_id FROM pages WHERE id = $1', [pageId]);
+  if (found === null) throw notFound('Page not found');
+  const { intro } = await lockFile(tx, found.file_id);
+  // Read again under the lock: a mend that held it may have moved the page meanwhile.
   const page = await tx.maybeOne<MendPage>('SELECT id, file_id, page_number, answer_sheet_id, flag, ignored FROM pages WHERE id = $1', [pageId]);
   if (page === null) throw notFound('Page not found');
-  await lockFile(tx, page.file_id);
-  return page;
+  return { ...page, intro };
 }
 
 async function lockFile(tx: Database, fileId: string): Promise<{ intro: boolean }> {
-  const file = await tx.one<{ sent: boolean; answer_sheet_page_length: number }>(
+  const file = await tx.maybeOne<{ sent: boolean; answer_sheet_page_length: number }>(
     `SELECT ${sentOrSendingSql('f')} AS sent, answer_sheet_page_length FROM files f WHERE id = $1 FOR UPDATE`,
     [fileId],
   );
+  if (file === null) throw notFound(FILE_NOT_FOUND);
   // Packets are made from the sheets as they are when Send is asked for.
   if (file.sent) throw conflict({ error_type: 'SHEET_ALREADY_SENT', message: FILE_SENT_MESSAGE });
   return { intro: Number(file.answer_sheet_page_length) !== 0 };
@@ -77,9 +83,11 @@ async function record(tx: Database, fileId: string, pageIds: readonly string[], 
 }
 
 /**
- * After pages left a sheet: a sheet with no page left goes, and so does an intro student whom
- * nothing keeps (no kept page in any sheet, no sheet issued to them, no baptism request), so a
- * stray page mistaken for a new student leaves nobody behind.
+ * After pages left a sheet: a sheet with no page left goes, and so does a student this file made
+ * (an intro sheet's) whom nothing keeps: a student made by a file exists for their kept pages, so
+ * when the last one moves away, joins another sheet or is ignored, they go too, unless something
+ * outside Review already names them (a code printed for them, a baptism request). A stray page
+ * mistaken for a new student so leaves nobody behind; students of earlier files always stay.
  */
 async function tidySheet(tx: Database, sheetId: string): Promise<void> {
   const sheet = await sheetOf(tx, sheetId);
@@ -103,27 +111,48 @@ async function removeStudentIfEmpty(tx: Database, studentId: string, fileId: str
   await tx.query('DELETE FROM students WHERE id = $1', [studentId]);
 }
 
-/** A new student for an intro sheet, from the same place as the student of the sheet it came from. */
-async function newIntroStudent(tx: Database, fileId: string, like: string | null): Promise<string> {
+/**
+ * A new student for an intro sheet, from the file's service center and its country, as the
+ * pipeline makes them. No congregation or study helper: nothing on the page says which.
+ */
+async function newIntroStudent(tx: Database, fileId: string): Promise<string> {
   const row = await tx.one<{ id: string }>(
-    `INSERT INTO students (service_center_id, country_iso, congregation_id, study_helper_id, last_active_at)
-     SELECT coalesce(s.service_center_id, f.service_center_id), coalesce(s.country_iso, sc.country_iso), s.congregation_id, s.study_helper_id, now()
-     FROM files f LEFT JOIN service_centers sc ON sc.id = f.service_center_id LEFT JOIN students s ON s.id = $2
+    `INSERT INTO students (service_center_id, country_iso, last_active_at)
+     SELECT f.service_center_id, sc.country_iso, now()
+     FROM files f LEFT JOIN service_centers sc ON sc.id = f.service_center_id
      WHERE f.id = $1
      RETURNING id`,
-    [fileId, like],
+    [fileId],
   );
   return row.id;
 }
 
-/** Room for a new sheet right after `sequence` (sequences are unique per file). */
+/** Room for a new sheet right after `sequence` (sequences are unique per file and never negative). */
 async function makeRoomAfter(tx: Database, fileId: string, sequence: number): Promise<void> {
-  // Two steps: shifting in place would collide with the next sequence before it moves.
-  await tx.query('UPDATE answer_sheets SET sequence = -sequence - 2 WHERE file_id = $1 AND sequence > $2', [fileId, sequence]);
-  await tx.query('UPDATE answer_sheets SET sequence = -sequence - 1 WHERE file_id = $1 AND sequence < 0', [fileId]);
+  // A unique constraint is checked row by row, so shifting in place would meet the next sheet
+  // before it moves: lift the later sheets above every sequence of the file, then bring them
+  // down to one past where they were. No step goes below 0 or onto a sequence in use.
+  const { lift } = await tx.one<{ lift: number }>('SELECT coalesce(max(sequence), 0)::int + 2 AS lift FROM answer_sheets WHERE file_id = $1', [fileId]);
+  await tx.query('UPDATE answer_sheets SET sequence = sequence + $3::int WHERE file_id = $1 AND sequence > $2::int', [fileId, sequence, lift]);
+  await tx.query('UPDATE answer_sheets SET sequence = sequence - $3::int + 1 WHERE file_id = $1 AND sequence > $2::int + $3::int', [fileId, sequence, lift]);
 }
 
-/** A sheet's student, lesson, congregation (the student's, when the sheet has none) and duplicate link, after a mend. */
+/**
+ * A new sheet right after `sheet` in its file. It takes the time of the sheet it comes from, so
+ * "the first sheet received" of a student and lesson still follows the file's order.
+ */
+async function insertSheetAfter(tx: Database, sheet: MendSheet, studentId: string | null, lessonId: string | null): Promise<string> {
+  await makeRoomAfter(tx, sheet.file_id, sheet.sequence);
+  const created = await tx.one<{ id: string }>(
+    `INSERT INTO answer_sheets (file_id, sequence, student_id, lesson_id, created_at)
+     SELECT $1, $2, $3, $4, created_at FROM answer_sheets WHERE id = $5
+     RETURNING id`,
+    [sheet.file_id, sheet.sequence + 1, studentId, lessonId, sheet.id],
+  );
+  return created.id;
+}
+
+/** A sheet's lesson and congregation (the student's, when the sheet has none), after a mend. */
 async function settleSheet(tx: Database, sheetId: string): Promise<void> {
   await tx.query(
     `UPDATE answer_sheets a SET
@@ -133,81 +162,166 @@ async function settleSheet(tx: Database, sheetId: string): Promise<void> {
      WHERE a.id = $1`,
     [sheetId],
   );
-  await tx.query(`UPDATE answer_sheets a SET duplicate_of = ${DUPLICATE_OF_SQL} WHERE a.id = $1`, [sheetId]);
 }
 
-/** Moves a page to another sheet of its file (its own sheet: keeps it there); clears its flag. */
+/** Every sheet of the file points at the earliest sheet of its student and lesson, after sheets came and went. */
+async function settleDuplicates(tx: Database, fileId: string): Promise<void> {
+  // Only the sheets whose link changes are written.
+  await tx.query(
+    `UPDATE answer_sheets s SET duplicate_of = settled.duplicate_of
+     FROM (SELECT a.id, ${DUPLICATE_OF_SQL} AS duplicate_of FROM answer_sheets a WHERE a.file_id = $1) settled
+     WHERE s.id = settled.id AND s.duplicate_of IS DISTINCT FROM settled.duplicate_of`,
+    [fileId],
+  );
+}
+
+/**
+ * In an intro file every sheet with a kept page is a student's: a sheet that takes pages again
+ * (a page moved or brought back to a sheet whose pages were all ignored) gets a new student.
+ */
+async function giveIntroSheetsStudents(tx: Database, fileId: string, intro: boolean): Promise<void> {
+  if (!intro) return;
+  const bare = await tx.query<{ id: string }>(
+    `SELECT a.id FROM answer_sheets a WHERE a.file_id = $1 AND a.student_id IS NULL AND ${keptSheetSql('a')} ORDER BY a.sequence`,
+    [fileId],
+  );
+  for (const sheet of bare) {
+    await tx.query('UPDATE answer_sheets SET student_id = $2 WHERE id = $1', [sheet.id, await newIntroStudent(tx, fileId)]);
+    await settleSheet(tx, sheet.id);
+  }
+}
+
+/** The duplex back that travels with a page: the ignored blank page right after it on the same sheet. */
+async function blankBackOf(tx: Database, page: MendPage): Promise<string | null> {
+  if (page.answer_sheet_id === null) return null;
+  const back = await tx.maybeOne<{ id: string }>(
+    `SELECT b.id FROM pages b, pages p
+     WHERE p.id = $1 AND NOT p.blank AND b.file_id = p.file_id AND b.page_number = p.page_number + 1
+       AND b.answer_sheet_id = p.answer_sheet_id AND b.blank AND b.ignored`,
+    [page.id],
+  );
+  return back?.id ?? null;
+}
+
+/**
+ * One mend in one transaction. Whatever a rule of the database refuses (a bug, or data changed
+ * under the mend) answers in words: nothing was changed, and why, rather than "Invalid input".
+ */
+async function mend<T>(db: Database, work: (tx: Database) => Promise<T>): Promise<T> {
+  try {
+    return await db.transaction(work);
+  } catch (error) {
+    // Class 23: integrity constraint violations (unique, check, foreign key, not null).
+    if (error instanceof HttpError || !sqlState(error)?.startsWith('23')) throw error;
+    throw conflictError(
+      'This mend could not be made: it would leave this file’s responses out of order or pointing at something gone, so nothing was changed. Reload the file and try again.',
+    );
+  }
+}
+
+/**
+ * Moves a page to another sheet of its file (its own sheet: keeps it there); clears its flag. Its
+ * blank back (a duplex back, ignored) goes with it.
+ */
 export async function movePage(db: Database, pageId: string, targetSheetId: string, by: Mender): Promise<void> {
-  await db.transaction(async (tx) => {
+  await mend(db, async (tx) => {
     const page = await lockPage(tx, pageId);
+    const { intro } = page;
     const target = await sheetOf(tx, targetSheetId);
     if (target === null || target.file_id !== page.file_id) throw invalidMend('answer_sheet: not an answer sheet of this page\'s file');
-    await tx.query('UPDATE pages SET answer_sheet_id = $2, flag = NULL WHERE id = $1', [pageId, target.id]);
-    await record(tx, page.file_id, [pageId], 'moved', by);
-    if (page.answer_sheet_id !== null && page.answer_sheet_id !== target.id) await tidySheet(tx, page.answer_sheet_id);
+    if (page.answer_sheet_id === target.id) {
+      await tx.query('UPDATE pages SET flag = NULL WHERE id = $1', [pageId]);
+      await record(tx, page.file_id, [pageId], 'moved', by);
+      return;
+    }
+    const back = await blankBackOf(tx, page);
+    const moving = back === null ? [pageId] : [pageId, back];
+    await tx.query('UPDATE pages SET answer_sheet_id = $2 WHERE id = ANY($1::uuid[])', [moving, target.id]);
+    await tx.query('UPDATE pages SET flag = NULL WHERE id = $1', [pageId]);
+    await record(tx, page.file_id, moving, 'moved', by);
+    if (page.answer_sheet_id !== null) await tidySheet(tx, page.answer_sheet_id);
     await settleSheet(tx, target.id);
+    await giveIntroSheetsStudents(tx, page.file_id, intro);
+    await settleDuplicates(tx, page.file_id);
   });
 }
 
-/** Starts a new sheet at a page: it and the pages after it in its sheet move to the new sheet. */
+/**
+ * Starts a new sheet at a page: it and the pages after it in its sheet move to the new sheet,
+ * placed right after. The new sheet carries only what is certain: the lesson of its pages'
+ * templates, the student an issued (S) code on the page names and that student's congregation.
+ * In an intro file a sheet is a student's first, so it brings a new student.
+ */
 export async function startSheetAt(db: Database, pageId: string, by: Mender): Promise<void> {
-  await db.transaction(async (tx) => {
+  await mend(db, async (tx) => {
     const page = await lockPage(tx, pageId);
-    const { intro } = await lockFile(tx, page.file_id);
-    if (page.answer_sheet_id === null) throw invalidMend('new_sheet: this page belongs to no answer sheet');
+    const { intro } = page;
+    if (page.answer_sheet_id === null) throw invalidMend('new_sheet: this page is on no response (a cover or a page set aside), so no response can start at it');
     const sheet = (await sheetOf(tx, page.answer_sheet_id))!;
-    const first = await tx.one<{ page_number: number }>('SELECT min(page_number) AS page_number FROM pages WHERE answer_sheet_id = $1', [sheet.id]);
-    if (first.page_number === page.page_number) throw invalidMend('new_sheet: this page already starts its answer sheet');
-    const moving = await tx.query<{ id: string }>('SELECT id FROM pages WHERE answer_sheet_id = $1 AND page_number >= $2', [sheet.id, page.page_number]);
+    const before = await tx.one<{ kept: number }>(
+      'SELECT count(*)::int AS kept FROM pages WHERE answer_sheet_id = $1 AND page_number < $2 AND NOT ignored',
+      [sheet.id, page.page_number],
+    );
+    if (before.kept === 0) throw invalidMend('new_sheet: this page already starts its response (no kept page comes before it)');
+    const moving = await tx.query<{ id: string; ignored: boolean }>('SELECT id, ignored FROM pages WHERE answer_sheet_id = $1 AND page_number >= $2', [
+      sheet.id,
+      page.page_number,
+    ]);
+    if (moving.every((row) => row.ignored)) throw invalidMend('new_sheet: this page and the pages after it on its response are all ignored; unignore the page first');
 
-    // An issued page names its student; in an intro file a new sheet is a new student.
     const issued = await tx.maybeOne<{ student_id: string }>(
       `SELECT pc.student_id FROM pages p JOIN printed_codes pc ON pc.prefix = 's' AND pc.code_id = p.code_id
-       WHERE p.id = $1 AND p.code_prefix = 's'`,
+       WHERE p.id = $1 AND p.code_prefix = 's' AND pc.student_id IS NOT NULL`,
       [pageId],
     );
-    const studentId = issued?.student_id ?? (intro ? await newIntroStudent(tx, page.file_id, sheet.student_id) : null);
-    await makeRoomAfter(tx, page.file_id, sheet.sequence);
-    const created = await tx.one<{ id: string }>(
-      `INSERT INTO answer_sheets (file_id, sequence, student_id, lesson_id)
-       VALUES ($1, $2, $3, (SELECT pt.lesson_id FROM pages p JOIN page_templates pt ON pt.id = p.template_id WHERE p.id = $4))
-       RETURNING id`,
-      [page.file_id, sheet.sequence + 1, studentId, pageId],
+    const studentId = issued?.student_id ?? (intro ? await newIntroStudent(tx, page.file_id) : null);
+    const lesson = await tx.maybeOne<{ lesson_id: string }>(
+      'SELECT pt.lesson_id FROM pages p JOIN page_templates pt ON pt.id = p.template_id WHERE p.id = $1',
+      [pageId],
     );
-    await tx.query('UPDATE pages SET answer_sheet_id = $2 WHERE id = ANY($1::uuid[])', [moving.map((row) => row.id), created.id]);
+    const created = await insertSheetAfter(tx, sheet, studentId, lesson?.lesson_id ?? null);
+    await tx.query('UPDATE pages SET answer_sheet_id = $2 WHERE id = ANY($1::uuid[])', [moving.map((row) => row.id), created]);
     await tx.query('UPDATE pages SET flag = NULL WHERE id = $1', [pageId]);
     await record(tx, page.file_id, [pageId], 'new_sheet', by);
-    await settleSheet(tx, created.id);
+    await settleSheet(tx, created);
     await tidySheet(tx, sheet.id);
+    await settleDuplicates(tx, page.file_id);
   });
 }
 
 /** Joins a sheet to the sheet before it in its file: its pages move there and it goes. Returns the sheet joined. */
 export async function joinPrevious(db: Database, sheetId: string, by: Mender): Promise<string> {
-  return db.transaction(async (tx) => {
+  return mend(db, async (tx) => {
     const found = await sheetOf(tx, sheetId);
     if (found === null) throw notFound('Answer sheet not found');
-    await lockFile(tx, found.file_id);
-    const sheet = (await sheetOf(tx, sheetId))!;
+    const { intro } = await lockFile(tx, found.file_id);
+    const sheet = await sheetOf(tx, sheetId);
+    if (sheet === null) throw notFound('Answer sheet not found');
     const previous = await tx.maybeOne<{ id: string }>(
       'SELECT id FROM answer_sheets WHERE file_id = $1 AND sequence < $2 ORDER BY sequence DESC LIMIT 1',
       [sheet.file_id, sheet.sequence],
     );
-    if (previous === null) throw invalidMend('join_previous: this is the first answer sheet of its file');
+    if (previous === null) throw invalidMend('join_previous: this is the first response of its file, so there is none before it to join');
     const moving = await tx.query<{ id: string }>('UPDATE pages SET answer_sheet_id = $2, flag = NULL WHERE answer_sheet_id = $1 RETURNING id', [
       sheet.id,
       previous.id,
     ]);
     await record(tx, sheet.file_id, moving.map((row) => row.id), 'joined', by);
+    // A sheet before whose pages were all ignored takes the student of the pages it receives.
+    if (sheet.student_id !== null) await tx.query('UPDATE answer_sheets SET student_id = $2 WHERE id = $1 AND student_id IS NULL', [previous.id, sheet.student_id]);
     await tidySheet(tx, sheet.id);
     await settleSheet(tx, previous.id);
+    await giveIntroSheetsStudents(tx, sheet.file_id, intro);
+    await settleDuplicates(tx, sheet.file_id);
     return previous.id;
   });
 }
 
 /**
  * Gives a page the code a person read beside its QR: its template, and for an issued (S) code
- * its student. A page whose student differs from its sheet's leaves for a sheet of its own.
+ * its student. A page of another student than its sheet's (with its blank back) joins that
+ * student's sheet of the same lesson in this file when there is one; else, alone on its sheet,
+ * the sheet becomes that student's; else it starts a sheet of theirs right after its own.
  */
 export async function typeCode(db: Database, pageId: string, text: string, by: Mender): Promise<void> {
   const reading = readCodeText(text);
@@ -215,7 +329,7 @@ export async function typeCode(db: Database, pageId: string, text: string, by: M
     throw invalidMend('code: type the code printed beside the page\'s QR code, e.g. S-ABCD2345 or T-ABCD2345');
   }
   const code = reading.code;
-  await db.transaction(async (tx) => {
+  await mend(db, async (tx) => {
     const page = await lockPage(tx, pageId);
     const meanings = await resolveCodes(tx, [code]);
     const meaning = meanings.resolve(code);
@@ -225,52 +339,66 @@ export async function typeCode(db: Database, pageId: string, text: string, by: M
       [pageId, code.prefix, code.id, meanings.templateOf(code)],
     );
     await record(tx, page.file_id, [pageId], 'code_typed', by);
-    if (page.answer_sheet_id === null || meaning.student_id === null) {
+    const studentId = meaning.student_id;
+    if (page.answer_sheet_id === null || studentId === null) {
       if (page.answer_sheet_id !== null) await settleSheet(tx, page.answer_sheet_id);
       return;
     }
     const sheet = (await sheetOf(tx, page.answer_sheet_id))!;
-    if (sheet.student_id === meaning.student_id) return settleSheet(tx, sheet.id);
-    const others = await tx.one<{ n: number }>('SELECT count(*)::int AS n FROM pages WHERE answer_sheet_id = $1 AND id <> $2 AND NOT ignored', [sheet.id, pageId]);
-    if (others.n === 0) {
-      // The page is the sheet: the sheet is this student's.
-      const previousStudent = sheet.student_id;
-      await tx.query('UPDATE answer_sheets SET student_id = $2, lesson_id = $3 WHERE id = $1', [sheet.id, meaning.student_id, meaning.lesson_id]);
-      if (previousStudent !== null) await removeStudentIfEmpty(tx, previousStudent, sheet.file_id);
+    if (sheet.student_id === studentId) return settleSheet(tx, sheet.id);
+
+    const back = await blankBackOf(tx, page);
+    const moving = back === null ? [pageId] : [pageId, back];
+    const theirs = await tx.maybeOne<{ id: string }>(
+      'SELECT id FROM answer_sheets WHERE file_id = $1 AND student_id = $2 AND lesson_id = $3 AND id <> $4 ORDER BY sequence LIMIT 1',
+      [sheet.file_id, studentId, meaning.lesson_id, sheet.id],
+    );
+    const others = await tx.one<{ n: number }>(
+      'SELECT count(*)::int AS n FROM pages WHERE answer_sheet_id = $1 AND id <> ALL($2::uuid[]) AND NOT ignored',
+      [sheet.id, moving],
+    );
+    if (theirs === null && others.n === 0) {
+      // The page is the sheet: the sheet, and the congregation it goes to, are this student's.
+      await tx.query(
+        'UPDATE answer_sheets SET student_id = $2, lesson_id = $3, assigned_group = (SELECT congregation_id FROM students WHERE id = $2) WHERE id = $1',
+        [sheet.id, studentId, meaning.lesson_id],
+      );
+      if (sheet.student_id !== null) await removeStudentIfEmpty(tx, sheet.student_id, sheet.file_id);
       await settleSheet(tx, sheet.id);
+      await settleDuplicates(tx, sheet.file_id);
       return;
     }
-    await makeRoomAfter(tx, sheet.file_id, sheet.sequence);
-    const created = await tx.one<{ id: string }>(
-      'INSERT INTO answer_sheets (file_id, sequence, student_id, lesson_id) VALUES ($1, $2, $3, $4) RETURNING id',
-      [sheet.file_id, sheet.sequence + 1, meaning.student_id, meaning.lesson_id],
-    );
-    await tx.query('UPDATE pages SET answer_sheet_id = $2 WHERE id = $1', [pageId, created.id]);
-    await settleSheet(tx, created.id);
+    const target = theirs?.id ?? (await insertSheetAfter(tx, sheet, studentId, meaning.lesson_id));
+    await tx.query('UPDATE pages SET answer_sheet_id = $2 WHERE id = ANY($1::uuid[])', [moving, target]);
+    await tidySheet(tx, sheet.id);
+    await settleSheet(tx, target);
+    await settleDuplicates(tx, sheet.file_id);
   });
 }
 
 /** Ignores or unignores a page; an intro sheet whose pages are all ignored lets its new student go. */
 export async function setIgnored(db: Database, pageId: string, ignored: boolean, by: Mender): Promise<void> {
-  await db.transaction(async (tx) => {
+  await mend(db, async (tx) => {
     const page = await lockPage(tx, pageId);
-    const { intro } = await lockFile(tx, page.file_id);
+    const { intro } = page;
     if (page.ignored === ignored) return;
     await tx.query('UPDATE pages SET ignored = $2 WHERE id = $1', [pageId, ignored]);
     await record(tx, page.file_id, [pageId], ignored ? 'ignored' : 'unignored', by);
     if (page.answer_sheet_id === null) return;
-    if (ignored) return tidySheet(tx, page.answer_sheet_id);
-    // A page brought back to an intro sheet that lost its student brings a new student.
-    const sheet = (await sheetOf(tx, page.answer_sheet_id))!;
-    if (intro && sheet.student_id === null) {
-      await tx.query('UPDATE answer_sheets SET student_id = $2 WHERE id = $1', [sheet.id, await newIntroStudent(tx, sheet.file_id, null)]);
+    if (ignored) {
+      await tidySheet(tx, page.answer_sheet_id);
+      return settleDuplicates(tx, page.file_id);
     }
+    // A page brought back to an intro sheet that lost its student brings a new student.
+    await settleSheet(tx, page.answer_sheet_id);
+    await giveIntroSheetsStudents(tx, page.file_id, intro);
+    await settleDuplicates(tx, page.file_id);
   });
 }
 
 /** Chooses a page's template (or none): a person saying which page it is clears a no-code flag. */
 export async function setTemplate(db: Database, pageId: string, templateId: string | null, by: Mender): Promise<void> {
-  await db.transaction(async (tx) => {
+  await mend(db, async (tx) => {
     const page = await lockPage(tx, pageId);
     await tx.query(
       `UPDATE pages SET template_id = $2,

@@ -1,8 +1,9 @@
 // Review in the browser on the real server: an intro file (two pages a student) scanned with one
 // student's pages in reverse order, a page whose QR codes are covered (the short code beside them
 // still legible) and a student's letter after their sheet. The admin sees each page's reason,
-// moves the reversed page to its student, types the covered page's code and joins the letter to
-// the sheet before it; the file then goes on to Assign.
+// moves the reversed page to its student, types the covered page's code, starts a new response in
+// the middle of the file and joins it back, and joins the letter to the sheet before it; the file
+// then goes on to Assign.
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -166,6 +167,26 @@ describe('Review mends in the browser', () => {
     await expect.poll(async () => (await pagesOf(sheet)).find((page) => page.page_number === 6)?.review_reason ?? null).toBeNull();
     await expect.poll(() => item.textContent()).toMatch(/Mended by/);
     await snap(admin, 'review-05-code-typed');
+  });
+
+  it('starts a new response in the middle of the file, right after its own, and joins it back', async () => {
+    // D's sheet (pages 7, 8) has the letter's and E's after it: the place that answered "Invalid input".
+    const sheet = await sheetWithPage(8);
+    const before = (await sheets()).map((row) => row.id);
+    expect(before.indexOf(sheet)).toBeLessThan(before.length - 1);
+    await admin.goto(`/responses/${sheet}`);
+    const item = admin.getByRole('article', { name: 'Page 8' });
+    await item.getByRole('button', { name: 'Move or Split…' }).click();
+    await item.getByRole('button', { name: 'Start New Response Here' }).click();
+    await expect.poll(async () => (await pagesOf(sheet)).map((page) => page.page_number)).toEqual([7]);
+    const started = await sheetWithPage(8);
+    const at = before.indexOf(sheet) + 1;
+    expect((await sheets()).map((row) => row.id)).toEqual([...before.slice(0, at), started, ...before.slice(at)]);
+    await admin.goto(`/responses/${started}`);
+    await admin.getByRole('button', { name: 'Join to Previous Response' }).click();
+    await admin.waitForURL(new RegExp(`/responses/${sheet}`));
+    await expect.poll(async () => (await pagesOf(sheet)).map((page) => page.page_number)).toEqual([7, 8]);
+    expect((await sheets()).map((row) => row.id)).toEqual(before);
   });
 
   it('joins the letter to the sheet before it, and the file goes on to Assign', async () => {

@@ -104,6 +104,22 @@ describe('Review mends', () => {
     expect(recorded).toEqual([{ action: 'moved', user_email: 'admin@test.local' }]);
   });
 
+  it('keeps a student the file made while something outside Review names them; one nothing keeps goes with their sheet', async () => {
+    const w = await introWorld();
+    const me = await admin(t.current.app);
+    // Yaw asked for baptism: when his only page turns out to be Ama's, he stays (with no sheet).
+    await w.db.query('INSERT INTO baptism_requests (student_id) VALUES ($1)', [w.students[1]!.id]);
+    expect((await call(me, 'PATCH', `/api/pages/${w.pages[3]}`, { answer_sheet: w.sheets[2] })).status).toBe(200);
+    expect(await studentExists(w.db, w.students[1]!.id)).toBe(true);
+    // Esi's sheet was a letter joined to the sheet before it: nothing keeps her.
+    expect((await call(me, 'PATCH', `/api/answer-sheets/${w.sheets[3]}`, { join_previous: true })).status).toBe(200);
+    expect(await studentExists(w.db, w.students[3]!.id)).toBe(false);
+    // A student of an earlier file stays whatever happens to this file's sheets.
+    await w.db.query(`UPDATE students SET created_at = now() - interval '1 day' WHERE id = $1`, [w.students[4]!.id]);
+    for (const page of [w.pages[6], w.pages[7]]) expect((await call(me, 'PATCH', `/api/pages/${page}`, { ignored: true })).status).toBe(200);
+    expect(await studentExists(w.db, w.students[4]!.id)).toBe(true);
+  });
+
   it('removes a stray intro sheet by ignoring its page, leaving no empty student; the file then goes on', async () => {
     const w = await introWorld();
     const me = await admin(t.current.app);
@@ -137,10 +153,14 @@ describe('Review mends', () => {
   it('starts a new sheet at a page: a new student, placed right after, later sheets kept in order', async () => {
     const w = await introWorld();
     const me = await admin(t.current.app);
-    // Page 8 of Kwame's sheet really starts another student's sheet.
+    // Page 8 of Kwame's sheet really starts another student's sheet; Kwame's congregation is not theirs.
+    const congregation = await insertCongregation(w.db, 'GH 0007');
+    await w.db.query('UPDATE students SET congregation_id = $2 WHERE id = $1', [w.students[4]!.id, congregation]);
     const started = await call(me, 'PATCH', `/api/pages/${w.pages[7]}`, { new_sheet: true });
     expect(started.status).toBe(200);
+    expect(started.body.answer_sheet.congregation ?? null).toBeNull();
     const sheets = await sheetsOf(w.db, w.fileId);
+    expect(await w.db.one('SELECT congregation_id FROM students WHERE id = $1', [sheets[5]!.student_id])).toEqual({ congregation_id: null });
     expect(sheets.map((sheet) => sheet.pages)).toEqual([[1, 2, 3], [4], [5], [6], [7], [8]]);
     expect(sheets.map((sheet) => sheet.sequence)).toEqual([0, 1, 2, 3, 4, 5]);
     expect(new Set(sheets.map((sheet) => sheet.student_id)).size).toBe(6);
@@ -160,10 +180,10 @@ describe('Review mends', () => {
     expect(typed.status).toBe(200);
     expect(typed.body).toMatchObject({ flagged: false, unrecognized_reason: null, template: { id: w.templates[0]!.id }, answer_sheet: { student: { id: known.id } }, mended: { action: 'code_typed' } });
     expect(await studentExists(w.db, w.students[3]!.id)).toBe(false);
-    // In a sheet with other pages, a page of another student leaves for a sheet of its own.
+    // In a sheet with other pages, a page of another student joins their sheet of that lesson.
     const again = await call(me, 'PATCH', `/api/pages/${w.pages[6]}`, { code: 'S-ABCD2345' });
-    expect(again.body.answer_sheet.student.id).toBe(known.id);
-    expect((await sheetsOf(w.db, w.fileId)).map((sheet) => sheet.pages)).toEqual([[1, 2, 3], [4], [5], [6], [8], [7]]);
+    expect(again.body.answer_sheet).toMatchObject({ id: w.sheets[3], student: { id: known.id } });
+    expect((await sheetsOf(w.db, w.fileId)).map((sheet) => sheet.pages)).toEqual([[1, 2, 3], [4], [5], [6, 7], [8]]);
     for (const bad of ['P-ABCD2345', 'S-ZZZZ2345', 'hello']) {
       const refused = await call(me, 'PATCH', `/api/pages/${w.pages[0]}`, { code: bad });
       expect(refused.status).toBe(400);

@@ -27,9 +27,20 @@ function dropIfEmpty(world: World, sheetId: string | null): void {
   if (sheetId !== null && !world.pages.some((page) => page.sheetId === sheetId)) world.sheets = world.sheets.filter((sheet) => sheet.id !== sheetId);
 }
 
-function newSheetAfter(world: World, after: SheetRow, studentId: string | null): SheetRow {
+/** A sheet right after another; it carries only what is certain: the lesson of its first page's template. */
+function newSheetAfter(world: World, after: SheetRow, first: PageRow): SheetRow {
   for (const sheet of world.sheets) if (sheet.fileId === after.fileId && sheet.sequence > after.sequence) sheet.sequence += 1;
-  const sheet: SheetRow = { ...after, id: newId(world, 'sheet'), sequence: after.sequence + 1, studentId, gradedAt: null, is_baptism_request: false };
+  const lessonId = world.courses.flatMap((course) => course.templates).find((template) => template.id === first.templateId)?.lesson.id ?? null;
+  const sheet: SheetRow = {
+    id: newId(world, 'sheet'),
+    fileId: after.fileId,
+    sequence: after.sequence + 1,
+    studentId: null,
+    lessonId,
+    assignedGroup: null,
+    gradedAt: null,
+    is_baptism_request: false,
+  };
   world.sheets.push(sheet);
   return sheet;
 }
@@ -46,10 +57,10 @@ export function mendPage(world: World, page: PageRow, patch: S['PagePatch']): Me
     page.sheetId = target.id;
   } else if (patch.new_sheet !== undefined) {
     const sheet = world.sheets.find((row) => row.id === from);
-    if (!sheet) return refuse(400, 'VALIDATION_ERROR', 'new_sheet: this page belongs to no answer sheet');
+    if (!sheet) return refuse(400, 'VALIDATION_ERROR', 'new_sheet: this page is on no response (a cover or a page set aside), so no response can start at it');
     const first = Math.min(...world.pages.filter((row) => row.sheetId === sheet.id).map((row) => row.page_number));
-    if (first === page.page_number) return refuse(400, 'VALIDATION_ERROR', 'new_sheet: this page already starts its answer sheet');
-    const created = newSheetAfter(world, sheet, null);
+    if (first === page.page_number) return refuse(400, 'VALIDATION_ERROR', 'new_sheet: this page already starts its response (no kept page comes before it)');
+    const created = newSheetAfter(world, sheet, page);
     for (const row of world.pages) if (row.sheetId === sheet.id && row.page_number >= page.page_number) row.sheetId = created.id;
   } else if (!TYPED_CODE.test((patch.code ?? '').trim())) {
     return refuse(400, 'VALIDATION_ERROR', "code: type the code printed beside the page's QR code, e.g. S-ABCD2345");
@@ -65,7 +76,7 @@ export function joinPrevious(world: World, sheet: SheetRow): SheetRow | MendRefu
   const before = world.sheets
     .filter((row) => row.fileId === sheet.fileId && row.sequence < sheet.sequence)
     .sort((a, b) => b.sequence - a.sequence)[0];
-  if (!before) return refuse(400, 'VALIDATION_ERROR', 'join_previous: this is the first answer sheet of its file');
+  if (!before) return refuse(400, 'VALIDATION_ERROR', 'join_previous: this is the first response of its file, so there is none before it to join');
   for (const page of world.pages) {
     if (page.sheetId !== sheet.id) continue;
     page.sheetId = before.id;
