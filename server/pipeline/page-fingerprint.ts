@@ -23,7 +23,7 @@ const PLANE_WORDS = WORDS_PER_ROW * PRINT_HEIGHT;
 const HEADER_BYTES = 16;
 const PRINT_VERSION = 1;
 /** Scanner shadows and the sheet's own edge: this share of the longest side is not looked at. */
-const EDGE_SHARE = 0.018;
+const EDGE_SHARE = 0.008;
 /** Darkness (paper 0, ink 1) of a cell that is surely ink, and of one that has any ink. */
 const STRONG_INK = 0.16;
 const ANY_INK = 0.06;
