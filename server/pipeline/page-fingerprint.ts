@@ -111,13 +111,16 @@ export function unexplainedInk(a: Uint8Array, b: Uint8Array): number | null {
 interface Tile {
   r0: number;
   r1: number;
+  /** The words of a row the tile's columns are in, and their bits. */
+  i0: number;
+  i1: number;
   masks: Uint32Array;
 }
 
 function makeTile(r0: number, r1: number, c0: number, c1: number): Tile {
   const masks = new Uint32Array(WORDS_PER_ROW);
   for (let c = c0; c < c1; c++) masks[c >> 5]! |= 1 << (c & 31);
-  return { r0, r1, masks };
+  return { r0, r1, i0: c0 >> 5, i1: ((c1 - 1) >> 5) + 1, masks };
 }
 
 const TILE_ROWS = 4;
@@ -548,7 +551,7 @@ function tileUnexplained(
   let count = 0;
   for (let r = tile.r0; r < tile.r1; r += step) {
     const row = r * WORDS_PER_ROW;
-    for (let i = 0; i < WORDS_PER_ROW; i++) {
+    for (let i = tile.i0; i < tile.i1; i++) {
       const w = ink[row + i]! & tile.masks[i]!;
       if (w === 0) continue;
       const u = w & ~shiftedWord(near, r, i, dx, dy);
