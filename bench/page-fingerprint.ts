@@ -36,6 +36,7 @@ interface Scan {
   master: number;
   student: number;
   scan: number;
+  nameOnly: boolean;
   fp: PageFingerprint;
 }
 const scans: Scan[] = [];
@@ -53,7 +54,13 @@ for await (const sheet of scannedSheets(createPrng(Number(values.seed)), options
   const fp = await pageFingerprint(sheet.jpeg);
   made = cpuMs();
   fingerprintMs += made - start;
-  scans.push({ master: sheet.master, student: sheet.student, scan: sheet.scan, fp });
+  scans.push({
+    master: sheet.master,
+    student: sheet.student,
+    scan: sheet.scan,
+    nameOnly: sheet.nameOnly,
+    fp,
+  });
 }
 
 const firsts = scans.filter((s) => s.scan === 0);
@@ -87,6 +94,8 @@ let sheetFalse = 0;
 let scanPairs = 0;
 let scanFalse = 0;
 let candidates = 0;
+/** False matches where both students wrote only their name. */
+let falseNameOnly = 0;
 const falseMatches: string[] = [];
 for (const a of scans) {
   for (const b of firsts) {
@@ -142,6 +151,8 @@ const result = {
   differentStudentScanPairs: scanPairs,
   differentStudentScanFalseMatches: scanFalse,
   differentStudentHashCandidates: candidates,
+  falseMatchesBothNameOnly: falseNameOnly,
+  nameOnlySheets: firsts.filter((s) => s.nameOnly).length,
   otherMasterPairs,
   otherMasterHashCandidates: otherMasterCandidates,
   cpuMsPerFingerprint: fingerprintMs / scans.length,

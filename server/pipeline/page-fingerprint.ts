@@ -1,9 +1,12 @@
 // A page image's fingerprint: paper scanned twice is known by its image, not its bytes. The page
-// is decoded small, turned straight (the skew of its lines), framed by its own ink (so a shift, a
-// crop or another scanner's scale falls away) and kept as two bit planes of ink on a fixed grid
-// (strong ink, and any ink at all). Two prints are the same paper when, at the best small shift,
-// hardly any strong ink of one has no ink near it in the other: the printed parts of one master
-// explain each other, two students' handwriting does not. Pure: bytes in, bytes out.
+// is decoded small, turned straight (the skew of its lines), framed by its black ink (so a shift,
+// a crop or another scanner's scale falls away) and kept as two bit planes on a 200x282 grid
+// (strong ink, and any ink at all), about 1 mm a cell on a full A4 page. Two prints are the same
+// paper when, aligned (the whole print, then each of 12 tiles by a cell), hardly any strong ink of
+// one has no ink at or beside it in the other: the printed parts of one master explain each
+// other, two students' answers do not. Known limit (bench/README.md): at this resolution two
+// sheets of one master that carry nothing but a handwritten name are often taken as one paper.
+// Pages with little ink (MIN_PRINT_INK) are never the same paper. Pure: bytes in, bytes out.
 import sharp from 'sharp';
 
 export interface PageFingerprint {
@@ -36,7 +39,7 @@ export const MIN_PRINT_INK = 600;
 export const MAX_UNEXPLAINED_INK = 3;
 /** The prefilter: rescans measured ≤ 12 bits apart (bench/page-fingerprint.ts); twice that. */
 export const HASH_CANDIDATE_DISTANCE = 24;
-/** Shift searched between two prints, in cells, each way. */
+/** The whole print's shift searched between two prints, in cells, each way. */
 const SHIFT_SEARCH = 2;
 const MAX_SKEW_DEGREES = 3;
 
