@@ -87,7 +87,7 @@ beforeAll(async () => {
     }
     sheets.push(students);
   }
-}, 60_000);
+}, 240_000);
 
 describe('page fingerprint', () => {
   it('is a 32-byte hash and a print of at most 16 KB', () => {
@@ -152,7 +152,7 @@ describe('page fingerprint', () => {
     );
     expect(samePaper(first, other)).toBe(false);
     expect(samePaper(first, again)).toBe(false);
-  });
+  }, 60_000);
 
   it('refuses bytes that are not a print', () => {
     const { first } = sheets[0]![0]!;
