@@ -162,6 +162,14 @@ async function settleSheet(tx: Database, sheetId: string): Promise<void> {
      WHERE a.id = $1`,
     [sheetId],
   );
+  // A sheet that now holds as many kept pages as its lesson has is no longer short.
+  await tx.query(
+    `UPDATE pages p SET flag = NULL, flag_detail = p.flag_detail - 'missing_pages'
+     WHERE p.answer_sheet_id = $1 AND p.flag = 'page_missing'
+       AND (SELECT count(*) FROM pages k WHERE k.answer_sheet_id = $1 AND NOT k.ignored)
+           >= (SELECT count(*) FROM answer_sheets a JOIN page_templates pt ON pt.lesson_id = a.lesson_id WHERE a.id = $1)`,
+    [sheetId],
+  );
 }
 
 /** Every sheet of the file points at the earliest sheet of its student and lesson, after sheets came and went. */
