@@ -295,6 +295,28 @@ describe('roles on every call', () => {
     expect(failures).toEqual([]);
   });
 
+  it('answers HEAD as it answers GET, for every GET operation and caller', async () => {
+    await setUp();
+    const gets = contract().operations.filter((op) => op.method === 'GET');
+    const differences: string[] = [];
+    for (const caller of ['anonymous', 'standard', 'coordinatorOnOther', 'coordinatorOnOwn', 'admin'] as Caller[]) {
+      for (const op of gets) {
+        const side = caller === 'coordinatorOnOther' ? world.B : world.A;
+        const { url } = requests[op.operationId]!(world, side);
+        const headers = caller === 'anonymous' ? {} : { ...callers[caller].headers };
+        const get = await app.inject({ method: 'GET', url, headers });
+        const head = await app.inject({ method: 'HEAD', url, headers });
+        if (head.statusCode !== get.statusCode) differences.push(`${caller} ${op.operationId}: GET ${get.statusCode}, HEAD ${head.statusCode}`);
+        expect(head.body, `${caller} HEAD ${url}`).toBe('');
+      }
+    }
+    expect(differences).toEqual([]);
+    // Filters and paging are validated as for GET: bad input is a 400, never a 500.
+    expect((await app.inject({ method: 'HEAD', url: '/api/congregations?skip=-1', headers: callers.admin.headers })).statusCode).toBe(400);
+    expect((await app.inject({ method: 'HEAD', url: '/api/congregations?wbs_code=TX' })).statusCode).toBe(401);
+    expect((await app.inject({ method: 'HEAD', url: '/api/service_centers' })).statusCode).toBe(401);
+  });
+
   it('never shows another congregation in a coordinator list', async () => {
     await setUp();
     const coordinator = callers.coordinatorOnOwn;
