@@ -14,6 +14,7 @@ import { BlobTooLargeError, type BlobStore } from './blob-store.js';
 import type { Config } from './config.js';
 import { RowCountError, SQLSTATE, sqlState, type Database } from './db/database.js';
 import { HttpError, defaultDetail } from './http-error.js';
+import { registerJsonBodyParser } from './json-body.js';
 import { loggerOptions, requestId } from './logger.js';
 import { PROJECT_ROOT } from './project-root.js';
 import { securityHeaders } from './security-headers.js';
@@ -106,6 +107,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     if (where !== null) return reply.code(400).send(validationDetail(`${where} must not contain NUL characters or lone surrogates`));
   });
 
+  registerJsonBodyParser(app);
   app.setErrorHandler(errorHandler);
   app.setNotFoundHandler(notFoundHandler(options.webRoot === undefined ? DEFAULT_WEB_ROOT : options.webRoot));
 

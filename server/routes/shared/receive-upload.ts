@@ -64,7 +64,11 @@ export async function receiveUpload(
       blob = await blobStore.put(untruncated(file, options.maxBytes), { maxBytes: options.maxBytes });
     }
   } catch (error) {
+    // A body that failed after its file was stored (a later part cut off) keeps nothing.
+    if (blob !== null) await discardIfUnreferenced(request.server.db, blobStore, blob.key);
     if (isTooLarge(error)) throw new UploadTooLargeError(options.maxBytes);
+    const malformed = malformedMultipart(error);
+    if (malformed !== null) throw validationError(malformed);
     throw error;
   }
   // Text with NUL cannot be stored (PostgreSQL refuses it): a 400, and the file is not kept.
@@ -73,6 +77,19 @@ export async function receiveUpload(
     throw new HttpError(400, { error_type: 'VALIDATION_ERROR', message: `${nulField.replace(/\0/g, '')} must not contain NUL characters` });
   }
   return { fields, blob, filename };
+}
+
+/** Parser errors of busboy (@fastify/multipart's parser) that mean the body is not well-formed. */
+const MALFORMED_MULTIPART = /^Multipart: |multipart data|Malformed|Unexpected end of (form|file)/i;
+
+/** Why a multipart body is refused as bad input, or null when the error is not about the body. */
+function malformedMultipart(error: unknown): string | null {
+  const { code, message } = (error ?? {}) as { code?: unknown; message?: unknown };
+  if (code === 'FST_PARTS_LIMIT' || code === 'FST_FILES_LIMIT' || code === 'FST_FIELDS_LIMIT') return 'The request has too many parts';
+  if (code === 'FST_MP_PREMATURE_CLOSE') return 'The request ended before its multipart body did';
+  if (code === 'FST_PROTO_VIOLATION' || code === 'FST_INVALID_JSON_FIELD_ERROR') return 'A part of the multipart body is not allowed';
+  if (typeof message === 'string' && MALFORMED_MULTIPART.test(message)) return `The multipart body is malformed (${message})`;
+  return null;
 }
 
 function isTooLarge(error: unknown): boolean {
