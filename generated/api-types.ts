@@ -58,10 +58,17 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** End the session and go to the landing page */
-        get: operations["logout"];
+        /**
+         * A page with a Log Out button (signing out is a POST)
+         * @description Changes nothing: a link from another site must not sign anyone out. The page's button posts to this same path from the portal's origin.
+         */
+        get: operations["showLogoutPage"];
         put?: never;
-        post?: never;
+        /**
+         * End the session and go to the landing page
+         * @description Like every state change, from the portal's own origin only (a cross-site post with the session cookie answers 403). A form's post, so the browser follows the redirect home.
+         */
+        post: operations["logout"];
         delete?: never;
         options?: never;
         head?: never;
@@ -2122,20 +2129,6 @@ export interface components {
             };
             content?: never;
         };
-        /** @description Not signed in. */
-        Unauthorized: {
-            headers: {
-                [name: string]: unknown;
-            };
-            content: {
-                /**
-                 * @example {
-                 *       "detail": "Not authenticated"
-                 *     }
-                 */
-                "application/json": components["schemas"]["ErrorSimple"];
-            };
-        };
         /** @description Signed in, but the caller's role or congregation may not do this. */
         Forbidden: {
             headers: {
@@ -2145,6 +2138,20 @@ export interface components {
                 /**
                  * @example {
                  *       "detail": "Forbidden"
+                 *     }
+                 */
+                "application/json": components["schemas"]["ErrorSimple"];
+            };
+        };
+        /** @description Not signed in. */
+        Unauthorized: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                /**
+                 * @example {
+                 *       "detail": "Not authenticated"
                  *     }
                  */
                 "application/json": components["schemas"]["ErrorSimple"];
@@ -2355,6 +2362,26 @@ export interface operations {
             };
         };
     };
+    showLogoutPage: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description An HTML page with a form whose button posts the sign-out. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
+                };
+            };
+        };
+    };
     logout: {
         parameters: {
             query?: never;
@@ -2364,7 +2391,8 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            302: components["responses"]["Redirect"];
+            303: components["responses"]["Redirect"];
+            403: components["responses"]["Forbidden"];
         };
     };
     getMe: {

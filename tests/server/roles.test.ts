@@ -182,6 +182,7 @@ const requests: Record<string, (w: World, s: Side) => Request> = {
   getUploadPageImage: (_w, s) => ({ url: `/api/uploads/${s.upload}/pages/1/image` }),
   initDatabase: () => ({ url: '/api/database/init' }),
   deleteDatabase: () => ({ url: '/api/database/delete' }),
+  showLogoutPage: () => ({ url: '/api/auth/logout' }),
   logout: () => ({ url: '/api/auth/logout' }),
   // Undoing what was made by mistake (admin only): on records in use the admin is refused (409).
   deleteServiceCenter: (w) => ({ url: `/api/service_centers/${w.serviceCenter}` }),

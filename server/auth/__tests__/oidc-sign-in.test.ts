@@ -185,8 +185,8 @@ describe('sign-in with the embedded OpenID provider', () => {
     const me = await b.request('/api/auth/me');
     expect(await me.json()).toEqual({ email: 'boss@example.org', role: 'scanning_admin', congregation: '', is_admin: true });
 
-    const out = await b.request('/api/auth/logout', {}, false);
-    expect(out.status).toBe(302);
+    const out = await b.request('/api/auth/logout', { method: 'POST', headers: { origin: base, 'content-type': 'application/x-www-form-urlencoded' }, body: '' }, false);
+    expect(out.status).toBe(303);
     expect(out.headers.get('location')).toBe('/');
     expect((await b.request('/api/auth/me')).status).toBe(401);
 
