@@ -2233,6 +2233,24 @@ export interface components {
                 "application/json": components["schemas"]["ErrorWithType"];
             };
         };
+        /** @description This user is already sending as many uploads as one user may send at once; the body is not read. Try again when one of them has arrived. */
+        TooManyUploads: {
+            headers: {
+                "Retry-After"?: number;
+                [name: string]: unknown;
+            };
+            content: {
+                /**
+                 * @example {
+                 *       "detail": {
+                 *         "error_type": "TOO_MANY_UPLOADS",
+                 *         "message": "You are already sending 3 uploads. Try again when one of them has arrived."
+                 *       }
+                 *     }
+                 */
+                "application/json": components["schemas"]["ErrorWithType"];
+            };
+        };
     };
     parameters: {
         PageId: components["schemas"]["Uuid"];
@@ -3455,6 +3473,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorWithType"];
                 };
             };
+            429: components["responses"]["TooManyUploads"];
         };
     };
     listFiles: {
@@ -5106,6 +5125,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorWithType"];
                 };
             };
+            429: components["responses"]["TooManyUploads"];
         };
     };
     listCountries: {

@@ -40,6 +40,8 @@ export interface Config {
    * address the sign-in limits count by); 0 or unset trusts none.
    */
   trustProxyHops?: number;
+  /** BODY_TIMEOUT_SECONDS (default 30): how long a request body may send nothing before it is ended. */
+  bodyTimeoutSeconds: number;
 }
 
 export class ConfigError extends Error {
@@ -105,6 +107,7 @@ export function loadConfig(env: Env = process.env): Config {
   const pipelineThreads = threadsText === undefined ? undefined : parseInteger(threadsText, 'PIPELINE_THREADS', 0, 16, problems);
 
   const trustProxyHops = parseInteger(text('TRUST_PROXY') ?? '0', 'TRUST_PROXY', 0, 10, problems);
+  const bodyTimeoutSeconds = parseInteger(text('BODY_TIMEOUT_SECONDS') ?? '30', 'BODY_TIMEOUT_SECONDS', 1, 3600, problems);
 
   const logLevelText = (text('LOG_LEVEL') ?? 'info').toLowerCase();
   if (!LOG_LEVELS.includes(logLevelText as LogLevel)) {
@@ -127,6 +130,7 @@ export function loadConfig(env: Env = process.env): Config {
     demoFiles,
     pipelineThreads,
     trustProxyHops: trustProxyHops > 0 ? trustProxyHops : undefined,
+    bodyTimeoutSeconds,
   };
 }
 
