@@ -16,6 +16,7 @@ import { RowCountError, SQLSTATE, sqlState, type Database } from './db/database.
 import { HttpError, defaultDetail } from './http-error.js';
 import { registerJsonBodyParser } from './json-body.js';
 import { closeSilentBodies, HEADERS_TIMEOUT_MS } from './body-timeout.js';
+import { warnOfForwardedRequests } from './forwarded-warning.js';
 import { loggerOptions, requestId } from './logger.js';
 import { PROJECT_ROOT } from './project-root.js';
 import { securityHeaders } from './security-headers.js';
@@ -112,6 +113,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
 
   registerJsonBodyParser(app);
   closeSilentBodies(app, config.bodyTimeoutSeconds * 1000);
+  if (config.trustProxyHops === undefined) warnOfForwardedRequests(app);
   app.setErrorHandler(errorHandler);
   app.setNotFoundHandler(notFoundHandler(options.webRoot === undefined ? DEFAULT_WEB_ROOT : options.webRoot));
 
