@@ -365,7 +365,7 @@ export interface paths {
         head?: never;
         /**
          * Assign an answer sheet to a congregation or set its lesson (template)
-         * @description A student without a congregation takes the sheet's new one. A change of congregation is refused (409) once the sheet's file is sent or being sent. Invalidates the answer-sheet and file caches.
+         * @description A student without a congregation takes the sheet's new one. A change of congregation or of lesson is refused (409 SHEET_ALREADY_SENT) once the sheet's file is sent or being sent. Invalidates the answer-sheet and file caches.
          */
         patch: operations["updateAnswerSheet"];
         trace?: never;
@@ -3148,7 +3148,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
-            /** @description The sheet's file was sent (or is being sent) to the study helpers: its congregation and pages are fixed. */
+            /** @description The sheet's file was sent (or is being sent) to the study helpers: its congregation, lesson and pages are fixed. */
             409: {
                 headers: {
                     [name: string]: unknown;

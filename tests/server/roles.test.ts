@@ -340,7 +340,14 @@ describe('roles on every call', () => {
     const earlier = await insertFile(db, 'Sent to B', { serviceCenterId: world.serviceCenter, sentAt: new Date() });
     const sentToB = await insertAnswerSheet(db, earlier, { studentId: A.student, lessonId: world.lesson, assignedGroup: B.congregation });
     await insertPage(db, earlier, 1, sentToB);
+    // B's sheet of another course in A's file: neither its course nor its page is A's to see.
+    const other = await insertCourse(db, 'Course of B alone', ['Lesson B']);
+    const sheetOfB = await insertAnswerSheet(db, A.file, { lessonId: other.lessonIds[0]!, assignedGroup: B.congregation });
+    await insertPage(db, A.file, 3, sheetOfB);
     const coordinator = callers.coordinatorOnOwn;
+    const detail = (await app.inject({ method: 'GET', url: `/api/file/${A.file}`, headers: coordinator.headers })).json() as { courses: { name: string }[]; page_count?: number };
+    expect(detail.courses.map((course) => course.name)).toEqual(['Roles course']);
+    expect(detail.page_count).toBe(1);
     const urls = [
       `/api/file/${A.file}`,
       `/api/files/${A.file}`,
@@ -374,5 +381,6 @@ describe('roles on every call', () => {
     const whole = await app.inject({ method: 'GET', url: `/api/file/${A.file}`, headers: callers.admin.headers });
     expect(whole.body).toContain('BB 2000');
     expect(whole.body).toContain('AA 1000');
+    expect(whole.body).toContain('Course of B alone');
   });
 });
