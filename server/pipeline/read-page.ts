@@ -23,6 +23,12 @@ import {
 export const RENDER_DPI = 150;
 /** Embedded images above this resolution are rendered down instead (decoding them whole is slow). */
 export const MAX_EMBEDDED_DPI = 320;
+/**
+ * The most pixels one page image may have: an A2 sheet at the reading DPI, some 16 MB of grey.
+ * A page larger than that (a 443-byte PDF can ask for a 14,400 pt square, 3 GB at 150 dpi) is
+ * rendered at a lower DPI, and an embedded image over it is rendered down rather than decoded.
+ */
+export const MAX_PAGE_PIXELS = 16_000_000;
 /** The image must cover this share of the page's width and height to count as the page's scan. */
 const FULL_PAGE_SHARE = 0.9;
 
@@ -153,7 +159,7 @@ function readLoadedPage(page: mupdf.Page, options: ReadPageOptions): LoadedPage 
       if (turn) {
         const across = turn.swapsAxes ? found.image.getHeight() : found.image.getWidth();
         const dpi = across / pageWidthIn;
-        if (dpi <= MAX_EMBEDDED_DPI) {
+        if (dpi <= MAX_EMBEDDED_DPI && found.image.getWidth() * found.image.getHeight() <= MAX_PAGE_PIXELS) {
           const upright = !turn.swapsAxes && !turn.flipColumns && !turn.flipRows;
           // Colour is kept from upright JPEGs only (turned colour scans are mupdf's).
           const jpeg = upright || !options.colour ? embeddedJpeg(page, found.image) : undefined;
@@ -167,7 +173,14 @@ function readLoadedPage(page: mupdf.Page, options: ReadPageOptions): LoadedPage 
       found.image.destroy();
     }
   }
-  return { raster: renderPage(page, options.renderDpi ?? RENDER_DPI, options) };
+  return { raster: renderPage(page, dpiWithinBudget(bounds, options.renderDpi ?? RENDER_DPI), options) };
+}
+
+/** `dpi`, or lower when the page at `dpi` would have more than MAX_PAGE_PIXELS pixels. */
+export function dpiWithinBudget(bounds: readonly number[], dpi: number): number {
+  const pixels = (((bounds[2]! - bounds[0]!) * dpi) / 72) * (((bounds[3]! - bounds[1]!) * dpi) / 72);
+  if (!(pixels > MAX_PAGE_PIXELS)) return dpi;
+  return dpi * Math.sqrt(MAX_PAGE_PIXELS / pixels) * 0.999;
 }
 
 interface FoundImage {

@@ -325,3 +325,25 @@ describe('opening files', () => {
     pdf.close();
   });
 });
+
+describe('a page too large to render at the reading DPI', () => {
+  it('is rendered smaller, within 16 million pixels, not at any cost', async () => {
+    // 443 bytes of PDF can ask for a 14,400 pt square: 3 GB of pixels at 150 dpi.
+    const doc = await PDFDocument.create();
+    const page = doc.addPage([14_400, 14_400]);
+    page.drawText('huge', { x: 100, y: 14_000, size: 400 });
+    const file = path.join(dir, 'huge-page.pdf');
+    fs.writeFileSync(file, await doc.save());
+    const pdf = openScanPdf(file);
+    try {
+      const before = process.memoryUsage().rss;
+      const raster = await pdf.readPage(1);
+      expect(raster.width * raster.height).toBeLessThanOrEqual(16_000_000);
+      expect(raster.width).toBeGreaterThan(3000);
+      expect(raster.dpi).toBeLessThan(25);
+      expect(process.memoryUsage().rss - before).toBeLessThan(400 * 1024 * 1024);
+    } finally {
+      pdf.close();
+    }
+  });
+});
