@@ -26,8 +26,11 @@ export interface Config {
   allowDatabaseDelete: boolean;
   sessionTtlHours: number;
   logLevel: LogLevel;
-  /** DEMO_DATA (default true): create the demo programme and accounts on the first start. */
-  demoData: boolean;
+  /**
+   * DEMO_DATA: true asks for the demo programme and accounts (on any database), false never makes
+   * them; unset (undefined), they are made only on the embedded database's first start.
+   */
+  demoData: boolean | undefined;
   /** DEMO_FILES (default true): with the demo data, also the demo's files in flight (server/seed/demo-files). */
   demoFiles: boolean;
   /**
@@ -99,7 +102,8 @@ export function loadConfig(env: Env = process.env): Config {
   }
 
   const allowDatabaseDelete = parseBoolean(text('ALLOW_DATABASE_DELETE') ?? 'false', 'ALLOW_DATABASE_DELETE', problems);
-  const demoData = parseBoolean(text('DEMO_DATA') ?? 'true', 'DEMO_DATA', problems);
+  const demoDataText = text('DEMO_DATA');
+  const demoData = demoDataText === undefined ? undefined : parseBoolean(demoDataText, 'DEMO_DATA', problems);
   const demoFiles = parseBoolean(text('DEMO_FILES') ?? 'true', 'DEMO_FILES', problems);
   const sessionTtlHours = parseNumber(text('SESSION_TTL_HOURS') ?? '12', 'SESSION_TTL_HOURS', problems);
 

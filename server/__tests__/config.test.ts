@@ -15,7 +15,7 @@ describe('loadConfig', () => {
       allowDatabaseDelete: false,
       sessionTtlHours: 12,
       logLevel: 'info',
-      demoData: true,
+      demoData: undefined,
       demoFiles: true,
       bodyTimeoutSeconds: 30,
     });
