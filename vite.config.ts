@@ -26,7 +26,8 @@ function mockSignIn(): Plugin {
         const path = request.url?.split('?')[0];
         const target = path === '/api/auth/login' ? '/?as=admin' : path === '/api/auth/logout' ? '/?as=signed-out' : null;
         if (!target) return next();
-        response.statusCode = 302;
+        // 303: the sign-out is a form's post, followed by a GET of the target.
+        response.statusCode = 303;
         response.setHeader('location', target);
         response.end();
       });

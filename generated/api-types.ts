@@ -58,10 +58,17 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** End the session and go to the landing page */
-        get: operations["logout"];
+        /**
+         * A page with a Log Out button (signing out is a POST)
+         * @description Changes nothing: a link from another site must not sign anyone out. The page's button posts to this same path from the portal's origin.
+         */
+        get: operations["showLogoutPage"];
         put?: never;
-        post?: never;
+        /**
+         * End the session and go to the landing page
+         * @description Like every state change, from the portal's own origin only (a cross-site post with the session cookie answers 403). A form's post, so the browser follows the redirect home.
+         */
+        post: operations["logout"];
         delete?: never;
         options?: never;
         head?: never;
@@ -358,7 +365,7 @@ export interface paths {
         head?: never;
         /**
          * Assign an answer sheet to a congregation or set its lesson (template)
-         * @description A student without a congregation takes the sheet's new one. A change of congregation is refused (409) once the sheet's file is sent or being sent. Invalidates the answer-sheet and file caches.
+         * @description A student without a congregation takes the sheet's new one. A change of congregation or of lesson is refused (409 SHEET_ALREADY_SENT) once the sheet's file is sent or being sent. Invalidates the answer-sheet and file caches.
          */
         patch: operations["updateAnswerSheet"];
         trace?: never;
@@ -2172,20 +2179,6 @@ export interface components {
             };
             content?: never;
         };
-        /** @description Not signed in. */
-        Unauthorized: {
-            headers: {
-                [name: string]: unknown;
-            };
-            content: {
-                /**
-                 * @example {
-                 *       "detail": "Not authenticated"
-                 *     }
-                 */
-                "application/json": components["schemas"]["ErrorSimple"];
-            };
-        };
         /** @description Signed in, but the caller's role or congregation may not do this. */
         Forbidden: {
             headers: {
@@ -2195,6 +2188,20 @@ export interface components {
                 /**
                  * @example {
                  *       "detail": "Forbidden"
+                 *     }
+                 */
+                "application/json": components["schemas"]["ErrorSimple"];
+            };
+        };
+        /** @description Not signed in. */
+        Unauthorized: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                /**
+                 * @example {
+                 *       "detail": "Not authenticated"
                  *     }
                  */
                 "application/json": components["schemas"]["ErrorSimple"];
@@ -2270,6 +2277,24 @@ export interface components {
                  *       "detail": {
                  *         "error_type": "CONFLICT",
                  *         "message": "This congregation cannot be deleted: it has 12 students and 3 study helpers."
+                 *       }
+                 *     }
+                 */
+                "application/json": components["schemas"]["ErrorWithType"];
+            };
+        };
+        /** @description This user is already sending as many uploads as one user may send at once; the body is not read. Try again when one of them has arrived. */
+        TooManyUploads: {
+            headers: {
+                "Retry-After"?: number;
+                [name: string]: unknown;
+            };
+            content: {
+                /**
+                 * @example {
+                 *       "detail": {
+                 *         "error_type": "TOO_MANY_UPLOADS",
+                 *         "message": "You are already sending 3 uploads. Try again when one of them has arrived."
                  *       }
                  *     }
                  */
@@ -2405,6 +2430,26 @@ export interface operations {
             };
         };
     };
+    showLogoutPage: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description An HTML page with a form whose button posts the sign-out. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
+                };
+            };
+        };
+    };
     logout: {
         parameters: {
             query?: never;
@@ -2414,7 +2459,8 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            302: components["responses"]["Redirect"];
+            303: components["responses"]["Redirect"];
+            403: components["responses"]["Forbidden"];
         };
     };
     getMe: {
@@ -3152,7 +3198,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
-            /** @description The sheet's file was sent (or is being sent) to the study helpers: its congregation and pages are fixed. */
+            /** @description The sheet's file was sent (or is being sent) to the study helpers: its congregation, lesson and pages are fixed. */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -3477,6 +3523,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorWithType"];
                 };
             };
+            429: components["responses"]["TooManyUploads"];
         };
     };
     listFiles: {
@@ -5133,6 +5180,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorWithType"];
                 };
             };
+            429: components["responses"]["TooManyUploads"];
         };
     };
     listCountries: {

@@ -14,6 +14,9 @@ import { BlobTooLargeError, type BlobStore } from './blob-store.js';
 import type { Config } from './config.js';
 import { RowCountError, SQLSTATE, sqlState, type Database } from './db/database.js';
 import { HttpError, defaultDetail } from './http-error.js';
+import { registerJsonBodyParser } from './json-body.js';
+import { closeSilentBodies, HEADERS_TIMEOUT_MS } from './body-timeout.js';
+import { warnOfForwardedRequests } from './forwarded-warning.js';
 import { loggerOptions, requestId } from './logger.js';
 import { PROJECT_ROOT } from './project-root.js';
 import { securityHeaders } from './security-headers.js';
@@ -77,6 +80,8 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     trustProxy: trustedProxies(config.trustProxyHops),
     // Routes like /api/uploads/ and /api/uploads are the same call.
     routerOptions: { ignoreTrailingSlash: true },
+    // A client that dribbles its headers is cut off (bodies: closeSilentBodies below).
+    http: { headersTimeout: HEADERS_TIMEOUT_MS },
     // A URL Fastify cannot decode (%ZZ) is bad input like any other, in the spec's shape.
     frameworkErrors: (error, request, reply) => {
       request.log.info({ code: error.code }, 'request refused before routing');
@@ -106,6 +111,9 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     if (where !== null) return reply.code(400).send(validationDetail(`${where} must not contain NUL characters or lone surrogates`));
   });
 
+  registerJsonBodyParser(app);
+  closeSilentBodies(app, config.bodyTimeoutSeconds * 1000);
+  if (config.trustProxyHops === undefined) warnOfForwardedRequests(app);
   app.setErrorHandler(errorHandler);
   app.setNotFoundHandler(notFoundHandler(options.webRoot === undefined ? DEFAULT_WEB_ROOT : options.webRoot));
 

@@ -26,8 +26,11 @@ export interface Config {
   allowDatabaseDelete: boolean;
   sessionTtlHours: number;
   logLevel: LogLevel;
-  /** DEMO_DATA (default true): create the demo programme and accounts on the first start. */
-  demoData: boolean;
+  /**
+   * DEMO_DATA: true asks for the demo programme and accounts (on any database), false never makes
+   * them; unset (undefined), they are made only on the embedded database's first start.
+   */
+  demoData: boolean | undefined;
   /** DEMO_FILES (default true): with the demo data, also the demo's files in flight (server/seed/demo-files). */
   demoFiles: boolean;
   /**
@@ -40,6 +43,8 @@ export interface Config {
    * address the sign-in limits count by); 0 or unset trusts none.
    */
   trustProxyHops?: number;
+  /** BODY_TIMEOUT_SECONDS (default 30): how long a request body may send nothing before it is ended. */
+  bodyTimeoutSeconds: number;
 }
 
 export class ConfigError extends Error {
@@ -97,7 +102,8 @@ export function loadConfig(env: Env = process.env): Config {
   }
 
   const allowDatabaseDelete = parseBoolean(text('ALLOW_DATABASE_DELETE') ?? 'false', 'ALLOW_DATABASE_DELETE', problems);
-  const demoData = parseBoolean(text('DEMO_DATA') ?? 'true', 'DEMO_DATA', problems);
+  const demoDataText = text('DEMO_DATA');
+  const demoData = demoDataText === undefined ? undefined : parseBoolean(demoDataText, 'DEMO_DATA', problems);
   const demoFiles = parseBoolean(text('DEMO_FILES') ?? 'true', 'DEMO_FILES', problems);
   const sessionTtlHours = parseNumber(text('SESSION_TTL_HOURS') ?? '12', 'SESSION_TTL_HOURS', problems);
 
@@ -105,6 +111,7 @@ export function loadConfig(env: Env = process.env): Config {
   const pipelineThreads = threadsText === undefined ? undefined : parseInteger(threadsText, 'PIPELINE_THREADS', 0, 16, problems);
 
   const trustProxyHops = parseInteger(text('TRUST_PROXY') ?? '0', 'TRUST_PROXY', 0, 10, problems);
+  const bodyTimeoutSeconds = parseInteger(text('BODY_TIMEOUT_SECONDS') ?? '30', 'BODY_TIMEOUT_SECONDS', 1, 3600, problems);
 
   const logLevelText = (text('LOG_LEVEL') ?? 'info').toLowerCase();
   if (!LOG_LEVELS.includes(logLevelText as LogLevel)) {
@@ -127,6 +134,7 @@ export function loadConfig(env: Env = process.env): Config {
     demoFiles,
     pipelineThreads,
     trustProxyHops: trustProxyHops > 0 ? trustProxyHops : undefined,
+    bodyTimeoutSeconds,
   };
 }
 

@@ -13,9 +13,11 @@ import { openDatabase } from './db/open-database.js';
 import { DataDirInUseError } from './db/pglite.js';
 import { createLogger } from './logger.js';
 import { loadReferenceData } from './seed/countries.js';
-import { DEMO_ACCOUNTS, DEMO_PASSWORD, seedDemoData } from './seed/demo.js';
+import { DEMO_ACCOUNTS, DEMO_PASSWORD, demoDataSeeded, seedDemoData } from './seed/demo.js';
 
 const SHUTDOWN_TIMEOUT_MS = 10_000;
+/** Host names of this machine: a PUBLIC_URL on one of them is not reachable from elsewhere. */
+const LOCAL_HOSTS = new Set(['localhost', '127.0.0.1', '[::1]']);
 
 export interface StartOptions {
   config?: Config;
@@ -32,7 +34,10 @@ export async function start(options: StartOptions = {}) {
   for (const name of migrations.changed) logger.warn({ migration: name }, 'applied migration file has changed since');
   if (migrations.applied.length > 0) logger.info({ applied: migrations.applied }, 'migrations applied');
   await loadReferenceData(db);
-  const demo = config.demoData ? await seedDemoData(db) : { seeded: false };
+  // A demo installation: asked for (DEMO_DATA=true), or by default the embedded database made
+  // by this start (or seeded on such a start before). Never silently a production database.
+  const demoMode = config.demoData ?? (db.kind === 'pglite' && (migrations.fresh || (await demoDataSeeded(db))));
+  const demo = demoMode ? await seedDemoData(db) : { seeded: false };
   if (demo.seeded) logger.info('demo data created');
 
   const blobStore = new FolderBlobStore({ root: path.join(config.dataDir, 'blobs') });
@@ -40,17 +45,24 @@ export async function start(options: StartOptions = {}) {
   const stopTempSweep = sweepTempFilesPeriodically(blobStore, (error) => logger.warn({ err: error }, 'temporary files sweep failed'));
 
   const app = await buildApp({ config, db, blobStore, plugins: options.plugins ?? [] });
-  if (config.demoData && config.demoFiles) await makeDemoFilesOnce(app);
+  if (demoMode && config.demoFiles) await makeDemoFilesOnce(app);
   await app.listen({ port: config.port, host: config.host });
 
   const lines = [`Bible Study Portal is running at ${config.publicUrl}`];
   lines.push(`  database: ${db.kind === 'pglite' ? `PGlite in ${path.join(config.dataDir, 'pglite')}` : 'PostgreSQL'}`);
   lines.push(`  sign-in:  ${config.oidc ? config.oidc.issuer : `embedded provider at ${config.publicUrl}/oidc`}`);
-  if (config.oidc === undefined && config.demoData) {
-    const present = await db.query<{ email: string }>(
-      'SELECT email FROM users WHERE email = ANY($1::text[]) AND password_hash IS NOT NULL ORDER BY email',
-      [DEMO_ACCOUNTS.map((account) => account.email)],
+  const present = await db.query<{ email: string }>(
+    'SELECT email FROM users WHERE email = ANY($1::text[]) AND password_hash IS NOT NULL ORDER BY email',
+    [DEMO_ACCOUNTS.map((account) => account.email)],
+  );
+  // Accounts with a published password, reachable from elsewhere than this machine.
+  if (config.oidc === undefined && present.length > 0 && !LOCAL_HOSTS.has(new URL(config.publicUrl).hostname)) {
+    logger.warn(
+      { accounts: present.map((row) => row.email), publicUrl: config.publicUrl },
+      `demo accounts with the password "${DEMO_PASSWORD}" can sign in at ${config.publicUrl}: remove them (npm run users -- remove EMAIL) or keep the portal local`,
     );
+  }
+  if (config.oidc === undefined && demoMode) {
     if (present.length > 0) {
       lines.push(`  demo accounts (password "${DEMO_PASSWORD}"):`);
       for (const account of DEMO_ACCOUNTS) {

@@ -15,8 +15,9 @@ describe('loadConfig', () => {
       allowDatabaseDelete: false,
       sessionTtlHours: 12,
       logLevel: 'info',
-      demoData: true,
+      demoData: undefined,
       demoFiles: true,
+      bodyTimeoutSeconds: 30,
     });
   });
 
@@ -36,6 +37,7 @@ describe('loadConfig', () => {
       LOG_LEVEL: 'WARN',
       DEMO_DATA: 'false',
       DEMO_FILES: 'false',
+      BODY_TIMEOUT_SECONDS: '5',
     });
     expect(config).toEqual({
       port: 8080,
@@ -50,6 +52,7 @@ describe('loadConfig', () => {
       logLevel: 'warn',
       demoData: false,
       demoFiles: false,
+      bodyTimeoutSeconds: 5,
     });
   });
 

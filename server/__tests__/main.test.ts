@@ -90,6 +90,32 @@ describe('server/main.ts', () => {
     expect(await again.exited).toBe(0);
   }, 120_000);
 
+  it('makes demo accounts only in demo mode, and warns of them on a public address', async () => {
+    const ownDir = await mkdtemp(path.join(tmpdir(), 'portal-main-'));
+    const env = { DATA_DIR: ownDir, PORT: String(await freePort()), HOST: '127.0.0.1', PUBLIC_URL: 'https://portal.example.org', DEMO_FILES: 'false' };
+    const run = async (extra: Record<string, string>) => {
+      const running = startServer({ ...env, ...extra });
+      await waitFor(() => running.output().includes('is running at'), 'the start banner', running, 150_000);
+      running.child.kill('SIGTERM');
+      expect(await running.exited).toBe(0);
+      return running.output();
+    };
+    try {
+      // First start without the demo: none then, nor on a later start that did not make the database.
+      const first = await run({ DEMO_DATA: 'false' });
+      expect(first).not.toContain('demo data created');
+      const second = await run({});
+      expect(second).not.toContain('demo data created');
+      expect(second).not.toContain('admin@demo.local');
+      // Asked for: made, and a public PUBLIC_URL with demo accounts is warned of.
+      const asked = await run({ DEMO_DATA: 'true' });
+      expect(asked).toContain('demo data created');
+      expect(asked).toContain('demo accounts with the password');
+    } finally {
+      await rm(ownDir, { recursive: true, force: true });
+    }
+  }, 480_000);
+
   it('explains a bad configuration without a stack trace', async () => {
     const broken = startServer({ DATA_DIR: dataDir, PORT: 'eighty' });
     expect(await broken.exited).toBe(2);

@@ -12,7 +12,7 @@ import { securityHeaders } from '../security-headers.js';
 import { verifyPassword } from './passwords.js';
 import { databaseAdapterFactory, providerSecrets } from './provider-storage.js';
 import { renderSignInPage } from './sign-in-page.js';
-import { clearSignInFailures, recordSignInFailure, signInVerdict } from './sign-in-throttle.js';
+import { clearSignInFailures, recordSignInFailure, signInDelayMs } from './sign-in-throttle.js';
 
 export const OIDC_MOUNT = '/oidc';
 export const EMBEDDED_CLIENT_ID = 'portal';
@@ -204,14 +204,12 @@ export const embeddedProviderPlugin: FastifyPluginAsync<EmbeddedProviderPluginOp
           reply.code(400).header('cache-control', 'no-store').type('text/html; charset=utf-8');
           return page(request.params.uid, undefined, 'Wrong e-mail or password.');
         }
-        // Checked before the password, so a refused attempt costs no password hashing either.
-        const verdict = await signInVerdict(db, email, request.ip);
-        if (verdict.refused !== null) {
-          request.log.warn('embedded sign-in refused: too many failed sign-ins');
-          reply.code(429).header('cache-control', 'no-store').type('text/html; charset=utf-8');
-          return page(request.params.uid, email, verdict.refused);
+        // Recent failures slow the attempt (never refuse it): the wait comes before the password check.
+        const delayMs = await signInDelayMs(db, email, request.ip);
+        if (delayMs > 0) {
+          request.log.info({ delayMs }, 'embedded sign-in slowed: recent failed sign-ins');
+          await new Promise((resolve) => setTimeout(resolve, delayMs));
         }
-        if (verdict.delayMs > 0) await new Promise((resolve) => setTimeout(resolve, verdict.delayMs));
         const user = await db.maybeOne<{ id: string; password_hash: string | null }>(
           'SELECT id, password_hash FROM users WHERE email = $1',
           [email],

@@ -20,7 +20,7 @@ import {
   setActingCongregation,
   type SessionUser,
 } from './session-store.js';
-import { renderSignInProblemPage } from './sign-in-page.js';
+import { renderLogoutPage, renderSignInProblemPage } from './sign-in-page.js';
 import { TOO_MANY_STARTS_MESSAGE, tooManySignInStarts } from './sign-in-throttle.js';
 import { userForSignIn } from './users.js';
 
@@ -30,6 +30,7 @@ export interface AuthRoutesOptions {
   oidc: OidcClient;
 }
 
+const LOGOUT_PATH = '/api/auth/logout';
 /** How long a started sign-in may take before its state is forgotten. */
 const LOGIN_STATE_TTL_MINUTES = 15;
 const OTHER_BROWSER_MESSAGE =
@@ -146,12 +147,20 @@ export const authRoutes: FastifyPluginAsync<AuthRoutesOptions> = async (app, { c
     return reply.redirect(pending.return_to ?? '/', 302);
   });
 
-  app.get('/api/auth/logout', async (request, reply) => {
+  app.get('/api/auth/logout', async (_request, reply) => {
+    reply.header('cache-control', 'no-store').type('text/html; charset=utf-8');
+    return renderLogoutPage(LOGOUT_PATH);
+  });
+
+  // The Log Out form posts no fields; its (empty) form body is accepted and ignored.
+  app.addContentTypeParser('application/x-www-form-urlencoded', { parseAs: 'string', bodyLimit: 1024 }, (_request, _body, done) => done(null, undefined));
+  // A POST, so it passes the session plugin's same-origin check like every state change.
+  app.post('/api/auth/logout', async (request, reply) => {
     const token = readSessionToken(request, config.publicUrl);
     if (token !== undefined) await deleteSession(db, token);
     clearSessionCookie(reply, config.publicUrl);
     reply.header('cache-control', 'no-store');
-    return reply.redirect('/', 302);
+    return reply.redirect('/', 303);
   });
 
   app.get('/api/auth/me', async (request, reply) => {

@@ -71,24 +71,46 @@ ${hint}
 
 /** A sign-in the portal refuses to finish (started in another browser, or expired): no session. */
 export function renderSignInProblemPage(message: string): string {
+  return smallPage(
+    'Sign-in problem',
+    '.problem{padding:20px 24px}\n.problem a{color:#1d4ed8;font-weight:600}',
+    `<header><h1>${escapeHtml(PORTAL_TITLE)}</h1><p>Sign-in problem</p></header>
+<div class="problem">
+<p class="error" role="alert">${escapeHtml(message)}</p>
+<p><a href="/api/auth/login">Sign in again</a></p>
+</div>`,
+  );
+}
+
+/**
+ * What GET /api/auth/logout shows: a button that posts the sign-out. A GET changes nothing, so
+ * a link or image on another site cannot sign anyone out.
+ */
+export function renderLogoutPage(action: string): string {
+  return smallPage(
+    'Log Out',
+    '.cancel a{display:block;text-align:center;color:#1d4ed8;padding:8px;font-weight:500}',
+    `<header><h1>${escapeHtml(PORTAL_TITLE)}</h1><p>Log out of the portal?</p></header>
+<form method="post" action="${escapeHtml(action)}"><button type="submit">Log Out</button></form>
+<div class="cancel"><a href="/">Stay signed in</a></div>`,
+  );
+}
+
+/** A page of the sign-in pages' kind: the title, styles on top of theirs, and the card's content. */
+function smallPage(title: string, style: string, content: string): string {
   return `<!DOCTYPE html>
 <html lang="en">
 <head>
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
-<title>Sign-in problem - ${escapeHtml(PORTAL_TITLE)}</title>
+<title>${escapeHtml(title)} - ${escapeHtml(PORTAL_TITLE)}</title>
 <style>${STYLE}
-.problem{padding:20px 24px}
-.problem a{color:#1d4ed8;font-weight:600}
+${style}
 </style>
 </head>
 <body>
 <main>
-<header><h1>${escapeHtml(PORTAL_TITLE)}</h1><p>Sign-in problem</p></header>
-<div class="problem">
-<p class="error" role="alert">${escapeHtml(message)}</p>
-<p><a href="/api/auth/login">Sign in again</a></p>
-</div>
+${content}
 </main>
 </body>
 </html>`;

@@ -103,7 +103,9 @@ export async function contractPlugin(app: FastifyInstance, options: ContractPlug
   const byOperation = contract().operations;
 
   app.addHook('onRoute', (route) => {
-    const methods = Array.isArray(route.method) ? route.method : [route.method];
+    // HEAD is the GET operation without its body (Fastify adds it for every GET route): the same
+    // access rule, validation and scoping, so HEAD never answers what GET refuses.
+    const methods = (Array.isArray(route.method) ? route.method : [route.method]).map((method) => (method === 'HEAD' ? 'GET' : method));
     const op = byOperation.find((o) => methods.includes(o.method) && o.routePath === route.url);
     if (!op) return;
     const compiled = compile(requestAjv, op);

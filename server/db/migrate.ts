@@ -20,6 +20,8 @@ export interface Migration {
 
 export interface MigrateResult {
   applied: string[];
+  /** The database had no migration before: this start made it (an installation's first start). */
+  fresh: boolean;
   /** Already applied migrations whose file changed since (edited history: worth a warning). */
   changed: string[];
 }
@@ -61,7 +63,7 @@ export async function migrate(db: Database, migrations: Migration[] = readMigrat
         (row) => [row.version, row.checksum],
       ),
     );
-    const result: MigrateResult = { applied: [], changed: [] };
+    const result: MigrateResult = { applied: [], changed: [], fresh: done.size === 0 };
     for (const migration of migrations) {
       const checksum = done.get(migration.version);
       if (checksum !== undefined) {

@@ -383,9 +383,28 @@ export function pageWorkerScript(): Promise<PageWorkerScript> {
   return script;
 }
 
-async function findPageWorkerModule(): Promise<Omit<PageWorkerScript, 'zxing'>> {
-  const source = fileURLToPath(WORKER_URL);
-  if (!source.endsWith('.ts')) return { url: WORKER_URL, tsx: false };
+function findPageWorkerModule(): Promise<Omit<PageWorkerScript, 'zxing'>> {
+  return workerModule(WORKER_URL);
+}
+
+const workerModules = new Map<string, Promise<{ url: string; tsx: boolean }>>();
+
+/**
+ * A worker thread's module, as plain JavaScript when it can be (see PageWorkerScript.url):
+ * `sourceUrl` itself in the build, else bundled once per process with esbuild.
+ */
+export function workerModule(sourceUrl: string): Promise<{ url: string; tsx: boolean }> {
+  let found = workerModules.get(sourceUrl);
+  if (!found) {
+    found = bundleWorkerModule(sourceUrl);
+    workerModules.set(sourceUrl, found);
+  }
+  return found;
+}
+
+async function bundleWorkerModule(sourceUrl: string): Promise<{ url: string; tsx: boolean }> {
+  const source = fileURLToPath(sourceUrl);
+  if (!source.endsWith('.ts')) return { url: sourceUrl, tsx: false };
   try {
     const { build } = await import('esbuild');
     const result = await build({
@@ -400,7 +419,7 @@ async function findPageWorkerModule(): Promise<Omit<PageWorkerScript, 'zxing'>> 
     const dir = path.join(PROJECT_ROOT, 'node_modules', '.cache', 'portal');
     const file = path.join(
       dir,
-      `page-worker-${createHash('sha256').update(code).digest('hex').slice(0, 16)}.mjs`,
+      `${path.basename(source, '.ts')}-${createHash('sha256').update(code).digest('hex').slice(0, 16)}.mjs`,
     );
     await mkdir(dir, { recursive: true });
     const temporary = `${file}.${process.pid}.tmp`;
@@ -409,7 +428,7 @@ async function findPageWorkerModule(): Promise<Omit<PageWorkerScript, 'zxing'>> 
     return { url: pathToFileURL(file).href, tsx: false };
   } catch {
     // A read-only install, say: the TypeScript source still runs, through the loader.
-    return { url: WORKER_URL, tsx: true };
+    return { url: sourceUrl, tsx: true };
   }
 }
 
@@ -422,13 +441,13 @@ const WORKER_URL = pathToFileURL(
   path.join(path.dirname(here), `page-worker${path.extname(here)}`),
 ).href;
 /** tsx's ESM API: its register() gives the calling thread TypeScript imports. */
-const TSX_LOADER = pathToFileURL(
+export const TSX_LOADER = pathToFileURL(
   path.join(path.dirname(createRequire(import.meta.url).resolve('tsx')), 'esm', 'api', 'index.mjs'),
 ).href;
 
 // Plain CommonJS run by the worker before anything is imported: TypeScript support is registered
 // when needed (as `tsx` gives this thread), then the worker module is imported.
-const BOOTSTRAP = `
+export const BOOTSTRAP = `
 const { workerData } = require('node:worker_threads');
 (workerData.tsxLoader ? import(workerData.tsxLoader).then((tsx) => tsx.register()) : Promise.resolve())
   .then(() => import(workerData.workerUrl))

@@ -23,6 +23,15 @@ import {
 export const RENDER_DPI = 150;
 /** Embedded images above this resolution are rendered down instead (decoding them whole is slow). */
 export const MAX_EMBEDDED_DPI = 320;
+/**
+ * The most pixels one page image may have: an A2 sheet at the reading DPI, some 16 MB of grey.
+ * A page larger than that (a 443-byte PDF can ask for a 14,400 pt square, 3 GB at 150 dpi) is
+ * rendered at a lower DPI (refused under MIN_READING_DPI), and an embedded image over it is
+ * rendered down rather than decoded.
+ */
+export const MAX_PAGE_PIXELS = 16_000_000;
+/** Below this, a page rendered within MAX_PAGE_PIXELS is too coarse for its codes: it is refused. */
+export const MIN_READING_DPI = 50;
 /** The image must cover this share of the page's width and height to count as the page's scan. */
 const FULL_PAGE_SHARE = 0.9;
 
@@ -153,7 +162,7 @@ function readLoadedPage(page: mupdf.Page, options: ReadPageOptions): LoadedPage 
       if (turn) {
         const across = turn.swapsAxes ? found.image.getHeight() : found.image.getWidth();
         const dpi = across / pageWidthIn;
-        if (dpi <= MAX_EMBEDDED_DPI) {
+        if (dpi <= MAX_EMBEDDED_DPI && found.image.getWidth() * found.image.getHeight() <= MAX_PAGE_PIXELS) {
           const upright = !turn.swapsAxes && !turn.flipColumns && !turn.flipRows;
           // Colour is kept from upright JPEGs only (turned colour scans are mupdf's).
           const jpeg = upright || !options.colour ? embeddedJpeg(page, found.image) : undefined;
@@ -167,7 +176,20 @@ function readLoadedPage(page: mupdf.Page, options: ReadPageOptions): LoadedPage 
       found.image.destroy();
     }
   }
-  return { raster: renderPage(page, options.renderDpi ?? RENDER_DPI, options) };
+  const dpi = dpiWithinBudget(bounds, options.renderDpi ?? RENDER_DPI);
+  if (dpi < MIN_READING_DPI) {
+    const [width, height] = [bounds[2] - bounds[0], bounds[3] - bounds[1]].map((side) => Math.round(side));
+    // Kept as an unreadable page with this reason (analysePage), the file goes on.
+    throw new Error(`could not be read: too large (a ${width} x ${height} pt page)`);
+  }
+  return { raster: renderPage(page, dpi, options) };
+}
+
+/** `dpi`, or lower when the page at `dpi` would have more than MAX_PAGE_PIXELS pixels. */
+export function dpiWithinBudget(bounds: readonly number[], dpi: number): number {
+  const pixels = (((bounds[2]! - bounds[0]!) * dpi) / 72) * (((bounds[3]! - bounds[1]!) * dpi) / 72);
+  if (!(pixels > MAX_PAGE_PIXELS)) return dpi;
+  return dpi * Math.sqrt(MAX_PAGE_PIXELS / pixels) * 0.999;
 }
 
 interface FoundImage {

@@ -25,6 +25,7 @@ import { Where } from './shared/where';
 const SHEET_NOT_FOUND = 'Answer sheet not found';
 const FILE_SENT = 'This file was sent to the study helpers; its responses keep their congregations.';
 const SHEET_SENT = 'This response was sent to its congregation; its congregation can no longer change.';
+const SHEET_LESSON_SENT = 'This response was sent to its congregation; its lesson can no longer change.';
 
 const SORT: Record<'sequence' | 'course' | 'student' | 'graded_at', SortColumn> = {
   sequence: { sql: 'a.sequence', defaultDirection: 'asc' },
@@ -136,6 +137,8 @@ export async function answerSheetsRoutes(app: FastifyInstance) {
         if (group !== null && sheet.student_id !== null) await giveCongregationToStudents(tx, [sheet.student_id], group);
       }
       if (lesson !== undefined && lesson !== sheet.lesson_id) {
+        // Its packet was printed with this lesson, and its return file will carry it.
+        if (sheet.sent) throw sheetAlreadySent(SHEET_LESSON_SENT);
         // A new lesson may make the sheet a duplicate of an earlier one (same student and lesson), or stop it being one.
         await tx.query(
           `UPDATE answer_sheets a SET lesson_id = $2,

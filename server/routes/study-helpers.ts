@@ -16,7 +16,8 @@ import { refreshCongregationStates } from '../workflow/grading-state';
 import { pdfName, sendBlob } from './shared/blob-response';
 import { STUDY_HELPER_NOT_FOUND } from './shared/errors';
 import { refuseWhileUsed } from './shared/in-use';
-import { checkPdf, PdfCheckError } from './shared/pdf-check';
+import { checkPdfBounded } from './shared/bounded-pdf-check';
+import { PdfCheckError } from './shared/pdf-check';
 import { queueJob } from './shared/queue-job';
 import { receiveUploadOrRefuse } from './shared/receive-upload';
 import { listCongregation } from './shared/scope';
@@ -155,7 +156,7 @@ export function createStudyHelperRoutes(options: StudyHelperRoutesOptions = {}) 
       let pageCount: number;
       const local = await localCopy(app.blobStore, blob.key);
       try {
-        pageCount = checkPdf(local.path).pageCount;
+        pageCount = (await checkPdfBounded(local.path)).pageCount;
       } catch (error) {
         if (error instanceof PdfCheckError) return refuse(validationError(`Invalid file format or corrupted file: ${error.message}`));
         await discardIfUnreferenced(db, app.blobStore, blob.key);

@@ -30,6 +30,11 @@ export interface SeedResult {
   seeded: boolean;
 }
 
+/** Whether the demo programme was seeded in this database (then it stays a demo installation). */
+export async function demoDataSeeded(db: Database): Promise<boolean> {
+  return (await db.maybeOne('SELECT 1 FROM app_settings WHERE key = $1', [MARKER])) !== null;
+}
+
 /** Seeds once per database; `force` seeds again (what is already there is kept, not doubled). */
 export async function seedDemoData(db: Database, options: { force?: boolean } = {}): Promise<SeedResult> {
   return db.transaction(async (tx) => {

@@ -1,4 +1,4 @@
-// Full-page navigations the app makes (sign-in, sign-out, the reload after View As). They leave
+// Full-page navigations the app makes (sign-in, the sign-out post, the reload after View As). They leave
 // the single-page app, so they go through this one object, which tests replace with spies.
 export const browserLocation = {
   /** Loads another address as a new page (e.g. /api/auth/login). */
@@ -11,5 +11,13 @@ export const browserLocation = {
   },
   reload(): void {
     window.location.reload();
+  },
+  /** Posts an empty form to a same-origin address as a new page (sign-out: a GET changes nothing). */
+  post(url: string): void {
+    const form = document.createElement('form');
+    form.method = 'post';
+    form.action = url;
+    document.body.append(form);
+    form.submit();
   },
 };

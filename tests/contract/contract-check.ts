@@ -380,6 +380,8 @@ export async function runContractCheck(options: CheckOptions): Promise<CheckRepo
   }
   await check('login', { req: {}, expect: [302], verify: (a) => (a.location ? [] : ['no Location to the provider']) });
   await check('authCallback', { req: { query: { code: 'x', state: 'not-a-real-state' } }, expect: [302, 400], note: 'an unknown state is refused' });
+  // The GET only shows a button: the admin session must still be there afterwards (getMe later).
+  await check('showLogoutPage', { req: {}, expect: [200], verify: (a) => (a.type === 'text/html' ? [] : [`content type ${a.type}, expected text/html`]) });
   await check('listCountries', {
     req: { query: { q: 'gh', limit: '5' } },
     expect: [200],
@@ -803,7 +805,7 @@ export async function runContractCheck(options: CheckOptions): Promise<CheckRepo
   // Last: it ends the admin session when the check made it, else it is called anonymously.
   await check('logout', {
     req: {},
-    expect: [302],
+    expect: [303],
     noCoordinatorProbe: 'would end that session',
     anonymous: !options.ownSessions,
     note: options.ownSessions ? 'ends the session the check signed in with' : 'called without the given session, which is kept',

@@ -119,11 +119,13 @@ describe('after Send, assignments are fixed', () => {
     expect(all.body).toMatchObject({ detail: { error_type: SENT_ERROR } });
     expect([await groupOf(sheets[0]!), await groupOf(sheets[1]!)]).toEqual([a, a]);
 
-    // Nothing to change is no change: the same congregation again, or only the lesson.
+    // Nothing to change is no change: the same congregation again.
     expect((await call(t.app, me, 'PATCH', `/api/answer-sheets/${sheets[0]}`, { assigned_group: a })).status).toBe(200);
     expect((await call(t.app, me, 'PATCH', `/api/answer-sheets?file=${file}`, { assigned_group: a })).body).toEqual({ updated: 0 });
+    // The lesson is fixed too: the packet was printed with it.
     const lesson = await call(t.app, me, 'PATCH', `/api/answer-sheets/${sheets[0]}`, { lesson: lessonIds[1] });
-    expect(lesson).toMatchObject({ status: 200, body: { lesson: { id: lessonIds[1] }, assigned_group: a } });
+    expect(lesson).toMatchObject({ status: 409, body: { detail: { error_type: SENT_ERROR, message: 'This response was sent to its congregation; its lesson can no longer change.' } } });
+    expect((await t.db.one<{ lesson_id: string | null }>('SELECT lesson_id FROM answer_sheets WHERE id = $1', [sheets[0]])).lesson_id).not.toBe(lessonIds[1]);
   });
 
   it('counts a file being sent (send requested, packets under way) as sent', async () => {

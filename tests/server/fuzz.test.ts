@@ -6,6 +6,8 @@
 // Runs on PGlite, and on PostgreSQL when DATABASE_URL is set. FUZZ_RUNS and FUZZ_SEED change
 // how many requests and which.
 import { randomUUID } from 'node:crypto';
+import { readdir } from 'node:fs/promises';
+import path from 'node:path';
 import fc from 'fast-check';
 import type { InjectOptions } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -295,4 +297,83 @@ describe('fuzzing every operation of the contract', () => {
     expect(seen.get('2xx') ?? 0).toBeGreaterThan(RUNS / 50);
     expect(seen.get('4xx') ?? 0).toBeGreaterThan(RUNS / 4);
   }, 600_000);
+
+  it('answers malformed multipart bodies and deeply nested JSON with 400s in the spec shape, keeping nothing', async () => {
+    const operations = contract().operations;
+    const uploads = operations.filter((op) => op.multipart);
+    const jsonOps = operations.filter((op) => op.jsonBody !== undefined);
+    expect(uploads.length).toBeGreaterThanOrEqual(2);
+    const filesBefore = await test.db.one<{ n: number }>('SELECT (SELECT count(*) FROM files) + (SELECT count(*) FROM graded_uploads) AS n');
+    const blobsBefore = await blobFiles(path.join(test.config.dataDir, 'blobs'));
+
+    const wellFormed = (boundary: string, parts: number) => {
+      const chunks = [];
+      for (let i = 0; i < parts - 1; i++) chunks.push(`--${boundary}\r\nContent-Disposition: form-data; name="name"\r\n\r\nFuzz ${i}\r\n`);
+      chunks.push(`--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="x.pdf"\r\nContent-Type: application/pdf\r\n\r\n%PDF-1.4\n${'x'.repeat(2000)}\n%%EOF\r\n--${boundary}--\r\n`);
+      return Buffer.from(chunks.join(''));
+    };
+    // Each kind of malformed body: the content type it is sent with, and its bytes.
+    const malformed = fc.oneof(
+      fc.constant({ kind: 'no boundary', contentType: 'multipart/form-data', payload: wellFormed('b0undary', 2) }),
+      fc.constant({ kind: 'empty boundary', contentType: 'multipart/form-data; boundary=', payload: wellFormed('b0undary', 2) }),
+      fc.constant({ kind: 'wrong boundary', contentType: 'multipart/form-data; boundary=other', payload: wellFormed('b0undary', 2) }),
+      fc.nat(2100).map((at) => ({ kind: 'cut off', contentType: 'multipart/form-data; boundary=b0undary', payload: wellFormed('b0undary', 2).subarray(0, at + 1) })),
+      fc.integer({ min: 31, max: 200 }).map((parts) => ({ kind: 'too many parts', contentType: 'multipart/form-data; boundary=b0undary', payload: wellFormed('b0undary', parts) })),
+      fc.constant({ kind: 'two files', contentType: 'multipart/form-data; boundary=b0undary', payload: Buffer.concat([wellFormed('b0undary', 1).subarray(0, -14), wellFormed('b0undary', 1)]) }),
+      fc.constant({ kind: 'garbled part header', contentType: 'multipart/form-data; boundary=b0undary', payload: Buffer.from('--b0undary\r\nContent-Disposition\r\n\r\nx\r\n--b0undary--\r\n') }),
+    );
+    const statuses = new Map<string, Set<number>>();
+    await fc.assert(
+      fc.asyncProperty(fc.constantFrom(...uploads.map((op) => op.path)), fc.constantFrom('admin' as const, 'coordinator' as const), malformed, async (url, caller, body) => {
+        const response = await test.app.inject({
+          method: 'POST',
+          url,
+          headers: { ...callers[caller].headers, 'content-type': body.contentType },
+          payload: body.payload,
+        });
+        const where = `${url} as ${caller}, ${body.kind} (${body.payload.length} bytes): ${response.statusCode} ${response.body.slice(0, 200)}`;
+        expect(response.statusCode, where).toBeLessThan(500);
+        if (response.statusCode !== 403) {
+          expect(response.statusCode, where).toBe(400);
+          expect(isSpecError(response.json()), where).toBe(true);
+        }
+        statuses.set(body.kind, (statuses.get(body.kind) ?? new Set()).add(response.statusCode));
+      }),
+      { numRuns: 300, seed: SEED },
+    );
+    expect([...statuses.keys()].sort()).toEqual(['cut off', 'empty boundary', 'garbled part header', 'no boundary', 'too many parts', 'two files', 'wrong boundary']);
+
+    // JSON nested up to 5,000 deep, arrays or objects, in every operation taking a JSON body.
+    const nested = fc.tuple(fc.integer({ min: 33, max: 5000 }), fc.boolean()).map(([depth, arrays]) =>
+      arrays ? `${'['.repeat(depth)}${']'.repeat(depth)}` : `${'{"a":'.repeat(depth)}1${'}'.repeat(depth)}`,
+    );
+    await fc.assert(
+      fc.asyncProperty(fc.constantFrom(...jsonOps.map((op) => op.operationId)), nested, async (operationId, text) => {
+        const op = jsonOps.find((candidate) => candidate.operationId === operationId)!;
+        let index = 0;
+        const url = op.path.replace(/\{[^}]+\}/g, () => ids[index++ % ids.length]!);
+        const response = await test.app.inject({
+          method: op.method as InjectOptions['method'],
+          url,
+          headers: { ...callers.admin.headers, 'content-type': 'application/json' },
+          payload: text,
+        });
+        const where = `${op.operationId} with ${text.length} bytes of nesting: ${response.statusCode} ${response.body.slice(0, 200)}`;
+        expect(response.statusCode, where).toBe(400);
+        expect(isSpecError(response.json()), where).toBe(true);
+      }),
+      { numRuns: 200, seed: SEED },
+    );
+
+    // Nothing was kept: no file, no upload, no stored or half-written blob.
+    const filesAfter = await test.db.one<{ n: number }>('SELECT (SELECT count(*) FROM files) + (SELECT count(*) FROM graded_uploads) AS n');
+    expect(Number(filesAfter.n)).toBe(Number(filesBefore.n));
+    expect(await blobFiles(path.join(test.config.dataDir, 'blobs'))).toEqual(blobsBefore);
+  }, 300_000);
 });
+
+/** Every file under the blob folder (blobs and temporary parts), by relative path. */
+async function blobFiles(root: string): Promise<string[]> {
+  const entries = await readdir(root, { recursive: true, withFileTypes: true }).catch(() => []);
+  return entries.filter((entry) => entry.isFile()).map((entry) => path.relative(root, path.join(entry.parentPath, entry.name))).sort();
+}

@@ -182,6 +182,7 @@ const requests: Record<string, (w: World, s: Side) => Request> = {
   getUploadPageImage: (_w, s) => ({ url: `/api/uploads/${s.upload}/pages/1/image` }),
   initDatabase: () => ({ url: '/api/database/init' }),
   deleteDatabase: () => ({ url: '/api/database/delete' }),
+  showLogoutPage: () => ({ url: '/api/auth/logout' }),
   logout: () => ({ url: '/api/auth/logout' }),
   // Undoing what was made by mistake (admin only): on records in use the admin is refused (409).
   deleteServiceCenter: (w) => ({ url: `/api/service_centers/${w.serviceCenter}` }),
@@ -295,6 +296,28 @@ describe('roles on every call', () => {
     expect(failures).toEqual([]);
   });
 
+  it('answers HEAD as it answers GET, for every GET operation and caller', async () => {
+    await setUp();
+    const gets = contract().operations.filter((op) => op.method === 'GET');
+    const differences: string[] = [];
+    for (const caller of ['anonymous', 'standard', 'coordinatorOnOther', 'coordinatorOnOwn', 'admin'] as Caller[]) {
+      for (const op of gets) {
+        const side = caller === 'coordinatorOnOther' ? world.B : world.A;
+        const { url } = requests[op.operationId]!(world, side);
+        const headers = caller === 'anonymous' ? {} : { ...callers[caller].headers };
+        const get = await app.inject({ method: 'GET', url, headers });
+        const head = await app.inject({ method: 'HEAD', url, headers });
+        if (head.statusCode !== get.statusCode) differences.push(`${caller} ${op.operationId}: GET ${get.statusCode}, HEAD ${head.statusCode}`);
+        expect(head.body, `${caller} HEAD ${url}`).toBe('');
+      }
+    }
+    expect(differences).toEqual([]);
+    // Filters and paging are validated as for GET: bad input is a 400, never a 500.
+    expect((await app.inject({ method: 'HEAD', url: '/api/congregations?skip=-1', headers: callers.admin.headers })).statusCode).toBe(400);
+    expect((await app.inject({ method: 'HEAD', url: '/api/congregations?wbs_code=TX' })).statusCode).toBe(401);
+    expect((await app.inject({ method: 'HEAD', url: '/api/service_centers' })).statusCode).toBe(401);
+  });
+
   it('never shows another congregation in a coordinator list', async () => {
     await setUp();
     const coordinator = callers.coordinatorOnOwn;
@@ -317,7 +340,14 @@ describe('roles on every call', () => {
     const earlier = await insertFile(db, 'Sent to B', { serviceCenterId: world.serviceCenter, sentAt: new Date() });
     const sentToB = await insertAnswerSheet(db, earlier, { studentId: A.student, lessonId: world.lesson, assignedGroup: B.congregation });
     await insertPage(db, earlier, 1, sentToB);
+    // B's sheet of another course in A's file: neither its course nor its page is A's to see.
+    const other = await insertCourse(db, 'Course of B alone', ['Lesson B']);
+    const sheetOfB = await insertAnswerSheet(db, A.file, { lessonId: other.lessonIds[0]!, assignedGroup: B.congregation });
+    await insertPage(db, A.file, 3, sheetOfB);
     const coordinator = callers.coordinatorOnOwn;
+    const detail = (await app.inject({ method: 'GET', url: `/api/file/${A.file}`, headers: coordinator.headers })).json() as { courses: { name: string }[]; page_count?: number };
+    expect(detail.courses.map((course) => course.name)).toEqual(['Roles course']);
+    expect(detail.page_count).toBe(1);
     const urls = [
       `/api/file/${A.file}`,
       `/api/files/${A.file}`,
@@ -351,5 +381,6 @@ describe('roles on every call', () => {
     const whole = await app.inject({ method: 'GET', url: `/api/file/${A.file}`, headers: callers.admin.headers });
     expect(whole.body).toContain('BB 2000');
     expect(whole.body).toContain('AA 1000');
+    expect(whole.body).toContain('Course of B alone');
   });
 });

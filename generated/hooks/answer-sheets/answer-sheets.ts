@@ -347,7 +347,7 @@ export function useGetAnswerSheet<TData = Awaited<ReturnType<typeof getAnswerShe
 
 
 /**
- * A student without a congregation takes the sheet's new one. A change of congregation is refused (409) once the sheet's file is sent or being sent. Invalidates the answer-sheet and file caches.
+ * A student without a congregation takes the sheet's new one. A change of congregation or of lesson is refused (409 SHEET_ALREADY_SENT) once the sheet's file is sent or being sent. Invalidates the answer-sheet and file caches.
  * @summary Assign an answer sheet to a congregation or set its lesson (template)
  */
 export const getUpdateAnswerSheetUrl = (sheetId: Uuid,) => {

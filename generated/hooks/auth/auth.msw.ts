@@ -38,6 +38,8 @@ import type {
 } from '.././model';
 
 
+export const getShowLogoutPageResponseMock = (): string => (faker.word.sample())
+
 export const getGetMeResponseMock = (overrideResponse: Partial< AboutMe > = {}): AboutMe => ({email: (() => faker.internet.email().toLowerCase())(), role: faker.helpers.arrayElement(Object.values(Role)), congregation: faker.string.alpha({length: {min: 10, max: 20}}), is_admin: faker.datatype.boolean(), wbs_code: (() => `${faker.location.countryCode()} ${faker.number.int({ min: 1e3, max: 9999 })}`)(), display_name: (() => faker.location.city())(), ...overrideResponse})
 
 export const getSetViewAsResponseMock = (overrideResponse: Partial< AboutMe > = {}): AboutMe => ({email: (() => faker.internet.email().toLowerCase())(), role: faker.helpers.arrayElement(Object.values(Role)), congregation: faker.string.alpha({length: {min: 10, max: 20}}), is_admin: faker.datatype.boolean(), wbs_code: (() => `${faker.location.countryCode()} ${faker.number.int({ min: 1e3, max: 9999 })}`)(), display_name: (() => faker.location.city())(), ...overrideResponse})
@@ -63,8 +65,20 @@ export const getAuthCallbackMockHandler = (overrideResponse?: unknown | ((info: 
   }, options)
 }
 
-export const getLogoutMockHandler = (overrideResponse?: unknown | ((info: Parameters<Parameters<typeof http.get>[1]>[0]) => Promise<unknown> | unknown), options?: RequestHandlerOptions) => {
+export const getShowLogoutPageMockHandler = (overrideResponse?: string | ((info: Parameters<Parameters<typeof http.get>[1]>[0]) => Promise<string> | string), options?: RequestHandlerOptions) => {
   return http.get('*/api/auth/logout', async (info) => {await delay(0);
+  
+    return new HttpResponse(JSON.stringify(overrideResponse !== undefined
+    ? (typeof overrideResponse === "function" ? await overrideResponse(info) : overrideResponse)
+    : getShowLogoutPageResponseMock()),
+      { status: 200,
+        headers: { 'Content-Type': 'application/json' }
+      })
+  }, options)
+}
+
+export const getLogoutMockHandler = (overrideResponse?: unknown | ((info: Parameters<Parameters<typeof http.post>[1]>[0]) => Promise<unknown> | unknown), options?: RequestHandlerOptions) => {
+  return http.post('*/api/auth/logout', async (info) => {await delay(0);
   if (typeof overrideResponse === 'function') {await overrideResponse(info); }
     return new HttpResponse(null,
       { status: 200,
@@ -99,6 +113,7 @@ export const getSetViewAsMockHandler = (overrideResponse?: AboutMe | ((info: Par
 export const getAuthMock = () => [
   getLoginMockHandler(),
   getAuthCallbackMockHandler(),
+  getShowLogoutPageMockHandler(),
   getLogoutMockHandler(),
   getGetMeMockHandler(),
   getSetViewAsMockHandler()

@@ -269,6 +269,107 @@ export function useAuthCallback<TData = Awaited<ReturnType<typeof authCallback>>
 
 
 /**
+ * Changes nothing: a link from another site must not sign anyone out. The page's button posts to this same path from the portal's origin.
+ * @summary A page with a Log Out button (signing out is a POST)
+ */
+export const getShowLogoutPageUrl = () => {
+
+
+  
+
+  return `/api/auth/logout`
+}
+
+export const showLogoutPage = async ( options?: RequestInit): Promise<string> => {
+  
+  return apiFetch<string>(getShowLogoutPageUrl(),
+  {      
+    ...options,
+    method: 'GET'
+    
+    
+  }
+);}
+
+
+
+
+
+export const getShowLogoutPageQueryKey = () => {
+    return [
+    `/api/auth/logout`
+    ] as const;
+    }
+
+    
+export const getShowLogoutPageQueryOptions = <TData = Awaited<ReturnType<typeof showLogoutPage>>, TError = unknown>( options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof showLogoutPage>>, TError, TData>>, request?: SecondParameter<typeof apiFetch>}
+) => {
+
+const {query: queryOptions, request: requestOptions} = options ?? {};
+
+  const queryKey =  queryOptions?.queryKey ?? getShowLogoutPageQueryKey();
+
+  
+
+    const queryFn: QueryFunction<Awaited<ReturnType<typeof showLogoutPage>>> = ({ signal }) => showLogoutPage({ signal, ...requestOptions });
+
+      
+
+      
+
+   return  { queryKey, queryFn, ...queryOptions} as UseQueryOptions<Awaited<ReturnType<typeof showLogoutPage>>, TError, TData> & { queryKey: DataTag<QueryKey, TData, TError> }
+}
+
+export type ShowLogoutPageQueryResult = NonNullable<Awaited<ReturnType<typeof showLogoutPage>>>
+export type ShowLogoutPageQueryError = unknown
+
+
+export function useShowLogoutPage<TData = Awaited<ReturnType<typeof showLogoutPage>>, TError = unknown>(
+  options: { query:Partial<UseQueryOptions<Awaited<ReturnType<typeof showLogoutPage>>, TError, TData>> & Pick<
+        DefinedInitialDataOptions<
+          Awaited<ReturnType<typeof showLogoutPage>>,
+          TError,
+          Awaited<ReturnType<typeof showLogoutPage>>
+        > , 'initialData'
+      >, request?: SecondParameter<typeof apiFetch>}
+ , queryClient?: QueryClient
+  ):  DefinedUseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> }
+export function useShowLogoutPage<TData = Awaited<ReturnType<typeof showLogoutPage>>, TError = unknown>(
+  options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof showLogoutPage>>, TError, TData>> & Pick<
+        UndefinedInitialDataOptions<
+          Awaited<ReturnType<typeof showLogoutPage>>,
+          TError,
+          Awaited<ReturnType<typeof showLogoutPage>>
+        > , 'initialData'
+      >, request?: SecondParameter<typeof apiFetch>}
+ , queryClient?: QueryClient
+  ):  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> }
+export function useShowLogoutPage<TData = Awaited<ReturnType<typeof showLogoutPage>>, TError = unknown>(
+  options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof showLogoutPage>>, TError, TData>>, request?: SecondParameter<typeof apiFetch>}
+ , queryClient?: QueryClient
+  ):  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> }
+/**
+ * @summary A page with a Log Out button (signing out is a POST)
+ */
+
+export function useShowLogoutPage<TData = Awaited<ReturnType<typeof showLogoutPage>>, TError = unknown>(
+  options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof showLogoutPage>>, TError, TData>>, request?: SecondParameter<typeof apiFetch>}
+ , queryClient?: QueryClient 
+ ):  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> } {
+
+  const queryOptions = getShowLogoutPageQueryOptions(options)
+
+  const query = useQuery(queryOptions, queryClient) as  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> };
+
+  query.queryKey = queryOptions.queryKey ;
+
+  return query;
+}
+
+
+
+/**
+ * Like every state change, from the portal's own origin only (a cross-site post with the session cookie answers 403). A form's post, so the browser follows the redirect home.
  * @summary End the session and go to the landing page
  */
 export const getLogoutUrl = () => {
@@ -284,7 +385,7 @@ export const logout = async ( options?: RequestInit): Promise<unknown> => {
   return apiFetch<unknown>(getLogoutUrl(),
   {      
     ...options,
-    method: 'GET'
+    method: 'POST'
     
     
   }
@@ -293,81 +394,52 @@ export const logout = async ( options?: RequestInit): Promise<unknown> => {
 
 
 
+export const getLogoutMutationOptions = <TError = RedirectResponse | ForbiddenResponse,
+    TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof logout>>, TError,void, TContext>, request?: SecondParameter<typeof apiFetch>}
+): UseMutationOptions<Awaited<ReturnType<typeof logout>>, TError,void, TContext> => {
 
-export const getLogoutQueryKey = () => {
-    return [
-    `/api/auth/logout`
-    ] as const;
-    }
+const mutationKey = ['logout'];
+const {mutation: mutationOptions, request: requestOptions} = options ?
+      options.mutation && 'mutationKey' in options.mutation && options.mutation.mutationKey ?
+      options
+      : {...options, mutation: {...options.mutation, mutationKey}}
+      : {mutation: { mutationKey, }, request: undefined};
 
+      
+
+
+      const mutationFn: MutationFunction<Awaited<ReturnType<typeof logout>>, void> = () => {
+          
+
+          return  logout(requestOptions)
+        }
+
+        
+
+
+  return  { mutationFn, ...mutationOptions }}
+
+    export type LogoutMutationResult = NonNullable<Awaited<ReturnType<typeof logout>>>
     
-export const getLogoutQueryOptions = <TData = Awaited<ReturnType<typeof logout>>, TError = RedirectResponse>( options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof logout>>, TError, TData>>, request?: SecondParameter<typeof apiFetch>}
-) => {
+    export type LogoutMutationError = RedirectResponse | ForbiddenResponse
 
-const {query: queryOptions, request: requestOptions} = options ?? {};
-
-  const queryKey =  queryOptions?.queryKey ?? getLogoutQueryKey();
-
-  
-
-    const queryFn: QueryFunction<Awaited<ReturnType<typeof logout>>> = ({ signal }) => logout({ signal, ...requestOptions });
-
-      
-
-      
-
-   return  { queryKey, queryFn, ...queryOptions} as UseQueryOptions<Awaited<ReturnType<typeof logout>>, TError, TData> & { queryKey: DataTag<QueryKey, TData, TError> }
-}
-
-export type LogoutQueryResult = NonNullable<Awaited<ReturnType<typeof logout>>>
-export type LogoutQueryError = RedirectResponse
-
-
-export function useLogout<TData = Awaited<ReturnType<typeof logout>>, TError = RedirectResponse>(
-  options: { query:Partial<UseQueryOptions<Awaited<ReturnType<typeof logout>>, TError, TData>> & Pick<
-        DefinedInitialDataOptions<
-          Awaited<ReturnType<typeof logout>>,
-          TError,
-          Awaited<ReturnType<typeof logout>>
-        > , 'initialData'
-      >, request?: SecondParameter<typeof apiFetch>}
- , queryClient?: QueryClient
-  ):  DefinedUseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> }
-export function useLogout<TData = Awaited<ReturnType<typeof logout>>, TError = RedirectResponse>(
-  options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof logout>>, TError, TData>> & Pick<
-        UndefinedInitialDataOptions<
-          Awaited<ReturnType<typeof logout>>,
-          TError,
-          Awaited<ReturnType<typeof logout>>
-        > , 'initialData'
-      >, request?: SecondParameter<typeof apiFetch>}
- , queryClient?: QueryClient
-  ):  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> }
-export function useLogout<TData = Awaited<ReturnType<typeof logout>>, TError = RedirectResponse>(
-  options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof logout>>, TError, TData>>, request?: SecondParameter<typeof apiFetch>}
- , queryClient?: QueryClient
-  ):  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> }
-/**
+    /**
  * @summary End the session and go to the landing page
  */
+export const useLogout = <TError = RedirectResponse | ForbiddenResponse,
+    TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof logout>>, TError,void, TContext>, request?: SecondParameter<typeof apiFetch>}
+ , queryClient?: QueryClient): UseMutationResult<
+        Awaited<ReturnType<typeof logout>>,
+        TError,
+        void,
+        TContext
+      > => {
 
-export function useLogout<TData = Awaited<ReturnType<typeof logout>>, TError = RedirectResponse>(
-  options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof logout>>, TError, TData>>, request?: SecondParameter<typeof apiFetch>}
- , queryClient?: QueryClient 
- ):  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> } {
+      const mutationOptions = getLogoutMutationOptions(options);
 
-  const queryOptions = getLogoutQueryOptions(options)
-
-  const query = useQuery(queryOptions, queryClient) as  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> };
-
-  query.queryKey = queryOptions.queryKey ;
-
-  return query;
-}
-
-
-
-/**
+      return useMutation(mutationOptions, queryClient);
+    }
+    /**
  * @summary About me (the signed-in user)
  */
 export const getGetMeUrl = () => {

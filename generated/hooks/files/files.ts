@@ -58,6 +58,7 @@ import type {
   PdfResponse,
   QuizFeedbackAvailable,
   RefusedResponse,
+  TooManyUploadsResponse,
   UnauthorizedResponse
 } from '.././model';
 
@@ -106,7 +107,7 @@ formData.append(`file`, fileUpload.file)
 
 
 
-export const getUploadFileMutationOptions = <TError = BadRequestResponse | UnauthorizedResponse | ForbiddenResponse | ErrorWithType | ErrorWithType,
+export const getUploadFileMutationOptions = <TError = BadRequestResponse | UnauthorizedResponse | ForbiddenResponse | ErrorWithType | ErrorWithType | TooManyUploadsResponse,
     TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof uploadFile>>, TError,{data: FileUpload}, TContext>, request?: SecondParameter<typeof apiFetch>}
 ): UseMutationOptions<Awaited<ReturnType<typeof uploadFile>>, TError,{data: FileUpload}, TContext> => {
 
@@ -133,12 +134,12 @@ const {mutation: mutationOptions, request: requestOptions} = options ?
 
     export type UploadFileMutationResult = NonNullable<Awaited<ReturnType<typeof uploadFile>>>
     export type UploadFileMutationBody = FileUpload
-    export type UploadFileMutationError = BadRequestResponse | UnauthorizedResponse | ForbiddenResponse | ErrorWithType | ErrorWithType
+    export type UploadFileMutationError = BadRequestResponse | UnauthorizedResponse | ForbiddenResponse | ErrorWithType | ErrorWithType | TooManyUploadsResponse
 
     /**
  * @summary Upload a service center's scanned PDF; processing starts as a job
  */
-export const useUploadFile = <TError = BadRequestResponse | UnauthorizedResponse | ForbiddenResponse | ErrorWithType | ErrorWithType,
+export const useUploadFile = <TError = BadRequestResponse | UnauthorizedResponse | ForbiddenResponse | ErrorWithType | ErrorWithType | TooManyUploadsResponse,
     TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof uploadFile>>, TError,{data: FileUpload}, TContext>, request?: SecondParameter<typeof apiFetch>}
  , queryClient?: QueryClient): UseMutationResult<
         Awaited<ReturnType<typeof uploadFile>>,

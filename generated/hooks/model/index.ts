@@ -239,6 +239,7 @@ export * from './studyHelperLastActiveAt';
 export * from './studyHelperList';
 export * from './studyHelperListAllOf';
 export * from './timestamp';
+export * from './tooManyUploadsResponse';
 export * from './unauthorizedResponse';
 export * from './unrecognizedReason';
 export * from './uploadList';

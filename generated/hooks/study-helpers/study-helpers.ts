@@ -49,6 +49,7 @@ import type {
   StudyHelper,
   StudyHelperFileUpload,
   StudyHelperList,
+  TooManyUploadsResponse,
   UnauthorizedResponse,
   UploadResult
 } from '.././model';
@@ -567,7 +568,7 @@ formData.append(`file`, studyHelperFileUpload.file)
 
 
 
-export const getUploadStudyHelperFileMutationOptions = <TError = BadRequestResponse | UnauthorizedResponse | ForbiddenResponse | NotFoundResponse | ErrorWithType | ErrorWithType,
+export const getUploadStudyHelperFileMutationOptions = <TError = BadRequestResponse | UnauthorizedResponse | ForbiddenResponse | NotFoundResponse | ErrorWithType | ErrorWithType | TooManyUploadsResponse,
     TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof uploadStudyHelperFile>>, TError,{data: StudyHelperFileUpload}, TContext>, request?: SecondParameter<typeof apiFetch>}
 ): UseMutationOptions<Awaited<ReturnType<typeof uploadStudyHelperFile>>, TError,{data: StudyHelperFileUpload}, TContext> => {
 
@@ -594,12 +595,12 @@ const {mutation: mutationOptions, request: requestOptions} = options ?
 
     export type UploadStudyHelperFileMutationResult = NonNullable<Awaited<ReturnType<typeof uploadStudyHelperFile>>>
     export type UploadStudyHelperFileMutationBody = StudyHelperFileUpload
-    export type UploadStudyHelperFileMutationError = BadRequestResponse | UnauthorizedResponse | ForbiddenResponse | NotFoundResponse | ErrorWithType | ErrorWithType
+    export type UploadStudyHelperFileMutationError = BadRequestResponse | UnauthorizedResponse | ForbiddenResponse | NotFoundResponse | ErrorWithType | ErrorWithType | TooManyUploadsResponse
 
     /**
  * @summary Upload a graded packet scan (or an intro file with a chosen study helper); one request per file
  */
-export const useUploadStudyHelperFile = <TError = BadRequestResponse | UnauthorizedResponse | ForbiddenResponse | NotFoundResponse | ErrorWithType | ErrorWithType,
+export const useUploadStudyHelperFile = <TError = BadRequestResponse | UnauthorizedResponse | ForbiddenResponse | NotFoundResponse | ErrorWithType | ErrorWithType | TooManyUploadsResponse,
     TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof uploadStudyHelperFile>>, TError,{data: StudyHelperFileUpload}, TContext>, request?: SecondParameter<typeof apiFetch>}
  , queryClient?: QueryClient): UseMutationResult<
         Awaited<ReturnType<typeof uploadStudyHelperFile>>,

@@ -75,10 +75,32 @@ describe('sessions and guards', () => {
     expect((await get('/api/auth/me', cookie)).statusCode).toBe(401);
   });
 
+  const logOut = (cookie?: string, origin = 'http://localhost:3000') =>
+    test.app.inject({
+      method: 'POST',
+      url: '/api/auth/logout',
+      headers: { ...(cookie ? { cookie } : {}), origin, 'content-type': 'application/x-www-form-urlencoded' },
+      payload: '',
+    });
+
+  it('logs out on a GET nobody: the page only offers a button that posts the sign-out', async () => {
+    const { cookie, user } = await signIn(test.app, 'linked@example.org');
+    const page = await get('/api/auth/logout', cookie);
+    expect(page.statusCode).toBe(200);
+    expect(page.headers['content-type']).toMatch(/^text\/html/);
+    expect(page.headers['set-cookie']).toBeUndefined();
+    expect(page.body).toContain('<form method="post" action="/api/auth/logout"><button type="submit">Log Out</button></form>');
+    expect(await test.db.query('SELECT 1 FROM sessions WHERE user_id = $1', [user.id])).toHaveLength(1);
+    expect((await get('/api/auth/me', cookie)).statusCode).toBe(200);
+    // A post from another site is refused like every cross-site state change.
+    expect((await logOut(cookie, 'https://evil.example')).statusCode).toBe(403);
+    expect((await get('/api/auth/me', cookie)).statusCode).toBe(200);
+  });
+
   it('logs out: deletes the session row, clears the cookie and redirects to /', async () => {
     const { cookie, user } = await signIn(test.app, 'leaving@example.org');
-    const response = await get('/api/auth/logout', cookie);
-    expect(response.statusCode).toBe(302);
+    const response = await logOut(cookie);
+    expect(response.statusCode).toBe(303);
     expect(response.headers.location).toBe('/');
     const cleared = String(response.headers['set-cookie']);
     expect(cleared).toMatch(/^session=;/);
@@ -86,7 +108,7 @@ describe('sessions and guards', () => {
     expect(await test.db.query('SELECT 1 FROM sessions WHERE user_id = $1', [user.id])).toEqual([]);
     expect((await get('/api/auth/me', cookie)).statusCode).toBe(401);
     // Logging out without a session is harmless.
-    expect((await get('/api/auth/logout')).statusCode).toBe(302);
+    expect((await logOut()).statusCode).toBe(303);
   });
 
   it('remembers a session briefly: a change made elsewhere shows within SESSION_CACHE_MS', async () => {
@@ -227,7 +249,7 @@ describe('session cookie on an https PUBLIC_URL', () => {
     expect((await test.app.inject({ method: 'GET', url: '/api/auth/me', headers: { cookie } })).statusCode).toBe(200);
     const viewAs = await test.app.inject({ method: 'POST', url: '/api/auth/view-as', headers, payload: { congregation: null } });
     expect(viewAs.statusCode).toBe(200);
-    const logout = await test.app.inject({ method: 'GET', url: '/api/auth/logout', headers: { cookie } });
+    const logout = await test.app.inject({ method: 'POST', url: '/api/auth/logout', headers });
     const cleared = String(logout.headers['set-cookie']);
     expect(cleared).toMatch(/^__Host-session=;/);
     expect(cleared).toMatch(/Secure/);

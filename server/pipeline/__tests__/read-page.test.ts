@@ -325,3 +325,40 @@ describe('opening files', () => {
     pdf.close();
   });
 });
+
+describe('a page too large to render at the reading DPI', () => {
+  async function pageOf(size: [number, number]): Promise<string> {
+    const doc = await PDFDocument.create();
+    doc.addPage(size).drawText('large', { x: 100, y: size[1] - 400, size: 200 });
+    const file = path.join(dir, `large-${size[0]}x${size[1]}.pdf`);
+    fs.writeFileSync(file, await doc.save());
+    return file;
+  }
+
+  it('is rendered smaller, within 16 million pixels, when that is still fine enough to read', async () => {
+    // A0 (2384 x 3370 pt) at 150 dpi would be 35 million pixels.
+    const pdf = openScanPdf(await pageOf([2384, 3370]));
+    try {
+      const raster = await pdf.readPage(1);
+      expect(raster.width * raster.height).toBeLessThanOrEqual(16_000_000);
+      expect(raster.dpi).toBeGreaterThan(95);
+      expect(raster.dpi).toBeLessThan(150);
+    } finally {
+      pdf.close();
+    }
+  });
+
+  it('is refused as too large, at once, when it would be too coarse (not rendered at any cost)', async () => {
+    // 443 bytes of PDF can ask for a 14,400 pt square: 3 GB of pixels at 150 dpi.
+    const pdf = openScanPdf(await pageOf([14_400, 14_400]));
+    try {
+      const before = process.memoryUsage().rss;
+      const started = Date.now();
+      await expect(pdf.readPage(1)).rejects.toThrow('could not be read: too large');
+      expect(Date.now() - started).toBeLessThan(2_000);
+      expect(process.memoryUsage().rss - before).toBeLessThan(100 * 1024 * 1024);
+    } finally {
+      pdf.close();
+    }
+  });
+});

@@ -22,7 +22,8 @@ import { cachedTotal } from '../shared/count-cache';
 import { fileOf, fileScope, fileSelect, loadFile, loadFileStats, type FileRow } from '../shared/file-view';
 import { rowsOfPage } from '../shared/page-rows';
 import { orderClause, pageOf, paged, type SortColumn } from '../shared/paging';
-import { checkPdf, PdfCheckError } from '../shared/pdf-check';
+import { checkPdfBounded } from '../shared/bounded-pdf-check';
+import { PdfCheckError } from '../shared/pdf-check';
 import { receiveUploadOrRefuse } from '../shared/receive-upload';
 import { Where, containsPattern } from '../shared/where';
 import { recallSend } from '../../workflow/recall-send';
@@ -94,7 +95,7 @@ export function createFilesRoutes(options: FilesRoutesOptions = {}) {
       let pageCount: number;
       const local = await localCopy(app.blobStore, blob.key);
       try {
-        pageCount = checkPdf(local.path).pageCount;
+        pageCount = (await checkPdfBounded(local.path)).pageCount;
       } catch (error) {
         await discard();
         if (error instanceof PdfCheckError) throw validationError(`Invalid file format or corrupted file: ${error.message}`);

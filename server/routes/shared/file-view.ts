@@ -27,7 +27,7 @@ export function fileSelect(viewerParam: string | null): string {
   const name = (table: string, column: string, value: string) => lookupSql(table, column, value);
   return `
   SELECT f.id, f.name, f.process_status, f.failure_reason, f.file_status, f.grading_complete, f.printed,
-         f.page_count, f.answer_sheet_page_length, f.scanned_at, f.uploaded_at, f.created_at, f.sent_at,
+         ${viewerParam === null ? 'f.page_count' : congregationPages(viewerParam)} AS page_count, f.answer_sheet_page_length, f.scanned_at, f.uploaded_at, f.created_at, f.sent_at,
          f.service_center_id, ${name('service_centers', 'name', 'f.service_center_id')} AS service_center_name,
          ${name('service_centers', 'country_iso', 'f.service_center_id')} AS service_center_country,
          (SELECT co.display_name FROM countries co
@@ -43,13 +43,20 @@ export function fileSelect(viewerParam: string | null): string {
           WHERE fg.file_id = f.id${viewerParam === null ? '' : ` AND fg.congregation_id = ${viewerParam}::uuid`}) AS congregations,
          (SELECT coalesce(json_agg(json_build_object('id', c.id, 'name', c.name) ORDER BY c.name), '[]'::json)
           FROM courses c
-          WHERE c.id IN (SELECT l.course_id FROM answer_sheets a JOIN lessons l ON l.id = a.lesson_id WHERE a.file_id = f.id)) AS courses,
+          WHERE c.id IN (SELECT l.course_id FROM answer_sheets a JOIN lessons l ON l.id = a.lesson_id
+                         WHERE a.file_id = f.id${viewerParam === null ? '' : ` AND a.assigned_group = ${viewerParam}::uuid`})) AS courses,
          ${
            viewerParam === null
              ? 'NULL::text'
              : `(SELECT fc.status FROM file_congregations fc WHERE fc.file_id = f.id AND fc.congregation_id = ${viewerParam}::uuid)`
          } AS congregation_file_status
   FROM files f`;
+}
+
+/** A congregation's pages of the file: those of its sheets (other congregations' are not its to count). */
+function congregationPages(viewerParam: string): string {
+  return `(SELECT count(*)::int FROM pages vp JOIN answer_sheets va ON va.id = vp.answer_sheet_id
+           WHERE vp.file_id = f.id AND va.assigned_group = ${viewerParam}::uuid)`;
 }
 
 // Kept sheets (see keptSheetSql), counted from their kept pages: one index range per file

@@ -4,7 +4,7 @@
 import * as fs from 'node:fs';
 import * as mupdf from 'mupdf';
 
-export type PdfProblem = 'not_a_pdf' | 'truncated' | 'encrypted' | 'no_pages' | 'unreadable';
+export type PdfProblem = 'not_a_pdf' | 'truncated' | 'encrypted' | 'no_pages' | 'unreadable' | 'too_complex';
 
 export const PDF_PROBLEM_MESSAGES: Record<PdfProblem, string> = {
   not_a_pdf: 'The file is not a PDF.',
@@ -12,12 +12,13 @@ export const PDF_PROBLEM_MESSAGES: Record<PdfProblem, string> = {
   encrypted: 'The PDF is password-protected (encrypted).',
   no_pages: 'The PDF has no pages.',
   unreadable: 'The PDF is damaged and cannot be read.',
+  too_complex: 'The PDF could not be read: too complex (checking it took too long or too much memory).',
 };
 
 export class PdfCheckError extends Error {
   constructor(
     public readonly problem: PdfProblem,
-    detail?: string,
+    public readonly detail?: string,
   ) {
     super(detail ? `${PDF_PROBLEM_MESSAGES[problem]} (${detail})` : PDF_PROBLEM_MESSAGES[problem]);
     this.name = 'PdfCheckError';

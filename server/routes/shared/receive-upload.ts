@@ -19,6 +19,15 @@ export function fileTooLarge(): HttpError {
   return new HttpError(413, { error_type: 'FILE_TOO_LARGE', message: 'File too large' });
 }
 
+/**
+ * Uploads one user may be sending to this process at once: a slow or hostile client cannot hold
+ * many connections and temporary files open (each still ends when its body stops arriving).
+ */
+export const MAX_UPLOADS_PER_USER = 3;
+export const TOO_MANY_UPLOADS_MESSAGE = `You are already sending ${MAX_UPLOADS_PER_USER} uploads. Try again when one of them has arrived.`;
+/** Uploads whose body is arriving now, by user id. */
+const uploadsArriving = new Map<string, number>();
+
 /** Room in a multipart body for its boundaries, part headers and text fields besides the file. */
 const MULTIPART_ALLOWANCE = 2 * 1024 * 1024;
 
@@ -64,7 +73,11 @@ export async function receiveUpload(
       blob = await blobStore.put(untruncated(file, options.maxBytes), { maxBytes: options.maxBytes });
     }
   } catch (error) {
+    // A body that failed after its file was stored (a later part cut off) keeps nothing.
+    if (blob !== null) await discardIfUnreferenced(request.server.db, blobStore, blob.key);
     if (isTooLarge(error)) throw new UploadTooLargeError(options.maxBytes);
+    const malformed = malformedMultipart(error);
+    if (malformed !== null) throw validationError(malformed);
     throw error;
   }
   // Text with NUL cannot be stored (PostgreSQL refuses it): a 400, and the file is not kept.
@@ -73,6 +86,19 @@ export async function receiveUpload(
     throw new HttpError(400, { error_type: 'VALIDATION_ERROR', message: `${nulField.replace(/\0/g, '')} must not contain NUL characters` });
   }
   return { fields, blob, filename };
+}
+
+/** Parser errors of busboy (@fastify/multipart's parser) that mean the body is not well-formed. */
+const MALFORMED_MULTIPART = /^Multipart: |multipart data|Malformed|Unexpected end of (form|file)/i;
+
+/** Why a multipart body is refused as bad input, or null when the error is not about the body. */
+function malformedMultipart(error: unknown): string | null {
+  const { code, message } = (error ?? {}) as { code?: unknown; message?: unknown };
+  if (code === 'FST_PARTS_LIMIT' || code === 'FST_FILES_LIMIT' || code === 'FST_FIELDS_LIMIT') return 'The request has too many parts';
+  if (code === 'FST_MP_PREMATURE_CLOSE') return 'The request ended before its multipart body did';
+  if (code === 'FST_PROTO_VIOLATION' || code === 'FST_INVALID_JSON_FIELD_ERROR') return 'A part of the multipart body is not allowed';
+  if (typeof message === 'string' && MALFORMED_MULTIPART.test(message)) return `The multipart body is malformed (${message})`;
+  return null;
 }
 
 function isTooLarge(error: unknown): boolean {
@@ -100,6 +126,14 @@ export async function receiveUploadOrRefuse(
   blobStore: BlobStore,
   maxBytes: number,
 ): Promise<ReceivedUpload> {
+  const sender = request.user?.id ?? request.ip;
+  const sending = uploadsArriving.get(sender) ?? 0;
+  if (sending >= MAX_UPLOADS_PER_USER) {
+    // The body is not read: the client may still be sending it.
+    reply.header('connection', 'close').header('retry-after', '30');
+    throw new HttpError(429, { error_type: 'TOO_MANY_UPLOADS', message: TOO_MANY_UPLOADS_MESSAGE });
+  }
+  uploadsArriving.set(sender, sending + 1);
   try {
     return await receiveUpload(request, blobStore, { maxBytes });
   } catch (error) {
@@ -109,5 +143,9 @@ export async function receiveUploadOrRefuse(
     }
     if ((error as { code?: string }).code === 'FST_INVALID_MULTIPART_CONTENT_TYPE') throw validationError('The request must be multipart/form-data');
     throw error;
+  } finally {
+    const left = (uploadsArriving.get(sender) ?? 1) - 1;
+    if (left === 0) uploadsArriving.delete(sender);
+    else uploadsArriving.set(sender, left);
   }
 }

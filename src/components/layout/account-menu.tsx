@@ -8,6 +8,7 @@ import { accountMenuTitle, type CurrentUser } from '../../lib/auth';
 import { useCurrentCongregation } from '../../lib/current-congregation';
 import { useViewAs } from '../../lib/view-as';
 import { authPaths } from '../../config/paths';
+import { browserLocation } from '../../lib/browser-location';
 
 const MENU_ID = 'account-menu';
 
@@ -26,8 +27,8 @@ export function AccountMenu({ user }: { user: CurrentUser }) {
       command: () => (viewAs.failed ? viewAs.retry() : viewAs.exit()),
     });
   }
-  // A plain link: signing out is a full page load of the server's logout.
-  items.push({ label: 'Log Out', icon: 'pi pi-sign-out', url: authPaths.logout });
+  // A form's post from the portal (a full page load): the server's GET only shows a button.
+  items.push({ label: 'Log Out', icon: 'pi pi-sign-out', command: () => browserLocation.post(authPaths.logout) });
 
   return (
     <div className="account-menu">

@@ -13,7 +13,7 @@ export function Unauthorised() {
         <p>Your account is not authorised to use the {organisation.portalTitle}.</p>
         <p>Sign in with another account, or contact your representative of {organisation.name}.</p>
         <div className="access-actions">
-          <Button type="button" label="Log Out" outlined onClick={() => browserLocation.assign(authPaths.logout)} />
+          <Button type="button" label="Log Out" outlined onClick={() => browserLocation.post(authPaths.logout)} />
           <Button type="button" label="Login" onClick={() => browserLocation.assign(authPaths.login)} />
         </div>
       </div>
