@@ -163,6 +163,7 @@ export * from './pageAnswerSheetOneOfStudentOneOf';
 export * from './pageMended';
 export * from './pagePatch';
 export * from './pagePatchTemplate';
+export * from './pagePatchTurn';
 export * from './pageReviewReason';
 export * from './pageTemplate';
 export * from './pageTemplateProperty';
