@@ -1450,6 +1450,8 @@ export interface components {
             /** @description The page waits for a person (a flag reason, not ignored, not mended). */
             flagged?: boolean;
             mended?: components["schemas"]["ReviewMend"] | null;
+            /** @description How many times the page was turned in Review (PagePatch turn); its image addresses carry it. */
+            turns?: number;
             template: components["schemas"]["PageTemplate"] | null;
             answer_sheet: {
                 id: components["schemas"]["Uuid"];
@@ -2566,7 +2568,10 @@ export interface operations {
     };
     getPagePreview: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description The page's turns (Page.turns); a turned page's image gets a new address, so no cache shows it as it was. Not read otherwise. */
+                turns?: number;
+            };
             header?: never;
             path: {
                 page_id: components["parameters"]["PageId"];
@@ -2587,6 +2592,8 @@ export interface operations {
         parameters: {
             query?: {
                 size?: 500 | 1000;
+                /** @description The page's turns (Page.turns); a turned page's image gets a new address, so no cache shows it as it was. Not read otherwise. */
+                turns?: number;
             };
             header?: never;
             path: {

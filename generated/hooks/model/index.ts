@@ -109,6 +109,7 @@ export * from './fileUploadAnswerSheetPageLength';
 export * from './forbiddenResponse';
 export * from './gender';
 export * from './getPageGradedPreviewParams';
+export * from './getPagePreviewParams';
 export * from './getPageThumbnailParams';
 export * from './getPageThumbnailSize';
 export * from './hasBible';

@@ -40,6 +40,11 @@ export interface Page {
   /** The page waits for a person (a flag reason, not ignored, not mended). */
   flagged?: boolean;
   mended?: PageMended;
+  /**
+   * How many times the page was turned in Review (PagePatch turn); its image addresses carry it.
+   * @minimum 0
+   */
+  turns?: number;
   template: PageTemplateProperty;
   answer_sheet: PageAnswerSheet;
   feedback_pages: FeedbackPage[];

@@ -14,6 +14,7 @@ export const PAGE_SELECT = `
   SELECT p.id, p.file_id, p.page_number, p.ignored, p.blank, p.unrecognized_reason, p.flag, a.duplicate_of,
          (SELECT json_build_object('action', m.action, 'by', m.user_email, 'at', m.created_at)
           FROM review_mends m WHERE m.page_id = p.id ORDER BY m.created_at DESC, m.id LIMIT 1) AS mended,
+         (SELECT count(*) FROM review_mends m WHERE m.page_id = p.id AND m.action = 'turned') AS turns,
          p.template_id, pt.name AS template_name, pt.page_number AS template_page_number, pt.code_id AS template_code,
          pt.lesson_id AS template_lesson_id, tl.name AS template_lesson_name, tl.number AS template_lesson_number,
          tl.course_id AS template_course_id,
@@ -42,6 +43,7 @@ export interface PageRow {
   flag: PageFlag | null;
   duplicate_of: string | null;
   mended: { action: Schemas['ReviewMendAction']; by: string; at: string } | null;
+  turns: number;
   template_id: string | null;
   template_name: string | null;
   template_page_number: number | null;
@@ -92,6 +94,7 @@ export function pageOf(row: PageRow): Schemas['Page'] {
     review_reason: reviewReason(row),
     flagged: row.flag !== null && !row.ignored && row.answer_sheet_id !== null,
     mended: row.mended === null ? null : { action: row.mended.action, by: row.mended.by, at: new Date(row.mended.at).toISOString() },
+    turns: Number(row.turns),
     template:
       row.template_id === null || templateLesson === null
         ? null
