@@ -362,6 +362,7 @@ describe('GET /api/students/{id}/answer-sheets', () => {
       mismatched_count: 0,
       flagged_count: 0,
       duplicate: false,
+      duplicate_kept: false,
       first_feedback_at: null,
       sent: false,
     });

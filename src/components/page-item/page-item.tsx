@@ -179,7 +179,7 @@ export function PageItem({ page, response, mends, onNewResponse }: PageItemProps
               onClick={() => save({ ignored: !page.ignored })}
             />
           )}
-          {mends && (page.flagged || page.unrecognized_reason) && (
+          {mends && !page.ignored && (page.flagged || page.unrecognized_reason) && (
             <>
               <Button
                 type="button"

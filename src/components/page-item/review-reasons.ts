@@ -14,7 +14,7 @@ export const REVIEW_REASON_LABEL: Record<ReviewReason, string> = {
 };
 
 export const REVIEW_REASON_HINT: Record<ReviewReason, string> = {
-  no_code_found: 'Type the code printed beside the QR code, choose the page template, or move the page to its response.',
+  no_code_found: 'Turn the page upright if it lies sideways, then type the code printed beside the QR code, choose the page template, or move the page to its response.',
   unreadable: 'Turn the page upright if it lies sideways, then type the code printed beside the QR code, choose the page template, or move the page to its response.',
   unknown_code: 'This code was not printed by this programme: type the code beside the QR code, or ignore the page.',
   out_of_order: 'Its page number does not follow the page before: move it to the response it belongs to, or keep it here.',

@@ -1,7 +1,7 @@
 // Review ends with a word (issue 31): when the last flag of a file is mended while a person is
 // working through it, this says so and what comes next, and leaves them where they are; they go
-// on to the file when they choose. It speaks only when Review ended in front of them.
-import { useState } from 'react';
+// on to the file when they choose. It speaks only of files seen in Review in this session (a
+// mend may move the person to another response, so what was seen outlives one screen).
 import { Link } from 'react-router-dom';
 import { Message } from 'primereact/message';
 import { useGetFileSteps } from '../../../generated/hooks/files/files';
@@ -21,13 +21,14 @@ export function reviewEndText(before: WorkflowStep | undefined, now: WorkflowSte
   return null;
 }
 
+/** Files this session saw in Review. */
+const seenInReview = new Set<string>();
+
 export function ReviewComplete({ fileId, linkToFile = true }: { fileId: string; linkToFile?: boolean }) {
   const steps = useGetFileSteps(fileId, { query: { enabled: fileId !== '' } });
   const now = steps.data?.step;
-  // The step first seen here: Review ends "in front of" the person only if it was Review then.
-  const [first, setFirst] = useState<WorkflowStep | undefined>(undefined);
-  if (first === undefined && now !== undefined) setFirst(now);
-  const text = reviewEndText(first, now);
+  if (now === 'review') seenInReview.add(fileId);
+  const text = reviewEndText(seenInReview.has(fileId) ? 'review' : undefined, now);
   if (text === null) return null;
   return (
     <Message
