@@ -45,13 +45,13 @@ const step = async () => (await getJson<{ step: string }>(admin, `/api/file/${fi
 const bodyText = async (page: Page) => (await page.textContent('body')) ?? '';
 
 /** The first run of next-lesson pages in a return file: its pages with text (graded scans have none). */
-async function firstNextLesson(pdf: Uint8Array): Promise<Uint8Array> {
+async function firstNextLesson(pdf: Uint8Array): Promise<Uint8Array | null> {
   const doc = mupdf.Document.openDocument(pdf, 'application/pdf');
   const run: number[] = [];
   try {
     for (let index = 0; index < doc.countPages(); index++) {
       const page = doc.loadPage(index);
-      const text = page.toStructuredText().asText().trim();
+      const text = page.toStructuredText('preserve-whitespace').asText().trim();
       page.destroy();
       if (text !== '') run.push(index);
       else if (run.length > 0) break;
@@ -59,7 +59,7 @@ async function firstNextLesson(pdf: Uint8Array): Promise<Uint8Array> {
   } finally {
     doc.destroy();
   }
-  expect(run.length).toBeGreaterThan(0);
+  if (run.length === 0) return null;
   const { PDFDocument } = await import('pdf-lib');
   const source = await PDFDocument.load(pdf);
   const out = await PDFDocument.create();
@@ -72,11 +72,15 @@ describe('duplicates and the end of Review', () => {
     // The next-lesson sheet a return file brought one student (its pages carry the student's
     // codes), filled in, and scanned three times over by the service center.
     const files = await getJson<{ items: { id: string; file_status: string | null }[] }>(admin, '/api/files?limit=50');
-    const archived = files.items.find((file) => file.file_status === 'archived');
-    expect(archived).toBeDefined();
-    const returned = await admin.request.get(`/api/file/${archived!.id}/graded_pdf?sides=one`);
-    expect(returned.ok()).toBe(true);
-    const nextLesson = await firstNextLesson(new Uint8Array(await returned.body()));
+    // The demo's archived file; another journey may have archived one whose course ends there.
+    let nextLesson: Uint8Array | null = null;
+    for (const archived of files.items.filter((file) => file.file_status === 'archived')) {
+      const returned = await admin.request.get(`/api/file/${archived.id}/graded_pdf?sides=one`);
+      expect(returned.ok()).toBe(true);
+      nextLesson = await firstNextLesson(new Uint8Array(await returned.body()));
+      if (nextLesson) break;
+    }
+    if (nextLesson === null) throw new Error('no archived file brought a next-lesson sheet');
     const path = join(work, `${fileName}.pdf`);
     writeFileSync(path, await printAndScan([nextLesson, nextLesson, nextLesson], { seed: 31, penMarks: true }));
 
