@@ -364,7 +364,7 @@ export interface paths {
         options?: never;
         head?: never;
         /**
-         * Assign an answer sheet to a congregation or set its lesson (template)
+         * Assign an answer sheet, set its lesson or student, keep a duplicate, or join it to the one before
          * @description A student without a congregation takes the sheet's new one. A change of congregation or of lesson is refused (409 SHEET_ALREADY_SENT) once the sheet's file is sent or being sent. Invalidates the answer-sheet and file caches.
          */
         patch: operations["updateAnswerSheet"];
@@ -1421,7 +1421,7 @@ export interface components {
          * @description What a person did to a page in Review.
          * @enum {string}
          */
-        ReviewMendAction: "moved" | "new_sheet" | "joined" | "code_typed" | "template_set" | "ignored" | "unignored";
+        ReviewMendAction: "moved" | "new_sheet" | "joined" | "code_typed" | "template_set" | "ignored" | "unignored" | "duplicate_kept" | "student_set" | "turned";
         /**
          * Format: date-time
          * @example 2026-11-02T10:15:00Z
@@ -1486,6 +1486,8 @@ export interface components {
             /** @description What Review knows beside the reason (candidate sheets, the page it copies, pages missing). */
             review_detail?: components["schemas"]["ReviewDetail"] | null;
             mended?: components["schemas"]["ReviewMend"] | null;
+            /** @description How many times the page was turned in Review (PagePatch turn); its image addresses carry it. */
+            turns?: number;
             template: components["schemas"]["PageTemplate"] | null;
             answer_sheet: {
                 id: components["schemas"]["Uuid"];
@@ -1501,7 +1503,7 @@ export interface components {
             feedback_pages: components["schemas"]["FeedbackPage"][];
         };
         /**
-         * @description ignored and template may come together; answer_sheet, new_sheet and code each come alone (400
+         * @description ignored and template may come together; answer_sheet, new_sheet, code and turn each come alone (400
          *     otherwise). Every change mends the page in Review, before the file is sent (409 SHEET_ALREADY_SENT
          *     after), and is recorded; answer_sheet, new_sheet and code clear the page's flag, and a template
          *     clears a no-code flag.
@@ -1522,6 +1524,11 @@ export interface components {
             new_sheet?: true;
             /** @description The short code printed beside the page's QR code (e.g. S-ABCD2345), typed by a person; gives the page its template and, for an S code, its student. */
             code?: string;
+            /**
+             * @description Turn the page's image clockwise by this many degrees (a sideways or upside-down scan whose code could not be read). Its preview, thumbnails, packet page and return file show it turned from then on. Sent alone; recorded (turned); does not clear a flag.
+             * @enum {integer}
+             */
+            turn?: 90 | 180 | 270;
         };
         /** @enum {string} */
         JobType: "send_to_study_helpers" | "process_service_center_upload" | "generate_return_file_requested" | "process_graded_upload";
@@ -1653,6 +1660,8 @@ export interface components {
             flagged_count?: number;
             /** @description A sheet for the same student and lesson was already received. */
             duplicate?: boolean;
+            /** @description A person decided in Review to keep this duplicate (keep_duplicate): it no longer holds the file in Review and is sent like any other sheet. */
+            duplicate_kept?: boolean;
             /** @description When the first page's feedback arrived (Time Graded). */
             first_feedback_at?: components["schemas"]["Timestamp"] | null;
             /** @description The sheet's file was sent (or is being sent) to the study helpers: its congregation is fixed (a change answers 409 SHEET_ALREADY_SENT). */
@@ -1687,6 +1696,13 @@ export interface components {
              * @constant
              */
             join_previous?: true;
+            /** @description Student id: names the sheet's student (a sheet started by hand in Review has none). The sheet takes the student's congregation when it has none, and is checked again for being a duplicate. A Review mend: before the file is sent only (409 SHEET_ALREADY_SENT after), recorded on the sheet's pages (student_set). */
+            student?: components["schemas"]["Uuid"];
+            /**
+             * @description Keep this duplicate sheet (its student's lesson was already received): it stops holding the file in Review and is sent like any other. The other choice is to ignore its pages. Sent alone; before the file is sent only (409 SHEET_ALREADY_SENT after); recorded on the sheet's pages (duplicate_kept).
+             * @constant
+             */
+            keep_duplicate?: true;
         };
         /** @enum {string} */
         BaptismStatus: "pending" | "waiting_on_recruiter" | "waiting_on_service_center" | "missing_info" | "completed";
@@ -2648,7 +2664,10 @@ export interface operations {
     };
     getPagePreview: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description The page's turns (Page.turns); a turned page's image gets a new address, so no cache shows it as it was. Not read otherwise. */
+                turns?: number;
+            };
             header?: never;
             path: {
                 page_id: components["parameters"]["PageId"];
@@ -2669,6 +2688,8 @@ export interface operations {
         parameters: {
             query?: {
                 size?: 500 | 1000;
+                /** @description The page's turns (Page.turns); a turned page's image gets a new address, so no cache shows it as it was. Not read otherwise. */
+                turns?: number;
             };
             header?: never;
             path: {
@@ -5532,7 +5553,8 @@ export const healthDatabaseValues: ReadonlyArray<FlattenedDeepRequired<component
 export const roleValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["Role"]> = ["scanning_admin", "study_helper_coordinator", "standard_user"];
 export const unrecognizedReasonValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["UnrecognizedReason"]> = ["no_code_found", "unreadable", "unknown_code", "other_kind"];
 export const reviewReasonValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["ReviewReason"]> = ["no_code_found", "unreadable", "unknown_code", "out_of_order", "stray_page", "another_course", "duplicate_sheet", "blank_back", "ambiguous_position", "page_missing", "scanned_twice", "already_uploaded"];
-export const reviewMendActionValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["ReviewMendAction"]> = ["moved", "new_sheet", "joined", "code_typed", "template_set", "ignored", "unignored"];
+export const reviewMendActionValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["ReviewMendAction"]> = ["moved", "new_sheet", "joined", "code_typed", "template_set", "ignored", "unignored", "duplicate_kept", "student_set", "turned"];
+export const pagePatchTurnValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["PagePatch"]["turn"]> = [90, 180, 270];
 export const jobTypeValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["JobType"]> = ["send_to_study_helpers", "process_service_center_upload", "generate_return_file_requested", "process_graded_upload"];
 export const genderValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["Gender"]> = ["his_Male", "her_Female", "their_Prefer Not to Answer"];
 export const relationshipStatusValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["RelationshipStatus"]> = ["married", "single", "divorced", "widowed", "separated", "prefer_not_to_say"];

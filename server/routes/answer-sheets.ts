@@ -1,6 +1,6 @@
 // Answer sheets (responses): the sheets of a file (or every graded one), one sheet, assigning
-// sheets to congregations (one by one or a whole file at once), setting a sheet's lesson, and a
-// sheet's pages. A coordinator reaches only sheets assigned to its congregation. Assigning gives
+// sheets to congregations (one by one or a whole file at once), setting a sheet's lesson, and in
+// Review its student or keeping it as a duplicate (server/workflow/sheet-mends.ts); a sheet's pages. A coordinator reaches only sheets assigned to its congregation. Assigning gives
 // a student without a congregation that one; once a file is sent (or being sent) its sheets'
 // congregations are fixed: a change answers 409 SHEET_ALREADY_SENT. A sheet prints again as its
 // packet pages (a lost or spoiled print-out).
@@ -13,6 +13,7 @@ import { pdfDrawing } from '../pdf/lazy-drawing';
 import { keptSheetSql, sentOrSendingSql } from '../workflow/file-steps';
 import { pageCodes } from '../workflow/printed-codes';
 import { joinPrevious } from '../workflow/review-mends';
+import { keepDuplicate, setSheetStudent } from '../workflow/sheet-mends';
 import { addPacketPages, packetPagesSql, type PacketPageRow } from '../workflow/send-packets';
 import { SHEET_SELECT, sheetOf, sheetsWithReasonSql, type SheetRow } from './shared/answer-sheet-view';
 import { sendPdf } from './shared/blob-response';
@@ -118,7 +119,18 @@ export async function answerSheetsRoutes(app: FastifyInstance) {
       if (Object.keys(request.body).length > 1) throw validationError('join_previous: send it alone');
       return loadSheet(db, await joinPrevious(db, sheetId, by));
     }
-    const { assigned_group: group, lesson } = request.body;
+    if (request.body.keep_duplicate !== undefined) {
+      if (Object.keys(request.body).length > 1) throw validationError('keep_duplicate: send it alone');
+      await keepDuplicate(db, sheetId, by);
+      return loadSheet(db, sheetId);
+    }
+    const { assigned_group: group, lesson, student } = request.body;
+    if (student !== undefined) {
+      await setSheetStudent(db, sheetId, student, by);
+      // The student takes the sheet's congregation when it has none, as assigning does.
+      const named = await db.one<{ assigned_group: string | null }>('SELECT assigned_group FROM answer_sheets WHERE id = $1', [sheetId]);
+      if (named.assigned_group !== null) await giveCongregationToStudents(db, [student], named.assigned_group);
+    }
     if (group !== undefined && group !== null) await requireCongregation(db, group);
     if (lesson !== undefined && lesson !== null && (await db.maybeOne('SELECT 1 FROM lessons WHERE id = $1', [lesson])) === null) {
       throw validationError('lesson: no such lesson');
@@ -141,7 +153,7 @@ export async function answerSheetsRoutes(app: FastifyInstance) {
         if (sheet.sent) throw sheetAlreadySent(SHEET_LESSON_SENT);
         // A new lesson may make the sheet a duplicate of an earlier one (same student and lesson), or stop it being one.
         await tx.query(
-          `UPDATE answer_sheets a SET lesson_id = $2,
+          `UPDATE answer_sheets a SET lesson_id = $2, duplicate_kept = false,
              duplicate_of = CASE WHEN a.student_id IS NULL OR $2::uuid IS NULL THEN NULL ELSE (
                SELECT e.id FROM answer_sheets e
                WHERE e.student_id = a.student_id AND e.lesson_id = $2::uuid AND e.id <> a.id

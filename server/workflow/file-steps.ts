@@ -6,8 +6,8 @@
 //           certainty: no usable code, out of order, stray, another course) that is not ignored
 //           and whose flag no mend has cleared; a page whose template
 //           belongs to another lesson than its sheet (mismatched) and is not ignored; a kept sheet
-//           without a lesson. Duplicates and sheets without a student are shown as warnings but do
-//           not hold the file here (ignore a duplicate's pages to drop it).
+//           without a lesson; a kept duplicate sheet nobody has decided about yet (keep it, or
+//           ignore its pages). Sheets without a student are shown as warnings but hold nothing.
 //   assign  a kept sheet (one with a page not ignored) has no congregation
 //   send    everything is assigned; not sent yet (sent_at)
 //   grading sent; not every kept sheet graded and no return file yet
@@ -54,12 +54,18 @@ export function mismatchedPageSql(page: string, sheet: string): string {
            AND (SELECT mt.lesson_id FROM page_templates mt WHERE mt.id = ${page}.template_id) <> ${sheet}.lesson_id)`;
 }
 
+/** A kept sheet that repeats a student's lesson and that nobody has decided to keep yet. */
+export function undecidedDuplicateSql(sheet: string): string {
+  return `(${sheet}.duplicate_of IS NOT NULL AND NOT ${sheet}.duplicate_kept AND ${keptSheetSql(sheet)})`;
+}
+
 /** True while the file has review warnings (see the header). */
 export function reviewPendingSql(file: string): string {
   return `(EXISTS (SELECT 1 FROM pages rp WHERE rp.file_id = ${file}.id AND ${flaggedPageSql('rp')})
         OR EXISTS (SELECT 1 FROM pages rp JOIN answer_sheets ra ON ra.id = rp.answer_sheet_id
                    WHERE rp.file_id = ${file}.id AND ${mismatchedPageSql('rp', 'ra')})
-        OR EXISTS (SELECT 1 FROM answer_sheets ra WHERE ra.file_id = ${file}.id AND ra.lesson_id IS NULL AND ${keptSheetSql('ra')}))`;
+        OR EXISTS (SELECT 1 FROM answer_sheets ra WHERE ra.file_id = ${file}.id AND ra.lesson_id IS NULL AND ${keptSheetSql('ra')})
+        OR EXISTS (SELECT 1 FROM answer_sheets ra WHERE ra.file_id = ${file}.id AND ${undecidedDuplicateSql('ra')}))`;
 }
 
 export function assignPendingSql(file: string): string {

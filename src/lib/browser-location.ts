@@ -21,3 +21,8 @@ export const browserLocation = {
     form.submit();
   },
 };
+
+/** Sign-in that lands back on `page` (the link opened while signed out), not on the Dashboard. */
+export function signInAddress(loginPath: string, page: string): string {
+  return page === '/' || page === '' ? loginPath : `${loginPath}?return_to=${encodeURIComponent(page)}`;
+}

@@ -265,10 +265,26 @@ describe('a file from upload to return', () => {
     // The one-sided variant beside it.
     const [oneSided] = await Promise.all([admin.waitForEvent('download'), workflow.getByRole('button', { name: 'Download one-sided' }).click()]);
     expect(oneSided.suggestedFilename()).toMatch(/one-sided\.pdf$/);
+    // Regenerate says what it is doing and when it is done.
+    await workflow.getByRole('button', { name: 'Regenerate' }).click();
+    await expect.poll(() => workflow.textContent(), { timeout: 120_000 }).toMatch(/The return file was made again: download it to have the newest\./);
+    await snap(admin, 'workflow-09a-regenerated');
+    // It is downloaded again, then archived after a confirmation that says what archiving does.
+    await expect.poll(() => workflow.getByRole('button', { name: 'Download', exact: true }).isEnabled(), { timeout: 60_000 }).toBe(true);
+    await Promise.all([admin.waitForEvent('download'), workflow.getByRole('button', { name: 'Download', exact: true }).click()]);
     await expect.poll(() => workflow.getByRole('button', { name: 'Archive', exact: true }).isEnabled()).toBe(true);
     await workflow.getByRole('button', { name: 'Archive', exact: true }).click();
-    await expect.poll(() => bodyText(admin)).toContain('Archived');
+    const confirm = admin.getByRole('alertdialog').or(admin.getByRole('dialog'));
+    await expect.poll(() => confirm.textContent()).toMatch(/Archive this file\? .*Its return file can still be downloaded\./);
+    await snap(admin, 'workflow-10-archive-confirm');
+    await expectAccessible(admin, 'archive confirmation');
+    await confirm.getByRole('button', { name: 'Archive', exact: true }).click();
+    await expect.poll(() => bodyText(admin)).toContain('The file is archived. Its return file can still be downloaded here.');
     await snap(admin, 'workflow-10-archived');
     await expectAccessible(admin, 'archived file');
+    // The return file stays downloadable, and the file stays archived.
+    const [again] = await Promise.all([admin.waitForEvent('download'), workflow.getByRole('button', { name: 'Download', exact: true }).click()]);
+    expect(again.suggestedFilename()).toMatch(/\.pdf$/);
+    expect((await getJson<{ file_status: string }>(admin, `/api/file/${fileId}`)).file_status).toBe('archived');
   });
 });

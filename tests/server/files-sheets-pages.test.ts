@@ -80,6 +80,7 @@ describe('answer sheets', () => {
       unrecognized_count: 1,
       mismatched_count: 0,
       duplicate: false,
+      duplicate_kept: false,
       first_feedback_at: null,
     });
     const ids = async (query: string) => (await get(who, `/api/answer-sheets?file=${w.fileId}&${query}`)).body.items.map((sheet: { id: string }) => sheet.id);

@@ -158,10 +158,13 @@ describe('GET /api/students/{id}', () => {
       attributes: { name: 'Kofi Asante', phone: '+233 24', gender: 'his_Male' },
       createdAt: daysAgo(9),
     });
-    const oldFile = await insertFile(t.db, 'old', { uploadedAt: daysAgo(8) });
-    const newFile = await insertFile(t.db, 'new', { serviceCenterId: center, recruiterId: recruiter, recruitingPointId: point, uploadedAt: daysAgo(3) });
+    const oldFile = await insertFile(t.db, 'old', { uploadedAt: daysAgo(8), sentAt: daysAgo(8) });
+    const newFile = await insertFile(t.db, 'new', { serviceCenterId: center, recruiterId: recruiter, recruitingPointId: point, uploadedAt: daysAgo(3), sentAt: daysAgo(3) });
+    // A newer file still in Review does not count: its sheet may yet go to another student.
+    const reviewFile = await insertFile(t.db, 'in review', { uploadedAt: daysAgo(1) });
     await insertAnswerSheet(t.db, oldFile, { studentId: student.id, lessonId: course.lessonIds[0], createdAt: daysAgo(8) });
     await insertAnswerSheet(t.db, newFile, { studentId: student.id, lessonId: course.lessonIds[1], createdAt: daysAgo(3) });
+    await insertAnswerSheet(t.db, reviewFile, { studentId: student.id, lessonId: course.lessonIds[0], createdAt: daysAgo(1) });
 
     const { status, body } = await getJson(t.app, await coordinator(t.app, a), `/api/students/${student.id}`);
     expect(status).toBe(200);
@@ -359,6 +362,7 @@ describe('GET /api/students/{id}/answer-sheets', () => {
       mismatched_count: 0,
       flagged_count: 0,
       duplicate: false,
+      duplicate_kept: false,
       first_feedback_at: null,
       sent: false,
     });

@@ -21,7 +21,24 @@ describe('a visitor who is not signed in (about-me 401)', () => {
     expect(screen.queryByRole('navigation', { name: 'Main' })).toBeNull();
     expect(screen.queryByRole('heading', { name: 'Students' })).toBeNull();
     fireEvent.click(screen.getByRole('button', { name: 'Login' }));
+    // The page asked for is not lost: sign-in lands back on it.
+    expect(assign).toHaveBeenCalledWith('/api/auth/login?return_to=%2Fstudents');
+  });
+
+  it('signs in from the Dashboard without a page to come back to', async () => {
+    const assign = vi.spyOn(browserLocation, 'assign').mockImplementation(() => {});
+    renderApp('/', { as: 'signed-out' });
+    fireEvent.click(await screen.findByRole('button', { name: 'Login' }));
     expect(assign).toHaveBeenCalledWith('/api/auth/login');
+  });
+
+  it('keeps a link with a query to come back to', async () => {
+    const assign = vi.spyOn(browserLocation, 'assign').mockImplementation(() => {});
+    renderApp('/file/5b2b8c1e-4a5d-4e6f-9a7b-1c2d3e4f5a6c/responses?reason=duplicate_sheet', { as: 'signed-out' });
+    fireEvent.click(await screen.findByRole('button', { name: 'Login' }));
+    expect(assign).toHaveBeenCalledWith(
+      '/api/auth/login?return_to=%2Ffile%2F5b2b8c1e-4a5d-4e6f-9a7b-1c2d3e4f5a6c%2Fresponses%3Freason%3Dduplicate_sheet',
+    );
   });
 });
 

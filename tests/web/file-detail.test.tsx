@@ -373,10 +373,19 @@ describe('file detail', () => {
     await waitFor(async () => expect((await button('Archive')).disabled).toBe(false));
     fireEvent.click(await button('Regenerate'));
     await waitFor(() => expect(sent.map((call) => call.path)).toEqual([`/api/file/${FILE_ID}/regenerate`]));
+    // Regenerate says what it does while the job runs.
+    expect(await (await flow()).findByText('Making the return file again…')).toBeTruthy();
     await waitFor(async () => expect((await button('Archive')).disabled).toBe(false));
     fireEvent.click(await button('Archive'));
+    // Archive asks first, saying what it does.
+    const question = await screen.findByText(/^Archive this file\? .*Its return file can still be downloaded\.$/);
+    fireEvent.click(within(question.closest('[role="alertdialog"],[role="dialog"]') as HTMLElement).getByRole('button', { name: 'Archive' }));
     expect(await (await flow()).findByText('Archived')).toBeTruthy();
+    expect(await (await flow()).findByText('The file is archived. Its return file can still be downloaded here.')).toBeTruthy();
     expect(sent.map((call) => call.path)).toEqual([`/api/file/${FILE_ID}/regenerate`, `/api/file/${FILE_ID}/archive`]);
+    // The return file can still be downloaded once archived.
+    fireEvent.click(await button('Download'));
+    await waitFor(() => expect(saved).toEqual(['Accra-return.pdf', 'Accra-return.pdf']));
     vi.restoreAllMocks();
   });
 

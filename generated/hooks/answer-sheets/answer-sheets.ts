@@ -348,7 +348,7 @@ export function useGetAnswerSheet<TData = Awaited<ReturnType<typeof getAnswerShe
 
 /**
  * A student without a congregation takes the sheet's new one. A change of congregation or of lesson is refused (409 SHEET_ALREADY_SENT) once the sheet's file is sent or being sent. Invalidates the answer-sheet and file caches.
- * @summary Assign an answer sheet to a congregation or set its lesson (template)
+ * @summary Assign an answer sheet, set its lesson or student, keep a duplicate, or join it to the one before
  */
 export const getUpdateAnswerSheetUrl = (sheetId: Uuid,) => {
 
@@ -404,7 +404,7 @@ const {mutation: mutationOptions, request: requestOptions} = options ?
     export type UpdateAnswerSheetMutationError = BadRequestResponse | UnauthorizedResponse | ForbiddenResponse | NotFoundResponse | ErrorWithType
 
     /**
- * @summary Assign an answer sheet to a congregation or set its lesson (template)
+ * @summary Assign an answer sheet, set its lesson or student, keep a duplicate, or join it to the one before
  */
 export const useUpdateAnswerSheet = <TError = BadRequestResponse | UnauthorizedResponse | ForbiddenResponse | NotFoundResponse | ErrorWithType,
     TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof updateAnswerSheet>>, TError,{sheetId: Uuid;data: AnswerSheetPatch}, TContext>, request?: SecondParameter<typeof apiFetch>}

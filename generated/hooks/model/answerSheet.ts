@@ -50,6 +50,8 @@ export interface AnswerSheet {
   flagged_count?: number;
   /** A sheet for the same student and lesson was already received. */
   duplicate?: boolean;
+  /** A person decided in Review to keep this duplicate (keep_duplicate): it no longer holds the file in Review and is sent like any other sheet. */
+  duplicate_kept?: boolean;
   /** When the first page's feedback arrived (Time Graded). */
   first_feedback_at?: AnswerSheetFirstFeedbackAt;
   /** The sheet's file was sent (or is being sent) to the study helpers: its congregation is fixed (a change answers 409 SHEET_ALREADY_SENT). */

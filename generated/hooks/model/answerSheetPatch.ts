@@ -19,6 +19,7 @@ congregation's data), `admin` (scanning_admin only).
  */
 import type { AnswerSheetPatchAssignedGroup } from './answerSheetPatchAssignedGroup';
 import type { AnswerSheetPatchLesson } from './answerSheetPatchLesson';
+import type { Uuid } from './uuid';
 
 export interface AnswerSheetPatch {
   /** Congregation id, or null to unassign. A student without a congregation takes this one. Refused (409 SHEET_ALREADY_SENT) once the sheet's file is sent or being sent. */
@@ -27,4 +28,8 @@ export interface AnswerSheetPatch {
   lesson?: AnswerSheetPatchLesson;
   /** Join this sheet to the sheet before it in the file (its pages move there, this sheet goes, and an intro student left with nothing goes too). Before the file is sent only (409 SHEET_ALREADY_SENT after). */
   join_previous?: true;
+  /** Student id: names the sheet's student (a sheet started by hand in Review has none). The sheet takes the student's congregation when it has none, and is checked again for being a duplicate. A Review mend: before the file is sent only (409 SHEET_ALREADY_SENT after), recorded on the sheet's pages (student_set). */
+  student?: Uuid;
+  /** Keep this duplicate sheet (its student's lesson was already received): it stops holding the file in Review and is sent like any other. The other choice is to ignore its pages. Sent alone; before the file is sent only (409 SHEET_ALREADY_SENT after); recorded on the sheet's pages (duplicate_kept). */
+  keep_duplicate?: true;
 }

@@ -21,4 +21,9 @@ import type { GetPageThumbnailSize } from './getPageThumbnailSize';
 
 export type GetPageThumbnailParams = {
 size?: GetPageThumbnailSize;
+/**
+ * The page's turns (Page.turns); a turned page's image gets a new address, so no cache shows it as it was. Not read otherwise.
+ * @minimum 0
+ */
+turns?: number;
 };

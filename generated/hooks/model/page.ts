@@ -43,6 +43,11 @@ export interface Page {
   /** What Review knows beside the reason (candidate sheets, the page it copies, pages missing). */
   review_detail?: PageReviewDetail;
   mended?: PageMended;
+  /**
+   * How many times the page was turned in Review (PagePatch turn); its image addresses carry it.
+   * @minimum 0
+   */
+  turns?: number;
   template: PageTemplateProperty;
   answer_sheet: PageAnswerSheet;
   feedback_pages: FeedbackPage[];

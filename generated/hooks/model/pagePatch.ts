@@ -19,9 +19,10 @@ congregation's data), `admin` (scanning_admin only).
  */
 import type { PagePatchTemplate } from './pagePatchTemplate';
 import type { Uuid } from './uuid';
+import type { PagePatchTurn } from './pagePatchTurn';
 
 /**
- * ignored and template may come together; answer_sheet, new_sheet and code each come alone (400
+ * ignored and template may come together; answer_sheet, new_sheet, code and turn each come alone (400
 otherwise). Every change mends the page in Review, before the file is sent (409 SHEET_ALREADY_SENT
 after), and is recorded; answer_sheet, new_sheet and code clear the page's flag, and a template
 clears a no-code flag.
@@ -41,4 +42,6 @@ export interface PagePatch {
    * @maxLength 200
    */
   code?: string;
+  /** Turn the page's image clockwise by this many degrees (a sideways or upside-down scan whose code could not be read). Its preview, thumbnails, packet page and return file show it turned from then on. Sent alone; recorded (turned); does not clear a flag. */
+  turn?: PagePatchTurn;
 }

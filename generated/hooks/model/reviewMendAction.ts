@@ -33,4 +33,7 @@ export const ReviewMendAction = {
   template_set: 'template_set',
   ignored: 'ignored',
   unignored: 'unignored',
+  duplicate_kept: 'duplicate_kept',
+  student_set: 'student_set',
+  turned: 'turned',
 } as const;

@@ -41,6 +41,7 @@ import type {
   ConflictResponse,
   ForbiddenResponse,
   GetPageGradedPreviewParams,
+  GetPagePreviewParams,
   GetPageThumbnailParams,
   JpegResponse,
   ListPagesParams,
@@ -339,17 +340,26 @@ export const useUpdatePage = <TError = BadRequestResponse | UnauthorizedResponse
     /**
  * @summary The page's scan, upright, full size
  */
-export const getGetPagePreviewUrl = (pageId: string,) => {
+export const getGetPagePreviewUrl = (pageId: string,
+    params?: GetPagePreviewParams,) => {
+  const normalizedParams = new URLSearchParams();
 
+  Object.entries(params || {}).forEach(([key, value]) => {
+    
+    if (value !== undefined) {
+      normalizedParams.append(key, value === null ? 'null' : value.toString())
+    }
+  });
 
-  
+  const stringifiedParams = normalizedParams.toString();
 
-  return `/api/pages/${pageId}/preview`
+  return stringifiedParams.length > 0 ? `/api/pages/${pageId}/preview?${stringifiedParams}` : `/api/pages/${pageId}/preview`
 }
 
-export const getPagePreview = async (pageId: string, options?: RequestInit): Promise<JpegResponse> => {
+export const getPagePreview = async (pageId: string,
+    params?: GetPagePreviewParams, options?: RequestInit): Promise<JpegResponse> => {
   
-  return apiFetch<JpegResponse>(getGetPagePreviewUrl(pageId),
+  return apiFetch<JpegResponse>(getGetPagePreviewUrl(pageId,params),
   {      
     ...options,
     method: 'GET'
@@ -362,23 +372,25 @@ export const getPagePreview = async (pageId: string, options?: RequestInit): Pro
 
 
 
-export const getGetPagePreviewQueryKey = (pageId?: string,) => {
+export const getGetPagePreviewQueryKey = (pageId?: string,
+    params?: GetPagePreviewParams,) => {
     return [
-    `/api/pages/${pageId}/preview`
+    `/api/pages/${pageId}/preview`, ...(params ? [params]: [])
     ] as const;
     }
 
     
-export const getGetPagePreviewQueryOptions = <TData = Awaited<ReturnType<typeof getPagePreview>>, TError = NotModifiedResponse | BadRequestResponse | UnauthorizedResponse | ForbiddenResponse | NotFoundResponse>(pageId: string, options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof getPagePreview>>, TError, TData>>, request?: SecondParameter<typeof apiFetch>}
+export const getGetPagePreviewQueryOptions = <TData = Awaited<ReturnType<typeof getPagePreview>>, TError = NotModifiedResponse | BadRequestResponse | UnauthorizedResponse | ForbiddenResponse | NotFoundResponse>(pageId: string,
+    params?: GetPagePreviewParams, options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof getPagePreview>>, TError, TData>>, request?: SecondParameter<typeof apiFetch>}
 ) => {
 
 const {query: queryOptions, request: requestOptions} = options ?? {};
 
-  const queryKey =  queryOptions?.queryKey ?? getGetPagePreviewQueryKey(pageId);
+  const queryKey =  queryOptions?.queryKey ?? getGetPagePreviewQueryKey(pageId,params);
 
   
 
-    const queryFn: QueryFunction<Awaited<ReturnType<typeof getPagePreview>>> = ({ signal }) => getPagePreview(pageId, { signal, ...requestOptions });
+    const queryFn: QueryFunction<Awaited<ReturnType<typeof getPagePreview>>> = ({ signal }) => getPagePreview(pageId,params, { signal, ...requestOptions });
 
       
 
@@ -392,7 +404,8 @@ export type GetPagePreviewQueryError = NotModifiedResponse | BadRequestResponse 
 
 
 export function useGetPagePreview<TData = Awaited<ReturnType<typeof getPagePreview>>, TError = NotModifiedResponse | BadRequestResponse | UnauthorizedResponse | ForbiddenResponse | NotFoundResponse>(
- pageId: string, options: { query:Partial<UseQueryOptions<Awaited<ReturnType<typeof getPagePreview>>, TError, TData>> & Pick<
+ pageId: string,
+    params: undefined |  GetPagePreviewParams, options: { query:Partial<UseQueryOptions<Awaited<ReturnType<typeof getPagePreview>>, TError, TData>> & Pick<
         DefinedInitialDataOptions<
           Awaited<ReturnType<typeof getPagePreview>>,
           TError,
@@ -402,7 +415,8 @@ export function useGetPagePreview<TData = Awaited<ReturnType<typeof getPagePrevi
  , queryClient?: QueryClient
   ):  DefinedUseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> }
 export function useGetPagePreview<TData = Awaited<ReturnType<typeof getPagePreview>>, TError = NotModifiedResponse | BadRequestResponse | UnauthorizedResponse | ForbiddenResponse | NotFoundResponse>(
- pageId: string, options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof getPagePreview>>, TError, TData>> & Pick<
+ pageId: string,
+    params?: GetPagePreviewParams, options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof getPagePreview>>, TError, TData>> & Pick<
         UndefinedInitialDataOptions<
           Awaited<ReturnType<typeof getPagePreview>>,
           TError,
@@ -412,7 +426,8 @@ export function useGetPagePreview<TData = Awaited<ReturnType<typeof getPagePrevi
  , queryClient?: QueryClient
   ):  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> }
 export function useGetPagePreview<TData = Awaited<ReturnType<typeof getPagePreview>>, TError = NotModifiedResponse | BadRequestResponse | UnauthorizedResponse | ForbiddenResponse | NotFoundResponse>(
- pageId: string, options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof getPagePreview>>, TError, TData>>, request?: SecondParameter<typeof apiFetch>}
+ pageId: string,
+    params?: GetPagePreviewParams, options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof getPagePreview>>, TError, TData>>, request?: SecondParameter<typeof apiFetch>}
  , queryClient?: QueryClient
   ):  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> }
 /**
@@ -420,11 +435,12 @@ export function useGetPagePreview<TData = Awaited<ReturnType<typeof getPagePrevi
  */
 
 export function useGetPagePreview<TData = Awaited<ReturnType<typeof getPagePreview>>, TError = NotModifiedResponse | BadRequestResponse | UnauthorizedResponse | ForbiddenResponse | NotFoundResponse>(
- pageId: string, options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof getPagePreview>>, TError, TData>>, request?: SecondParameter<typeof apiFetch>}
+ pageId: string,
+    params?: GetPagePreviewParams, options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof getPagePreview>>, TError, TData>>, request?: SecondParameter<typeof apiFetch>}
  , queryClient?: QueryClient 
  ):  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> } {
 
-  const queryOptions = getGetPagePreviewQueryOptions(pageId,options)
+  const queryOptions = getGetPagePreviewQueryOptions(pageId,params,options)
 
   const query = useQuery(queryOptions, queryClient) as  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> };
 

@@ -10,7 +10,7 @@ export const SHEET_SELECT = `
          st.study_helper_id, sh.name AS study_helper_name,
          a.lesson_id, l.name AS lesson_name, l.number AS lesson_number, l.course_id, c.name AS course_name,
          a.assigned_group, g.wbs_code AS group_wbs_code, g.display_name AS group_display_name,
-         a.graded, a.is_baptism_request, a.duplicate_of, ${sentOrSendingSql('f')} AS sent,
+         a.graded, a.is_baptism_request, a.duplicate_of, a.duplicate_kept, ${sentOrSendingSql('f')} AS sent,
          (SELECT count(*) FROM pages p WHERE p.answer_sheet_id = a.id) AS page_count,
          (SELECT count(*) FROM pages p WHERE p.answer_sheet_id = a.id AND ${unrecognizedPageSql('p')}) AS unrecognized_count,
          (SELECT count(*) FROM pages p WHERE p.answer_sheet_id = a.id AND ${mismatchedPageSql('p', 'a')}) AS mismatched_count,
@@ -46,6 +46,7 @@ export interface SheetRow {
   graded: boolean;
   is_baptism_request: boolean;
   duplicate_of: string | null;
+  duplicate_kept: boolean;
   sent: boolean;
   page_count: number;
   unrecognized_count: number;
@@ -90,6 +91,7 @@ export function sheetOf(row: SheetRow): Schemas['AnswerSheet'] {
     mismatched_count: Number(row.mismatched_count),
     flagged_count: Number(row.flagged_count),
     duplicate: row.duplicate_of !== null,
+    duplicate_kept: row.duplicate_of !== null && row.duplicate_kept,
     first_feedback_at: row.first_feedback_at === null ? null : new Date(row.first_feedback_at).toISOString(),
     sent: row.sent,
   };
@@ -99,6 +101,6 @@ export function sheetOf(row: SheetRow): Schemas['AnswerSheet'] {
 export function sheetsWithReasonSql(reason: string): string {
   return `SELECT rp.answer_sheet_id FROM pages rp JOIN answer_sheets ra ON ra.id = rp.answer_sheet_id
     WHERE CASE ${reason}::text WHEN 'blank_back' THEN rp.blank AND rp.ignored
-                               WHEN 'duplicate_sheet' THEN NOT rp.ignored AND ra.duplicate_of IS NOT NULL
+                               WHEN 'duplicate_sheet' THEN NOT rp.ignored AND ra.duplicate_of IS NOT NULL AND NOT ra.duplicate_kept
                                ELSE NOT rp.ignored AND rp.flag = ${reason}::text END`;
 }

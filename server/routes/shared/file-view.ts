@@ -8,7 +8,7 @@ import type { Database } from '../../db/database';
 import { lookupSql } from '../../db/lookup-sql';
 import { FILE_NOT_FOUND, forbidden, notFound } from '../../http-error';
 import type { PageFlag } from '../../pipeline/split';
-import { flaggedPageSql, keptSheetSql, mismatchedPageSql, unrecognizedPageSql } from '../../workflow/file-steps';
+import { flaggedPageSql, keptSheetSql, mismatchedPageSql, undecidedDuplicateSql, unrecognizedPageSql } from '../../workflow/file-steps';
 
 
 /**
@@ -189,12 +189,12 @@ export async function loadFileStats(db: Database, fileId: string, scope: string 
        (SELECT count(*) FROM pages p JOIN answer_sheets a ON a.id = p.answer_sheet_id WHERE p.file_id = $1 AND ${mismatchedPageSql('p', 'a')}${sheetOf}) AS mismatched,
        (SELECT count(*) FROM pages p WHERE p.file_id = $1 AND p.ignored${pageOf}) AS ignored,
        (SELECT count(*) FROM answer_sheets a WHERE a.file_id = $1 AND a.assigned_group IS NULL AND ${keptSheetSql('a')}${sheetOf}) AS unassigned,
-       (SELECT count(*) FROM answer_sheets a WHERE a.file_id = $1 AND a.duplicate_of IS NOT NULL AND ${keptSheetSql('a')}${sheetOf}) AS duplicates,
+       (SELECT count(*) FROM answer_sheets a WHERE a.file_id = $1 AND ${undecidedDuplicateSql('a')}${sheetOf}) AS duplicates,
        (SELECT count(*) FROM answer_sheets a WHERE a.file_id = $1 AND a.student_id IS NULL AND ${keptSheetSql('a')}${sheetOf}) AS missing_student,
        (SELECT count(*) FROM answer_sheets a WHERE a.file_id = $1 AND a.lesson_id IS NULL AND ${keptSheetSql('a')}${sheetOf}) AS missing_lesson,
        (SELECT json_object_agg(flag, n) FROM (SELECT p.flag, count(*) AS n FROM pages p WHERE p.file_id = $1 AND ${flaggedPageSql('p')}${pageOf} GROUP BY p.flag) f) AS flags,
        (SELECT count(*) FROM pages p JOIN answer_sheets a ON a.id = p.answer_sheet_id
-        WHERE p.file_id = $1 AND NOT p.ignored AND p.flag IS NULL AND a.duplicate_of IS NOT NULL${sheetOf}) AS duplicate_sheet,
+        WHERE p.file_id = $1 AND NOT p.ignored AND p.flag IS NULL AND a.duplicate_of IS NOT NULL AND NOT a.duplicate_kept${sheetOf}) AS duplicate_sheet,
        (SELECT count(*) FROM pages p WHERE p.file_id = $1 AND p.blank AND p.ignored${pageOf}) AS blank_back`,
     scope === null ? [fileId] : [fileId, scope],
   );

@@ -23,6 +23,7 @@ export const PAGE_SELECT = `
           WHERE p.flag IN ('scanned_twice', 'already_uploaded') AND cp.id = (p.flag_detail ->> 'copy_page_id')::uuid) AS copy_of,
          (SELECT json_build_object('action', m.action, 'by', m.user_email, 'at', m.created_at)
           FROM review_mends m WHERE m.page_id = p.id ORDER BY m.created_at DESC, m.id LIMIT 1) AS mended,
+         (SELECT count(*) FROM review_mends m WHERE m.page_id = p.id AND m.action = 'turned') AS turns,
          p.template_id, pt.name AS template_name, pt.page_number AS template_page_number, pt.code_id AS template_code,
          pt.lesson_id AS template_lesson_id, tl.name AS template_lesson_name, tl.number AS template_lesson_number,
          tl.course_id AS template_course_id,
@@ -54,6 +55,7 @@ export interface PageRow {
   candidate_sheets: { id: string; number: number; student_id: string | null; human_id: number | null }[] | null;
   copy_of: { page_id: string; page_number: number; file_id: string; file_name: string } | null;
   mended: { action: Schemas['ReviewMendAction']; by: string; at: string } | null;
+  turns: number;
   template_id: string | null;
   template_name: string | null;
   template_page_number: number | null;
@@ -120,6 +122,7 @@ export function pageOf(row: PageRow): Schemas['Page'] {
     flagged: row.flag !== null && !row.ignored && row.answer_sheet_id !== null,
     review_detail: reviewDetail(row),
     mended: row.mended === null ? null : { action: row.mended.action, by: row.mended.by, at: new Date(row.mended.at).toISOString() },
+    turns: Number(row.turns),
     template:
       row.template_id === null || templateLesson === null
         ? null

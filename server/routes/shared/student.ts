@@ -1,7 +1,9 @@
 // A student as the contract shows it: its references resolved (country, congregation, study
-// helper, recruiter...) and its latest answer sheet with that sheet's file and lesson.
+// helper, recruiter...) and its latest answer sheet with that sheet's file and lesson: of a file
+// sent to study helpers, so a lesson still in Review (perhaps under the wrong student) counts not.
 import type { Schemas } from '../../contract/types';
 import { lookupSql } from '../../db/lookup-sql';
+import { sentOrSendingSql } from '../../workflow/file-steps';
 import { congregationRefOrNull, countryOrNull, lessonOrNull, namedRefOrNull, studentName } from './refs';
 
 /** "Newest first" for a student's answer sheets `a` (also what "latest answer sheet" means). */
@@ -35,8 +37,8 @@ export const STUDENT_SELECT = `
   FROM students s
   LEFT JOIN LATERAL (
     SELECT a.id AS answer_sheet_id, a.file_id, a.lesson_id
-    FROM answer_sheets a
-    WHERE a.student_id = s.id
+    FROM answer_sheets a JOIN files af ON af.id = a.file_id
+    WHERE a.student_id = s.id AND ${sentOrSendingSql('af')}
     ORDER BY ${NEWEST_ANSWER_SHEETS_FIRST}
     LIMIT 1
   ) la ON true

@@ -1,7 +1,7 @@
 // One page of a response (spec §2 "Page item"): its thumbnail, the lesson its code names (or
 // "Unrecognized"), its congregation, a page-template picker flagged "Mismatched" when the page's
-// template belongs to another lesson than the response's, "Ignore Page" / "Unignore Page" and an
-// expandable full preview. Without a response lesson it asks to "Set Response Template First".
+// template belongs to another lesson than the response's, "Ignore Page" / "Unignore Page", Turn
+// Left / Right (a sideways scan) and an expandable full preview. Without a response lesson it asks to "Set Response Template First".
 // A page Review must look at says why, what to do, and offers the mends (page-mends.tsx).
 import { useId, useState } from 'react';
 import { useQueryClient } from '@tanstack/react-query';
@@ -43,6 +43,13 @@ export interface PageItemProps {
   response: Pick<AnswerSheet, 'lesson' | 'course'>;
   /** Where the page stands in its response, for the mends; without it (a sent file) none are offered. */
   mends?: { first: boolean; only: boolean };
+  /** Told the new response's id after "Start New Response Here" (the page leaves this response). */
+  onNewResponse?: (responseId: string, pageNumber: number) => void;
+}
+
+/** A page's image address, new after each turn so no cache shows it as it was. */
+export function pagePreviewUrl(page: Pick<Page, 'id' | 'turns'>): string {
+  return getGetPagePreviewUrl(page.id, page.turns ? { turns: page.turns } : undefined);
 }
 
 function formatMended(at: string): string {
@@ -89,7 +96,7 @@ function TemplatePicker({
   );
 }
 
-export function PageItem({ page, response, mends }: PageItemProps) {
+export function PageItem({ page, response, mends, onNewResponse }: PageItemProps) {
   const queryClient = useQueryClient();
   const [expanded, setExpanded] = useState(false);
   // A flagged page shows its mends at once; another offers them on request.
@@ -117,7 +124,7 @@ export function PageItem({ page, response, mends }: PageItemProps) {
       className={`page-item${page.ignored ? ' page-item-ignored' : ''}`}
       aria-label={`Page ${page.page_number}`}
     >
-      <PageThumbnail pageId={page.id} size={PAGE_ITEM_THUMBNAIL} alt={`Page ${page.page_number}`} />
+      <PageThumbnail pageId={page.id} size={PAGE_ITEM_THUMBNAIL} alt={`Page ${page.page_number}`} turns={page.turns} />
       <div className="page-item-body">
         <h3 className="page-item-title">
           {`Page ${page.page_number}`}
@@ -174,6 +181,30 @@ export function PageItem({ page, response, mends }: PageItemProps) {
               onClick={() => save({ ignored: !page.ignored })}
             />
           )}
+          {mends && !page.ignored && (page.flagged || page.unrecognized_reason) && (
+            <>
+              <Button
+                type="button"
+                label="Turn Left"
+                icon="pi pi-replay"
+                outlined
+                size="small"
+                disabled={update.isPending}
+                aria-label={`Turn page ${page.page_number} a quarter turn left`}
+                onClick={() => save({ turn: 270 })}
+              />
+              <Button
+                type="button"
+                label="Turn Right"
+                icon="pi pi-refresh"
+                outlined
+                size="small"
+                disabled={update.isPending}
+                aria-label={`Turn page ${page.page_number} a quarter turn right`}
+                onClick={() => save({ turn: 90 })}
+              />
+            </>
+          )}
           <Button
             type="button"
             label={expanded ? 'Hide Preview' : 'Show Preview'}
@@ -187,7 +218,7 @@ export function PageItem({ page, response, mends }: PageItemProps) {
         {mends &&
           !page.ignored &&
           (page.flagged || mending ? (
-            <PageMends page={page} first={mends.first} only={mends.only} />
+            <PageMends page={page} first={mends.first} only={mends.only} onNewResponse={onNewResponse} />
           ) : (
             <Button
               type="button"
@@ -203,7 +234,7 @@ export function PageItem({ page, response, mends }: PageItemProps) {
       {expanded && (
         <img
           className="page-item-preview"
-          src={getGetPagePreviewUrl(page.id)}
+          src={pagePreviewUrl(page)}
           alt={`Full preview of page ${page.page_number}`}
         />
       )}

@@ -40,9 +40,10 @@ export interface PageMendsProps {
   first: boolean;
   /** The response's only page: moving it away removes the response. */
   only: boolean;
+  onNewResponse?: ((responseId: string, pageNumber: number) => void) | undefined;
 }
 
-export function PageMends({ page, first, only }: PageMendsProps) {
+export function PageMends({ page, first, only, onNewResponse }: PageMendsProps) {
   const queryClient = useQueryClient();
   const navigate = useNavigate();
   const update = useUpdatePage();
@@ -60,13 +61,13 @@ export function PageMends({ page, first, only }: PageMendsProps) {
     .map((sheet, index) => ({ value: sheet.id, label: sheetLabel(sheet, index) }))
     .filter((option) => option.value !== ownSheet);
 
-  const save = (data: PagePatch, then?: () => void) =>
+  const save = (data: PagePatch, then?: (saved: Page) => void) =>
     update.mutate(
       { pageId: page.id, data },
       {
-        onSuccess: () => {
+        onSuccess: (saved) => {
           void invalidateAnswerSheetsAndFiles(queryClient);
-          then?.();
+          then?.(saved);
         },
       },
     );
@@ -135,7 +136,9 @@ export function PageMends({ page, first, only }: PageMendsProps) {
           size="small"
           text
           disabled={update.isPending}
-          onClick={() => save({ new_sheet: true })}
+          onClick={() =>
+            save({ new_sheet: true }, (saved) => saved.answer_sheet && onNewResponse?.(saved.answer_sheet.id, saved.page_number))
+          }
         />
       )}
       {update.isError && <Message severity="error" text={errorText(update.error)} />}

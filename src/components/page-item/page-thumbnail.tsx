@@ -4,13 +4,14 @@ import { getGetPageThumbnailUrl } from '../../../generated/hooks/pages/pages';
 import type { GetPageThumbnailSize } from '../../../generated/hooks/model';
 import { THUMBNAIL_SIZE_LIST, THUMBNAIL_SIZE_PAGE_ITEM } from '../../../machines/constants';
 
-export function thumbnailUrl(pageId: string, size: GetPageThumbnailSize): string {
-  return getGetPageThumbnailUrl(pageId, { size });
+/** `turns` (Page.turns) gives a turned page's thumbnail a new address, so no cache shows it as it was. */
+export function thumbnailUrl(pageId: string, size: GetPageThumbnailSize, turns = 0): string {
+  return getGetPageThumbnailUrl(pageId, { size, ...(turns > 0 && { turns }) });
 }
 
 export const LIST_THUMBNAIL = THUMBNAIL_SIZE_LIST as GetPageThumbnailSize;
 export const PAGE_ITEM_THUMBNAIL = THUMBNAIL_SIZE_PAGE_ITEM as GetPageThumbnailSize;
 
-export function PageThumbnail({ pageId, size, alt }: { pageId: string; size: GetPageThumbnailSize; alt: string }) {
-  return <img className="page-thumbnail" src={thumbnailUrl(pageId, size)} alt={alt} loading="lazy" />;
+export function PageThumbnail({ pageId, size, alt, turns }: { pageId: string; size: GetPageThumbnailSize; alt: string; turns?: number | undefined }) {
+  return <img className="page-thumbnail" src={thumbnailUrl(pageId, size, turns)} alt={alt} loading="lazy" />;
 }

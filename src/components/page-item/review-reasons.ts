@@ -18,13 +18,13 @@ export const REVIEW_REASON_LABEL: Record<ReviewReason, string> = {
 };
 
 export const REVIEW_REASON_HINT: Record<ReviewReason, string> = {
-  no_code_found: 'Type the code printed beside the QR code, choose the page template, or move the page to its response.',
-  unreadable: 'Type the code printed beside the QR code, choose the page template, or move the page to its response.',
+  no_code_found: 'Turn the page upright if it lies sideways, then type the code printed beside the QR code, choose the page template, or move the page to its response.',
+  unreadable: 'Turn the page upright if it lies sideways, then type the code printed beside the QR code, choose the page template, or move the page to its response.',
   unknown_code: 'This code was not printed by this programme: type the code beside the QR code, or ignore the page.',
   out_of_order: 'Its page number does not follow the page before: move it to the response it belongs to, or keep it here.',
   stray_page: 'No response expects this page: ignore it if it is no answer sheet, join it to the response before it, or move it.',
   another_course: 'This page is of another course than the responses before it: keep it as its own response, or move it.',
-  duplicate_sheet: 'The same student and lesson were received before: ignore this response’s pages to drop it.',
+  duplicate_sheet: 'The same student and lesson were received before: keep this response, or ignore its pages to drop it.',
   blank_back: 'A blank back of a double-sided scan: ignored, nothing to do.',
   ambiguous_position:
     'An earlier response is still short of this page, so its place is a guess: compare the handwriting, then move it to the response it belongs to, or keep it here.',

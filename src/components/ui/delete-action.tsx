@@ -25,9 +25,11 @@ export interface DeleteActionProps {
   verb?: string;
   /** Show the verb beside the icon (a page action) rather than the icon alone (a row). */
   labelled?: boolean;
+  /** The confirmation's own question, when the spec's one does not say enough (what withdrawing does). */
+  question?: string;
 }
 
-export function DeleteAction({ what, name, run, onDone, verb = 'Delete', labelled = false }: DeleteActionProps) {
+export function DeleteAction({ what, name, run, onDone, verb = 'Delete', labelled = false, question }: DeleteActionProps) {
   const [asking, setAsking] = useState(false);
   const [busy, setBusy] = useState(false);
   const { notify } = useNotifications();
@@ -67,7 +69,7 @@ export function DeleteAction({ what, name, run, onDone, verb = 'Delete', labelle
         visible={asking}
         onHide={() => setAsking(false)}
         header={`${verb} ${titled(what)}`}
-        message={deleteQuestion(what, verb.toLowerCase())}
+        message={question ?? deleteQuestion(what, verb.toLowerCase())}
         icon="pi pi-exclamation-triangle"
         acceptLabel={verb}
         rejectLabel="Cancel"

@@ -3,9 +3,11 @@
 import { Button } from 'primereact/button';
 import { organisation } from '../../config/organisation';
 import { authPaths } from '../../config/paths';
-import { browserLocation } from '../../lib/browser-location';
+import { useLocation } from 'react-router-dom';
+import { browserLocation, signInAddress } from '../../lib/browser-location';
 
 export function Unauthorised() {
+  const here = useLocation();
   return (
     <main className="access-screen">
       <div className="access-card">
@@ -14,7 +16,7 @@ export function Unauthorised() {
         <p>Sign in with another account, or contact your representative of {organisation.name}.</p>
         <div className="access-actions">
           <Button type="button" label="Log Out" outlined onClick={() => browserLocation.post(authPaths.logout)} />
-          <Button type="button" label="Login" onClick={() => browserLocation.assign(authPaths.login)} />
+          <Button type="button" label="Login" onClick={() => browserLocation.assign(signInAddress(authPaths.login, `${here.pathname}${here.search}`))} />
         </div>
       </div>
     </main>

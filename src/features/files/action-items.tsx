@@ -1,6 +1,7 @@
 // The warnings of a file (GET /api/file/{id}/stats), each a link to the file's responses
 // (spec §2 "Action Items", §4 "Review: warnings link to the responses"). Pages flagged in Review
-// are counted by reason and link to the responses that have them; blank backs are told, not warned.
+// are counted by reason and link to the responses that have them; blank backs are told, not warned,
+// and once Review is over only what still needs a person is listed.
 import { Link } from 'react-router-dom';
 import type { FileStats, ReviewReason } from '../../../generated/hooks/model';
 import { paths } from '../../config/paths';
@@ -35,8 +36,17 @@ const SHEET_WARNINGS: readonly { key: CountKey; one: string; many: string }[] = 
   },
 ];
 
-/** One item per warning with a count above zero, in the order a reviewer deals with them. */
-export function actionItems(stats: FileStats): ActionItem[] {
+/**
+ * One item per warning with a count above zero, in the order a reviewer deals with them. Once
+ * Review is over (`afterReview`) its decisions are made: duplicates, blank backs and ignored pages
+ * are no longer listed.
+ */
+export function actionItems(stats: FileStats, afterReview = false): ActionItem[] {
+  if (afterReview) return reviewItems(stats).filter((item) => item.severity === 'warning' && item.reason !== 'duplicate_sheet');
+  return reviewItems(stats);
+}
+
+function reviewItems(stats: FileStats): ActionItem[] {
   const items: ActionItem[] = [];
   if (stats.repeat_of)
     items.push({
@@ -86,13 +96,15 @@ export function ActionItemLinks({
   fileId,
   stats,
   label,
+  afterReview = false,
 }: {
   fileId: string;
   stats: FileStats | undefined;
   label: string;
+  afterReview?: boolean;
 }) {
   if (!stats) return null;
-  const items = actionItems(stats);
+  const items = actionItems(stats, afterReview);
   if (items.length === 0) return <p className="action-items-none">{NO_ACTION_ITEMS}</p>;
   return (
     <ul className="action-items" aria-label={label}>

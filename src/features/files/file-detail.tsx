@@ -28,6 +28,7 @@ import { FileNameForm } from './file-name-form';
 import { FileOrganisationForm } from './file-organisation-form';
 import { FileProcessing } from './file-processing';
 import { FileTabs } from '../../components/file-tabs/file-tabs';
+import { ReviewComplete } from '../../components/review-complete/review-complete';
 import { FileWorkflowStepper } from './file-workflow-stepper';
 import { offersPacket, PrintPacketButton } from './print-packet-button';
 import { TakeBackFile } from './take-back-file';
@@ -62,13 +63,15 @@ function FileDetailContent({ fileId, file }: { fileId: string; file: File }) {
 
   const loaded = !snapshot.matches('loading') && !snapshot.matches('loadFailed');
   const deletable = admin && loaded && !snapshot.matches('archived') && canDeleteFile(snapshot.context.currentStep);
+  const afterReview = loaded && (snapshot.matches('archived') || !['robot', 'review'].includes(snapshot.context.currentStep));
   const takeBack = admin && loaded && snapshot.context.currentStep === 'grading' && !file.printed;
 
   return (
     <>
       <BackToFiles />
       <PageHeader title={routes.file.title} subtitle={file.name} />
-      <FileWorkflowStepper snapshot={snapshot} send={send} stats={stats.data} readOnly={!admin} />
+      {admin && <ReviewComplete fileId={fileId} linkToFile={false} />}
+      <FileWorkflowStepper snapshot={snapshot} send={send} stats={stats.data} readOnly={!admin} notice={workflow.notice} />
       <div className="file-detail-columns">
         <aside className="file-detail-left">
           <FileTabs fileId={fileId} />
@@ -81,7 +84,7 @@ function FileDetailContent({ fileId, file }: { fileId: string; file: File }) {
           <section className="file-card" aria-labelledby="action-items-title">
             <h2 id="action-items-title">Action Items</h2>
             {file.process_status === 'success' ? (
-              <ActionItemLinks fileId={fileId} stats={stats.data} label="Action Items" />
+              <ActionItemLinks fileId={fileId} stats={stats.data} label="Action Items" afterReview={afterReview} />
             ) : (
               <p className="action-items-none">No action items</p>
             )}

@@ -28,6 +28,8 @@ import { REVIEW_REASON_LABEL } from '../../components/page-item/review-reasons';
 import { invalidateAnswerSheetsAndFiles } from '../../lib/file-cache';
 import { BackToFiles } from './back-to-files';
 import { FileTabs } from '../../components/file-tabs/file-tabs';
+import { ReviewComplete } from '../../components/review-complete/review-complete';
+import { isScanningAdmin, useCurrentUser } from '../../lib/auth';
 import './files.css';
 import { isRefused, notAvailable } from '../../lib/refusal';
 
@@ -47,6 +49,12 @@ const columns: ListColumn<AnswerSheet>[] = [
           <span className="response-flagged">
             <span className="pi pi-exclamation-triangle" aria-hidden="true" />
             {` ${sheet.flagged_count} ${sheet.flagged_count === 1 ? 'page' : 'pages'} to review`}
+          </span>
+        )}
+        {sheet.duplicate && !sheet.duplicate_kept && !sheet.sent && (
+          <span className="response-flagged">
+            <span className="pi pi-exclamation-triangle" aria-hidden="true" />
+            {' Duplicate: keep it or ignore its pages'}
           </span>
         )}
       </>
@@ -86,6 +94,7 @@ function isOrderBy(
 
 export default function FileResponses() {
   const fileId = useParams().file_id ?? '';
+  const user = useCurrentUser();
   const queryClient = useQueryClient();
   const file = useGetFile(fileId);
   const list = useListState();
@@ -128,6 +137,7 @@ export default function FileResponses() {
       <BackToFiles />
       <PageHeader title={routes.fileResponses.title} subtitle={file.data?.name} />
       <FileTabs fileId={fileId} />
+      {isScanningAdmin(user) && <ReviewComplete fileId={fileId} />}
       {failed ? (
         <Message severity="error" text={PROCESSING_FAILED_MESSAGE} />
       ) : (

@@ -2,6 +2,7 @@
 // Return, drawn from the file-workflow machine's state, with the current step's panel below.
 // Steps before the current one show as completed and can be looked at again.
 import { useState } from 'react';
+import { ConfirmDialog } from 'primereact/confirmdialog';
 import { useQueryClient } from '@tanstack/react-query';
 import { Button } from 'primereact/button';
 import { Message } from 'primereact/message';
@@ -22,7 +23,9 @@ import { progressPercent } from '../../components/progress/progress-stream';
 import { FILE_CONGREGATIONS_FIXED, isSheetAlreadySent } from '../../lib/sent-response';
 import { ActionItemLinks, actionItems } from './action-items';
 import { invalidateAnswerSheetsAndFiles } from '../../lib/file-cache';
-import type { FileWorkflowSnapshot } from './use-file-workflow';
+import { downloadPdf } from '../../lib/api-client';
+import { getDownloadGradedFileUrl } from '../../../generated/hooks/files/files';
+import type { FileWorkflowSnapshot, ReturnNotice } from './use-file-workflow';
 
 export const STEPS_LOAD_FAILED = "The file's steps could not be loaded.";
 export const SEND_FAILED = 'Sending failed. Please try again.';
@@ -34,6 +37,19 @@ export const ASSIGN_WAITING_TEXT = 'Waiting for the responses to be assigned.';
 export const REVIEW_TEXT = 'Check these warnings on the responses:';
 export const REVIEW_DONE_TEXT = 'Nothing left to review.';
 export const GRADING_TEXT = 'The study helpers are grading.';
+export const REGENERATING_TEXT = 'Making the return file again…';
+export const REGENERATED_TEXT = 'The return file was made again: download it to have the newest.';
+export const REGENERATE_FAILED_TEXT = 'The return file could not be made again. Please try again.';
+export const ARCHIVE_QUESTION =
+  'Archive this file? Its work is done: it leaves the files in progress and nothing more can be done to it. Its return file can still be downloaded.';
+export const ARCHIVED_NOW_TEXT = 'The file is archived. Its return file can still be downloaded here.';
+export const DOWNLOAD_FAILED_TEXT = 'The return file could not be downloaded. Please try again.';
+
+const NOTICE_MESSAGE: Record<Exclude<ReturnNotice, null | 'archived'>, { severity: 'info' | 'success' | 'error'; text: string }> = {
+  regenerating: { severity: 'info', text: REGENERATING_TEXT },
+  regenerated: { severity: 'success', text: REGENERATED_TEXT },
+  regenerate_failed: { severity: 'error', text: REGENERATE_FAILED_TEXT },
+};
 
 /** What an earlier step says when it is looked at again. */
 const COMPLETED_STEP_TEXT: Readonly<Record<WorkflowStep, string>> = {
@@ -100,11 +116,14 @@ function AssignPanel({ fileId, send }: { fileId: string; send: Send }) {
   );
 }
 
-function ReturnPanel({ snapshot, send }: { snapshot: FileWorkflowSnapshot; send: Send }) {
+function ReturnPanel({ snapshot, send, notice }: { snapshot: FileWorkflowSnapshot; send: Send; notice: ReturnNotice }) {
   const { prepped, downloaded, progress } = snapshot.context;
   const busy = !snapshot.matches({ return: 'idle' });
+  const [asking, setAsking] = useState(false);
+  const said = notice !== null && notice !== 'archived' ? NOTICE_MESSAGE[notice] : null;
   return (
     <div className="step-panel-body">
+      {said && <Message severity={said.severity} text={said.text} role="status" />}
       {!prepped && (
         <>
           <p>{RETURN_PREPARING}</p>
@@ -145,9 +164,44 @@ function ReturnPanel({ snapshot, send }: { snapshot: FileWorkflowSnapshot; send:
           severity="secondary"
           disabled={!downloaded || busy}
           loading={snapshot.matches({ return: 'archiving' })}
-          onClick={() => send({ type: 'ARCHIVE' })}
+          onClick={() => setAsking(true)}
         />
       </div>
+      <ConfirmDialog
+        visible={asking}
+        onHide={() => setAsking(false)}
+        header="Archive File"
+        message={ARCHIVE_QUESTION}
+        icon="pi pi-box"
+        acceptLabel="Archive"
+        rejectLabel="Cancel"
+        accept={() => send({ type: 'ARCHIVE' })}
+      />
+    </div>
+  );
+}
+
+/** An archived file: its return file stays downloadable (the server keeps it archived). */
+function ArchivedPanel({ fileId, notice, readOnly }: { fileId: string; notice: ReturnNotice; readOnly: boolean }) {
+  const [failed, setFailed] = useState(false);
+  const download = (sides?: 'one') => {
+    setFailed(false);
+    downloadPdf(getDownloadGradedFileUrl(fileId, sides ? { sides } : undefined), fileId).catch((error: unknown) => {
+      console.error('download failed:', error);
+      setFailed(true);
+    });
+  };
+  return (
+    <div className="step-panel-body">
+      <StatusTag value={ARCHIVED_TEXT} severity="info" className="step-archived" />
+      {notice === 'archived' && <Message severity="success" text={ARCHIVED_NOW_TEXT} role="status" />}
+      {!readOnly && (
+        <div className="form-actions step-actions">
+          <Button type="button" label="Download" icon="pi pi-download" onClick={() => download()} />
+          <Button type="button" label="Download one-sided" icon="pi pi-file" outlined onClick={() => download('one')} />
+        </div>
+      )}
+      {failed && <Message severity="error" text={DOWNLOAD_FAILED_TEXT} />}
     </div>
   );
 }
@@ -171,11 +225,13 @@ function CurrentStepPanel({
   send,
   stats,
   readOnly,
+  notice,
 }: {
   snapshot: FileWorkflowSnapshot;
   send: Send;
   stats: FileStats | undefined;
   readOnly: boolean;
+  notice: ReturnNotice;
 }) {
   const { fileId, complete, total, progress } = snapshot.context;
   if (snapshot.matches('loading')) {
@@ -231,13 +287,9 @@ function CurrentStepPanel({
     );
   }
   if (snapshot.matches('return')) {
-    return readOnly ? <p className="step-panel-body">{gradingProgressText(complete, total)}</p> : <ReturnPanel snapshot={snapshot} send={send} />;
+    return readOnly ? <p className="step-panel-body">{gradingProgressText(complete, total)}</p> : <ReturnPanel snapshot={snapshot} send={send} notice={notice} />;
   }
-  return (
-    <div className="step-panel-body">
-      <StatusTag value={ARCHIVED_TEXT} severity="info" className="step-archived" />
-    </div>
-  );
+  return <ArchivedPanel fileId={fileId} notice={notice} readOnly={readOnly} />;
 }
 
 export interface FileWorkflowStepperProps {
@@ -246,9 +298,11 @@ export interface FileWorkflowStepperProps {
   stats: FileStats | undefined;
   /** Without the step actions (assign, send, download, regenerate, archive): non-admins. */
   readOnly?: boolean;
+  /** What the last Return action did. */
+  notice?: ReturnNotice;
 }
 
-export function FileWorkflowStepper({ snapshot, send, stats, readOnly = false }: FileWorkflowStepperProps) {
+export function FileWorkflowStepper({ snapshot, send, stats, readOnly = false, notice = null }: FileWorkflowStepperProps) {
   const { currentStep, viewedStep } = snapshot.context;
   const archived = snapshot.matches('archived');
   return (
@@ -295,7 +349,7 @@ export function FileWorkflowStepper({ snapshot, send, stats, readOnly = false }:
       )}
       <div className="file-step-panel">
         <h2 className="file-step-title">{WORKFLOW_STEP_LABELS[currentStep]}</h2>
-        <CurrentStepPanel snapshot={snapshot} send={send} stats={stats} readOnly={readOnly} />
+        <CurrentStepPanel snapshot={snapshot} send={send} stats={stats} readOnly={readOnly} notice={notice} />
       </div>
     </section>
   );

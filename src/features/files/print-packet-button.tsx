@@ -31,18 +31,23 @@ export function printLabel(file: Pick<File, 'congregation_file_status' | 'printe
   return printed ? PRINT_AGAIN_LABEL : PRINT_DOWNLOAD_LABEL;
 }
 
-/** The packet to print: the user's congregation's, else the first that has one. */
-export function packetFor(congregations: readonly FileCongregation[], congregationId: string): string | null {
+/**
+ * The packets to print: the user's congregation's; for someone outside the file's congregations
+ * (an admin), every congregation's packet, each its own PDF.
+ */
+export function packetsFor(congregations: readonly FileCongregation[], congregationId: string): string[] {
   const own = congregations.find((c) => c.id === congregationId);
-  if (own) return own.packet_id ?? null;
-  return congregations.find((c) => c.packet_id)?.packet_id ?? null;
+  if (own) return own.packet_id ? [own.packet_id] : [];
+  return congregations.flatMap((c) => (c.packet_id ? [c.packet_id] : []));
 }
 
 export function PrintPacketButton({ file }: { file: File }) {
   const user = useCurrentUser();
   const queryClient = useQueryClient();
   const congregations = useListFileCongregations(file.id);
-  const packetId = congregations.data ? packetFor(congregations.data, user.congregation) : null;
+  const packetIds = congregations.data ? packetsFor(congregations.data, user.congregation) : [];
+  // One send job makes every packet of a file: the first being there means they all are.
+  const packetId = packetIds[0] ?? null;
   const exists = useGetPacketExists(packetId ?? '', {
     query: {
       enabled: packetId !== null,
@@ -54,10 +59,10 @@ export function PrintPacketButton({ file }: { file: File }) {
   const label = printLabel(file);
 
   const download = async () => {
-    if (!packetId) return;
+    if (packetIds.length === 0) return;
     setDownloading(true);
     try {
-      await downloadPdf(getDownloadPacketUrl(packetId), packetId);
+      for (const id of packetIds) await downloadPdf(getDownloadPacketUrl(id), id);
       // Downloading marks the file printed for the congregation.
       void queryClient.invalidateQueries({ predicate: (q) => /^\/api\/(files|congregations)/.test(String(q.queryKey[0])) });
     } catch (error) {
@@ -74,7 +79,7 @@ export function PrintPacketButton({ file }: { file: File }) {
       label={label}
       icon="pi pi-print"
       size="small"
-      aria-label={`${label} ${file.name}`}
+      aria-label={`${label} ${file.name}${packetIds.length > 1 ? ` (${packetIds.length} packets)` : ''}`}
       loading={downloading || (packetId !== null && !ready)}
       disabled={!ready || downloading}
       title={packetId === null && congregations.data ? 'No packet for this congregation yet' : undefined}

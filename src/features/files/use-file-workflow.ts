@@ -20,6 +20,9 @@ import { invalidateFile } from '../../lib/file-cache';
 
 export type FileWorkflowSnapshot = SnapshotFrom<typeof fileWorkflowMachine>;
 
+/** What the last Return action did, for its message: every action ends with one (issue 31). */
+export type ReturnNotice = 'regenerating' | 'regenerated' | 'regenerate_failed' | 'archived' | null;
+
 /** The job whose progress a step follows. */
 const STEP_JOBS: Partial<Record<string, JobType>> = {
   send: 'send_to_study_helpers',
@@ -34,6 +37,7 @@ export function useFileWorkflow(fileId: string) {
     return: fileId,
     attempt: 0,
   });
+  const [notice, setNotice] = useState<ReturnNotice>(null);
 
   const actor = useActorRef(
     fileWorkflowMachine.provide({
@@ -53,13 +57,18 @@ export function useFileWorkflow(fileId: string) {
           return name;
         }),
         regenerateFile: fromPromise<unknown, FileActorInput>(async ({ input }) => {
-          const job = await regenerateReturnFile(input.fileId);
+          setNotice('regenerating');
+          const job = await regenerateReturnFile(input.fileId).catch((error: unknown) => {
+            setNotice('regenerate_failed');
+            throw error;
+          });
           setRuns((current) => ({ ...current, return: job.run_id || input.fileId, attempt: current.attempt + 1 }));
           void invalidateFile(queryClient, input.fileId);
           return job;
         }),
         archiveFile: fromPromise<unknown, FileActorInput>(async ({ input }) => {
           const file = await archiveFile(input.fileId);
+          setNotice('archived');
           void invalidateFile(queryClient, input.fileId);
           return file;
         }),
@@ -79,11 +88,14 @@ export function useFileWorkflow(fileId: string) {
       actor.send({ type: 'PROGRESS', ...message });
       // The job itself changed the file (sent date, return file): what was loaded when it
       // started is out of date now.
-      if (isProgressFinished(message)) void invalidateFile(queryClient, fileId);
+      if (isProgressFinished(message)) {
+        void invalidateFile(queryClient, fileId);
+        setNotice((current) => (current !== 'regenerating' ? current : message.status === 'failed' ? 'regenerate_failed' : 'regenerated'));
+      }
     },
     [actor, queryClient, fileId],
   );
   useProgressStream(job ? progressStreamUrl(job, runId) : null, forward, runs.attempt);
 
-  return { actor, snapshot, send: actor.send };
+  return { actor, snapshot, send: actor.send, notice };
 }

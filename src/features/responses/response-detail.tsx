@@ -2,6 +2,7 @@
 // student link, course and congregation pickers, Save), a Print link and the response's pages as
 // page items. Completed (graded): "Status: Completed", a Print link, the student ID link and page
 // previews. Both carry the baptism request button; an unknown response shows "No response found".
+import { useState } from 'react';
 import { Link, useParams } from 'react-router-dom';
 import { Message } from 'primereact/message';
 import {
@@ -9,10 +10,7 @@ import {
   useGetAnswerSheet,
   useListAnswerSheetPages,
 } from '../../../generated/hooks/answer-sheets/answer-sheets';
-import {
-  getGetPageGradedPreviewUrl,
-  getGetPagePreviewUrl,
-} from '../../../generated/hooks/pages/pages';
+import { getGetPageGradedPreviewUrl } from '../../../generated/hooks/pages/pages';
 import type { AnswerSheet, Page } from '../../../generated/hooks/model';
 import { BackLink } from '../../components/page-layout/back-link';
 import { Loading } from '../../components/ui/loading';
@@ -21,7 +19,9 @@ import { paths, routes } from '../../config/paths';
 import { ApiError } from '../../lib/api-client';
 import { isScanningAdmin, useCurrentUser } from '../../lib/auth';
 import { isRefused, notAvailable } from '../../lib/refusal';
-import { PageItem } from '../../components/page-item/page-item';
+import { PageItem, pagePreviewUrl } from '../../components/page-item/page-item';
+import { ReviewComplete } from '../../components/review-complete/review-complete';
+import { DuplicateDecision } from './duplicate-decision';
 import { JoinPreviousButton } from './join-previous-button';
 import { BaptismRequestButton } from './baptism-request-button';
 import { ResponseDetailsForm } from './response-details-form';
@@ -59,7 +59,7 @@ function GradedPreviews({ pages }: { pages: readonly Page[] }) {
         return (
           <figure key={page.id} className="response-preview">
             <img
-              src={feedback ? getGetPageGradedPreviewUrl(page.id) : getGetPagePreviewUrl(page.id)}
+              src={feedback ? getGetPageGradedPreviewUrl(page.id) : pagePreviewUrl(page)}
               alt={`Page ${page.page_number}${feedback ? ', graded' : ''}`}
               loading="lazy"
             />
@@ -78,8 +78,15 @@ function GradedPreviews({ pages }: { pages: readonly Page[] }) {
   );
 }
 
+/** Said after "Start New Response Here": the page left this response for a new one. */
+export function newResponseText(pageNumber: number): string {
+  return `Page ${pageNumber} now starts a new response, with the pages after it.`;
+}
+export const OPEN_NEW_RESPONSE = 'Open the new response';
+
 function ResponseContent({ response }: { response: AnswerSheet }) {
   const pages = useListAnswerSheetPages(response.id);
+  const [started, setStarted] = useState<{ id: string; pageNumber: number } | null>(null);
   const user = useCurrentUser();
   const sent = response.sent === true;
   // Only an admin mends, and only before Send: then the pages are on paper.
@@ -125,6 +132,19 @@ function ResponseContent({ response }: { response: AnswerSheet }) {
         <ResponseDetailsForm response={response} />
         <section className="page-list" aria-label="Pages">
           {isScanningAdmin(user) && sent && <Message severity="info" text={SENT_FILE_PAGES} />}
+          {isScanningAdmin(user) && <ReviewComplete fileId={response.file_id} />}
+          {started && (
+            <Message
+              severity="success"
+              content={
+                <span role="status">
+                  {`${newResponseText(started.pageNumber)} `}
+                  <Link to={paths.response(started.id)}>{OPEN_NEW_RESPONSE}</Link>
+                </span>
+              }
+            />
+          )}
+          {mending && pages.data && <DuplicateDecision response={response} pages={pages.data} />}
           {mending && <JoinPreviousButton response={response} />}
           {pages.data ? (
             pages.data.length > 0 ? (
@@ -138,6 +158,7 @@ function ResponseContent({ response }: { response: AnswerSheet }) {
                       first: page.id === pages.data?.[0]?.id,
                       only: kept.length === 1 && kept[0]?.id === page.id,
                     },
+                    onNewResponse: (id: string, pageNumber: number) => setStarted({ id, pageNumber }),
                   })}
                 />
               ))
@@ -163,5 +184,6 @@ export default function ResponseDetail() {
     return <PageHeader title={notFound ? NO_RESPONSE_FOUND : isRefused(response.error) ? notAvailable('response') : 'The response could not be loaded.'} />;
   }
   if (!response.data) return <Loading />;
-  return <ResponseContent response={response.data} />;
+  // A new response id starts afresh (the new-response message belongs to the one it was said on).
+  return <ResponseContent key={response.data.id} response={response.data} />;
 }

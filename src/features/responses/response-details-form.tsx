@@ -1,7 +1,7 @@
-// The Details panel of a response in progress (spec §2): its congregation, a link to its student,
-// a course (lesson) picker and a congregation picker; Save sends the changed ones with
-// PATCH /api/answer-sheets/{id}. Once the response was sent its congregation is fixed: the
-// picker is disabled, with a line saying why.
+// The Details panel of a response in progress (spec §2): its congregation, a link to its student
+// (a response started by hand in Review has none: admins pick it), a course (lesson) picker and
+// a congregation picker; Save sends the changed ones with PATCH /api/answer-sheets/{id}. Once
+// the response was sent its congregation is fixed: the picker is disabled, with a line saying why.
 import { useState, type FormEvent } from 'react';
 import { Link } from 'react-router-dom';
 import { useQueryClient } from '@tanstack/react-query';
@@ -13,6 +13,8 @@ import {
 } from '../../../generated/hooks/answer-sheets/answer-sheets';
 import type { AnswerSheet, AnswerSheetPatch } from '../../../generated/hooks/model';
 import { CongregationPicker } from '../../components/pickers/congregation-picker';
+import { StudentPicker } from '../../components/pickers/student-picker';
+import { isScanningAdmin, useCurrentUser } from '../../lib/auth';
 import { paths } from '../../config/paths';
 import { invalidateAnswerSheetsAndFiles } from '../../lib/file-cache';
 import { LessonPicker } from './lesson-picker';
@@ -25,12 +27,20 @@ export function responseCongregationId(
   return response.assigned_group ?? response.congregation?.id ?? null;
 }
 
+export interface ResponseDraft {
+  lesson?: string | null;
+  congregation?: string | null;
+  /** Only for a response without a student (started by hand in Review). */
+  student?: string;
+}
+
 /** The fields of a PATCH that differ from the response as saved. */
 export function answerSheetChanges(
   response: Pick<AnswerSheet, 'assigned_group' | 'congregation' | 'lesson'>,
-  draft: { lesson?: string | null; congregation?: string | null },
+  draft: ResponseDraft,
 ): AnswerSheetPatch {
   const patch: AnswerSheetPatch = {};
+  if (draft.student) patch.student = draft.student;
   if (draft.lesson !== undefined && draft.lesson !== (response.lesson?.id ?? null))
     patch.lesson = draft.lesson;
   if (draft.congregation !== undefined && draft.congregation !== responseCongregationId(response)) {
@@ -44,8 +54,10 @@ export const RESPONSE_SAVE_FAILED = 'The response could not be saved. Please try
 export function ResponseDetailsForm({ response }: { response: AnswerSheet }) {
   const queryClient = useQueryClient();
   const sent = response.sent === true;
-  const [draft, setDraft] = useState<{ lesson?: string | null; congregation?: string | null }>({});
+  const [draft, setDraft] = useState<ResponseDraft>({});
   const update = useUpdateAnswerSheet();
+  // A response started by hand in Review has no student yet: an admin names it, before Send.
+  const naming = isScanningAdmin(useCurrentUser()) && !sent && response.student === null;
   const changes = answerSheetChanges(response, sent ? { lesson: draft.lesson } : draft);
   const changed = Object.keys(changes).length > 0;
 
@@ -92,6 +104,13 @@ export function ResponseDetailsForm({ response }: { response: AnswerSheet }) {
             </dd>
           </div>
         </dl>
+        {naming && (
+          <StudentPicker
+            value={draft.student}
+            onChange={(student) => setDraft((current) => ({ ...current, student }))}
+            disabled={update.isPending}
+          />
+        )}
         <LessonPicker
           value={draft.lesson !== undefined ? draft.lesson : (response.lesson?.id ?? null)}
           current={response.lesson}

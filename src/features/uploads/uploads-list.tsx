@@ -5,6 +5,7 @@
 // once a file it graded is complete, and says why).
 import { useQueryClient } from '@tanstack/react-query';
 import { Link } from 'react-router-dom';
+import { withdrawQuestion } from './withdraw-question';
 import { getListUploadsQueryKey, useListUploads, useWithdrawUpload } from '../../../generated/hooks/uploads/uploads';
 import type { ListUploadsParams, UploadListItem } from '../../../generated/hooks/model';
 import { ListTable, type ListColumn } from '../../components/list/list-table';
@@ -53,6 +54,7 @@ export default function UploadsList() {
                 what="upload"
                 verb="Withdraw"
                 name={u.name}
+                question={withdrawQuestion(u.name)}
                 run={() => withdraw.mutateAsync({ id: u.id })}
                 onDone={() => void queryClient.invalidateQueries({ queryKey: getListUploadsQueryKey() })}
               />

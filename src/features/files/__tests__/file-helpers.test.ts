@@ -3,7 +3,8 @@ import { describe, expect, it } from 'vitest';
 import { QueryClient } from '@tanstack/react-query';
 import { actionItems } from '../action-items';
 import { invalidateAnswerSheetsAndFiles, invalidateFile, isFileQuery } from '../../../lib/file-cache';
-import { packetFor } from '../print-packet-button';
+import { packetsFor } from '../print-packet-button';
+import { reviewEndText } from '../../../components/review-complete/review-complete';
 
 const noReasons = { no_code_found: 0, unreadable: 0, unknown_code: 0, out_of_order: 0, stray_page: 0, another_course: 0, duplicate_sheet: 0, blank_back: 0, ambiguous_position: 0, page_missing: 0, scanned_twice: 0, already_uploaded: 0 };
 const stats = { pages: 10, sheets: 4, unrecognized: 0, mismatched: 0, ignored: 0, unassigned: 0, duplicates: 0, missing_student: 0, missing_lesson: 0, flagged: 0, reasons: noReasons };
@@ -39,6 +40,27 @@ describe('actionItems', () => {
     ]);
     expect(items[0]!.reason).toBe('blank_back');
   });
+
+  it('lists duplicates while Review decides about them, and only what still needs a person after it', () => {
+    const reviewed = { ...stats, ignored: 5, duplicates: 2, unassigned: 1, reasons: { ...noReasons, blank_back: 4, duplicate_sheet: 3 } };
+    expect(actionItems(reviewed).map((item) => [item.text, item.severity])).toEqual([
+      ['2 duplicate responses', 'warning'],
+      ['4 blank backs', 'info'],
+      ['1 response without a congregation', 'warning'],
+      ['1 ignored page', 'info'],
+    ]);
+    expect(actionItems(reviewed, true).map((item) => item.text)).toEqual(['1 response without a congregation']);
+  });
+});
+
+describe('reviewEndText', () => {
+  it('speaks only when Review ended in front of the person, and says what comes next', () => {
+    expect(reviewEndText('review', 'assign')).toBe('Review is complete: nothing in this file waits for a person any more. Next: assign its responses to congregations.');
+    expect(reviewEndText('review', 'send')).toBe('Review is complete: nothing in this file waits for a person any more. Next: send it to the study helpers.');
+    expect(reviewEndText('review', 'review')).toBeNull();
+    expect(reviewEndText(undefined, 'send')).toBeNull();
+    expect(reviewEndText('assign', 'send')).toBeNull();
+  });
 });
 
 describe('file cache', () => {
@@ -72,14 +94,15 @@ describe('file cache', () => {
   });
 });
 
-describe('packetFor', () => {
+describe('packetsFor', () => {
   const congregations = [
     { id: 'c1', wbs_code: 'US 1', display_name: 'One', status: 'unprinted' as const, sheets: 3, packet_id: 'd1' },
     { id: 'c2', wbs_code: 'US 2', display_name: 'Two', status: 'unprinted' as const, sheets: 2, packet_id: 'd2' },
   ];
-  it('takes the user\'s congregation\'s packet, else the first one', () => {
-    expect(packetFor(congregations, 'c2')).toBe('d2');
-    expect(packetFor(congregations, '')).toBe('d1');
-    expect(packetFor([{ ...congregations[0]!, packet_id: null }], 'c1')).toBeNull();
+  it('takes the user\'s congregation\'s packet, else every congregation\'s (an admin)', () => {
+    expect(packetsFor(congregations, 'c2')).toEqual(['d2']);
+    expect(packetsFor(congregations, '')).toEqual(['d1', 'd2']);
+    expect(packetsFor([{ ...congregations[0]!, packet_id: null }], 'c1')).toEqual([]);
+    expect(packetsFor([{ ...congregations[0]!, packet_id: null }, congregations[1]!], '')).toEqual(['d2']);
   });
 });

@@ -1,0 +1,3 @@
+// The Withdraw confirmation names the upload and says what withdrawing does (issue 31).
+export const withdrawQuestion = (name: string) =>
+  `Withdraw the upload “${name}”? The pages it graded count as not graded again, and its report and scans are deleted. This action cannot be undone.`;
