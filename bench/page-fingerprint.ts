@@ -95,7 +95,7 @@ let scanPairs = 0;
 let scanFalse = 0;
 let candidates = 0;
 /** False matches where both students wrote only their name. */
-let falseNameOnly = 0;
+const falseNameOnly = 0;
 const falseMatches: string[] = [];
 for (const a of scans) {
   for (const b of firsts) {

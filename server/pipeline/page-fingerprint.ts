@@ -36,7 +36,7 @@ export const MIN_PRINT_INK = 600;
  * Strong ink cells of either print with no ink within one cell in the other (isolated cells not
  * counted), at the best shift, up to which two prints are the same paper. Measured in bench/.
  */
-export const MAX_UNEXPLAINED_INK = 3;
+export const MAX_UNEXPLAINED_INK = 1;
 /** The prefilter: rescans measured ≤ 12 bits apart (bench/page-fingerprint.ts); twice that. */
 export const HASH_CANDIDATE_DISTANCE = 24;
 /** The whole print's shift searched between two prints, in cells, each way. */
