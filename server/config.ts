@@ -40,6 +40,10 @@ export interface Config {
    * address the sign-in limits count by); 0 or unset trusts none.
    */
   trustProxyHops?: number;
+  /** SMTP_URL: the mail server in nodemailer's URL form; undefined: messages are recorded, not sent. */
+  smtpUrl?: string;
+  /** MAIL_FROM: the sender of the portal's messages (default: no-reply at PUBLIC_URL's host). */
+  mailFrom: string;
 }
 
 export class ConfigError extends Error {
@@ -106,6 +110,12 @@ export function loadConfig(env: Env = process.env): Config {
 
   const trustProxyHops = parseInteger(text('TRUST_PROXY') ?? '0', 'TRUST_PROXY', 0, 10, problems);
 
+  const smtpUrl = text('SMTP_URL');
+  if (smtpUrl !== undefined && !/^smtps?:\/\/[^/]/.test(smtpUrl)) {
+    problems.push('SMTP_URL must start with smtp:// or smtps://, e.g. smtp://user:pass@mail.example.org:587');
+  }
+  const mailFrom = text('MAIL_FROM') ?? `Bible Study Portal <no-reply@${URL.canParse(publicUrl) ? new URL(publicUrl).hostname : 'localhost'}>`;
+
   const logLevelText = (text('LOG_LEVEL') ?? 'info').toLowerCase();
   if (!LOG_LEVELS.includes(logLevelText as LogLevel)) {
     problems.push(`LOG_LEVEL must be one of ${LOG_LEVELS.join(', ')}`);
@@ -127,6 +137,8 @@ export function loadConfig(env: Env = process.env): Config {
     demoFiles,
     pipelineThreads,
     trustProxyHops: trustProxyHops > 0 ? trustProxyHops : undefined,
+    ...(smtpUrl === undefined ? {} : { smtpUrl }),
+    mailFrom,
   };
 }
 
