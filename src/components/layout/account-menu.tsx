@@ -1,5 +1,5 @@
 // The account menu of the top bar: titled "Admin" for a scanning_admin, else the congregation's
-// wbs_code; holds "Exit View As" (when allowed) and "Log Out".
+// wbs_code; holds "Exit View As" (when allowed), "Profile" (e-mail settings) and "Log Out".
 import { useRef } from 'react';
 import { Button } from 'primereact/button';
 import { Menu } from 'primereact/menu';
@@ -7,7 +7,8 @@ import type { MenuItem } from 'primereact/menuitem';
 import { accountMenuTitle, type CurrentUser } from '../../lib/auth';
 import { useCurrentCongregation } from '../../lib/current-congregation';
 import { useViewAs } from '../../lib/view-as';
-import { authPaths } from '../../config/paths';
+import { useNavigate } from 'react-router-dom';
+import { authPaths, paths } from '../../config/paths';
 
 const MENU_ID = 'account-menu';
 
@@ -16,6 +17,7 @@ export function AccountMenu({ user }: { user: CurrentUser }) {
   const congregation = useCurrentCongregation(user);
   const viewAs = useViewAs(user);
   const title = accountMenuTitle(user, congregation?.wbs_code);
+  const navigate = useNavigate();
 
   const items: MenuItem[] = [];
   if (viewAs.canExit) {
@@ -26,6 +28,7 @@ export function AccountMenu({ user }: { user: CurrentUser }) {
       command: () => (viewAs.failed ? viewAs.retry() : viewAs.exit()),
     });
   }
+  items.push({ label: 'Profile', icon: 'pi pi-cog', command: () => navigate(paths.profile()) });
   // A plain link: signing out is a full page load of the server's logout.
   items.push({ label: 'Log Out', icon: 'pi pi-sign-out', url: authPaths.logout });
 
