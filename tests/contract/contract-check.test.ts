@@ -134,7 +134,7 @@ describe('the contract check', () => {
     const operations = Object.values(document.paths).flatMap((item) =>
       Object.values(item as Record<string, { operationId: string }>).map((op) => op.operationId),
     );
-    expect(operations).toHaveLength(86);
+    expect(operations).toHaveLength(92);
     for (const id of operations) expect(results.some((r) => r.operationId === id && r.status !== null) || id === 'deleteDatabase', id).toBe(true);
     // The file, page and answer-sheet calls ran on a real scan, not on an unknown id.
     for (const id of ['getFileSteps', 'getPage', 'getAnswerSheet', 'listPages', 'getPageThumbnail', 'updatePage', 'updateAnswerSheet', 'deleteFile']) {
@@ -142,13 +142,13 @@ describe('the contract check', () => {
     }
     // The creates ran for real, and so did what undoes them.
     const status = (id: string) => results.find((r) => r.operationId === id)!.status;
-    for (const id of ['createServiceCenter', 'createRecruiter', 'createContactPerson', 'createCongregation', 'createCongregationStudyHelper', 'createBaptismRequest', 'uploadStudyHelperFile']) {
+    for (const id of ['createServiceCenter', 'createRecruiter', 'createContactPerson', 'createCongregation', 'createCongregationStudyHelper', 'createCongregationEmail', 'createBaptismRequest', 'uploadStudyHelperFile']) {
       expect(status(id), id).toBe(201);
     }
     expect(status('sendFile')).toBe(202);
     expect(status('flagAnswerSheetBaptismRequest')).toBe(200);
     expect(status('recallFile')).toBe(200);
-    for (const id of ['deleteServiceCenter', 'deleteRecruiter', 'deleteContactPerson', 'deleteCongregation', 'deleteStudyHelper', 'deleteBaptismRequest', 'withdrawUpload']) {
+    for (const id of ['deleteServiceCenter', 'deleteRecruiter', 'deleteContactPerson', 'deleteCongregation', 'deleteCongregationEmail', 'deleteStudyHelper', 'deleteBaptismRequest', 'withdrawUpload']) {
       expect(status(id), id).toBe(204);
     }
     expect(summary(results)).toMatch(/^\d+ passed, 0 failed, 1 skipped$/);
