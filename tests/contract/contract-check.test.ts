@@ -55,8 +55,9 @@ async function breakingPlugin(app: FastifyInstance) {
 /** Every row of every table the programme keeps, hashed: what "the data as before" means here. */
 async function dataDigest(server: CheckedServer): Promise<Record<string, string>> {
   // Sign-in state changes with every sign-in (the check's own sessions, and sign-ins it starts
-  // by calling login, which expire unused); job progress is the queue's history.
-  const volatile = ['sessions', 'login_states', 'oidc_provider_records', 'sign_in_failures', 'users', 'job_progress', 'schema_migrations'];
+  // by calling login, which expire unused); job progress is the queue's history, and the mail
+  // record the history of what the portal e-mailed about the check's own file (admins keep it).
+  const volatile = ['sessions', 'login_states', 'oidc_provider_records', 'sign_in_failures', 'users', 'job_progress', 'schema_migrations', 'mail_messages'];
   const tables = await server.db.query<{ name: string }>(
     `SELECT tablename AS name FROM pg_tables WHERE schemaname = current_schema() ORDER BY tablename`,
   );
