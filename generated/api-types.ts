@@ -992,6 +992,44 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/congregations/{id}/emails": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The e-mail addresses a congregation is told at (packet ready, weekly reminders), by address */
+        get: operations["listCongregationEmails"];
+        put?: never;
+        /**
+         * Add an e-mail address to a congregation
+         * @description The address is kept in lower case. An address that is not one, or that the congregation has already, is refused (400, nothing added); a congregation keeps at most 100 addresses.
+         */
+        post: operations["createCongregationEmail"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/congregations/{id}/emails/{email_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /** Remove an e-mail address from a congregation (the client asks for confirmation first) */
+        delete: operations["deleteCongregationEmail"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/study-helpers": {
         parameters: {
             query?: never;
@@ -1259,6 +1297,44 @@ export interface paths {
         options?: never;
         head?: never;
         patch?: never;
+        trace?: never;
+    };
+    "/api/mail/messages": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Every e-mail the portal sent or tried to send, newest first
+         * @description One row per message and address: whom it went to, its subject, when it was queued and sent, its status and the last error. Without a mail server set (SMTP_URL) messages are kept here as not sent.
+         */
+        get: operations["listMailMessages"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/mail/settings": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The signed-in user's e-mail settings */
+        get: operations["getMailSettings"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        /** Change the signed-in user's e-mail settings */
+        patch: operations["updateMailSettings"];
         trace?: never;
     };
 }
@@ -2051,6 +2127,25 @@ export interface components {
             /** @example study-helper@example.org */
             email: string;
         };
+        /** @description An address the congregation is told at when its packet is ready, and reminded while it waits. */
+        CongregationEmail: {
+            id: components["schemas"]["Uuid"];
+            /** @example coordinator@example.org */
+            email: string;
+            created_at: components["schemas"]["Timestamp"];
+        };
+        CongregationEmailCreate: {
+            /**
+             * @description One e-mail address (name@domain); kept in lower case.
+             * @example coordinator@example.org
+             */
+            email: string;
+        };
+        CongregationEmailCreated: {
+            id: components["schemas"]["Uuid"];
+            /** @example coordinator@example.org */
+            email: string;
+        };
         /**
          * @example {
          *       "exists": true
@@ -2175,6 +2270,39 @@ export interface components {
             /** @enum {string} */
             status: "ok";
             migrations_applied?: number;
+        };
+        /**
+         * @description queued (waiting for its next try), sent (the mail server took it), failed (every try failed), not_sent (no mail server set: kept here only).
+         * @enum {string}
+         */
+        MailStatus: "queued" | "sent" | "failed" | "not_sent";
+        MailMessage: {
+            id: components["schemas"]["Uuid"];
+            /** @example coordinator@example.org */
+            to: string;
+            /** @example A packet is ready to print: Batch 12 */
+            subject: string;
+            status: components["schemas"]["MailStatus"];
+            /** @description Tries made so far. */
+            attempts: number;
+            created_at: components["schemas"]["Timestamp"];
+            /** @description When the mail server took it (null until then). */
+            sent_at: components["schemas"]["Timestamp"] | null;
+            /**
+             * @description Why the last try failed, or why it was not sent; null when sent.
+             * @example not sent: no mail server set
+             */
+            error: string | null;
+        };
+        MailMessageList: components["schemas"]["Paging"] & {
+            items: components["schemas"]["MailMessage"][];
+        };
+        MailSettings: {
+            /** @description E-mail me the report of each upload I make when its reading ends. */
+            upload_reports: boolean;
+        };
+        MailSettingsUpdate: {
+            upload_reports: boolean;
         };
     };
     responses: {
@@ -4986,6 +5114,107 @@ export interface operations {
             404: components["responses"]["NotFound"];
         };
     };
+    listCongregationEmails: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: components["parameters"]["Id"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Every address of the congregation. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example [
+                     *       {
+                     *         "id": "3f2b8c1e-4a5d-4e6f-9a7b-1c2d3e4f5a6b",
+                     *         "email": "coordinator@example.org",
+                     *         "created_at": "2026-11-02T10:15:00Z"
+                     *       }
+                     *     ]
+                     */
+                    "application/json": components["schemas"]["CongregationEmail"][];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+        };
+    };
+    createCongregationEmail: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: components["parameters"]["Id"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "email": "coordinator@example.org"
+                 *     }
+                 */
+                "application/json": components["schemas"]["CongregationEmailCreate"];
+            };
+        };
+        responses: {
+            /** @description Added. */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "id": "3f2b8c1e-4a5d-4e6f-9a7b-1c2d3e4f5a6b",
+                     *       "email": "coordinator@example.org"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["CongregationEmailCreated"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+        };
+    };
+    deleteCongregationEmail: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: components["parameters"]["Id"];
+                email_id: components["schemas"]["Uuid"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Deleted. */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+        };
+    };
     listStudyHelpers: {
         parameters: {
             query?: {
@@ -5528,6 +5757,105 @@ export interface operations {
             403: components["responses"]["Forbidden"];
         };
     };
+    listMailMessages: {
+        parameters: {
+            query?: {
+                status?: components["schemas"]["MailStatus"];
+                /** @description Rows to skip (paging). */
+                skip?: components["parameters"]["Skip"];
+                /** @description Rows to return (paging). Default page size 10. */
+                limit?: components["parameters"]["Limit"];
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of messages. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "items": [],
+                     *       "total": 0,
+                     *       "skip": 0,
+                     *       "limit": 10
+                     *     }
+                     */
+                    "application/json": components["schemas"]["MailMessageList"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+        };
+    };
+    getMailSettings: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The settings. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "upload_reports": true
+                     *     }
+                     */
+                    "application/json": components["schemas"]["MailSettings"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+        };
+    };
+    updateMailSettings: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "upload_reports": false
+                 *     }
+                 */
+                "application/json": components["schemas"]["MailSettingsUpdate"];
+            };
+        };
+        responses: {
+            /** @description The settings now. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "upload_reports": false
+                     *     }
+                     */
+                    "application/json": components["schemas"]["MailSettings"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+        };
+    };
 }
 type FlattenedDeepRequired<T> = {
     [K in keyof T]-?: FlattenedDeepRequired<T[K] extends unknown[] | undefined | null ? Extract<T[K], unknown[]>[number] : T[K]>;
@@ -5571,4 +5899,5 @@ export const uploadResultStatusValues: ReadonlyArray<FlattenedDeepRequired<compo
 export const uploadPageResultValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["UploadPageResult"]> = ["matched", "not_matched", "blank_dropped"];
 export const uploadPageReasonValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["UploadPageReason"]> = ["no_code", "unreadable", "unknown_code", "other_congregation", "already_graded", "file_archived", "not_sent", "not_packet_page"];
 export const databaseResultStatusValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["DatabaseResult"]["status"]> = ["ok"];
+export const mailStatusValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["MailStatus"]> = ["queued", "sent", "failed", "not_sent"];
 export const componentsParametersOrderDirectionValues: ReadonlyArray<FlattenedDeepRequired<components>["parameters"]["OrderDirection"]> = ["asc", "desc"];

@@ -45,6 +45,10 @@ export interface Config {
   trustProxyHops?: number;
   /** BODY_TIMEOUT_SECONDS (default 30): how long a request body may send nothing before it is ended. */
   bodyTimeoutSeconds: number;
+  /** SMTP_URL: the mail server in nodemailer's URL form; undefined: messages are recorded, not sent. */
+  smtpUrl?: string;
+  /** MAIL_FROM: the sender of the portal's messages (default: no-reply at PUBLIC_URL's host). */
+  mailFrom: string;
 }
 
 export class ConfigError extends Error {
@@ -113,6 +117,12 @@ export function loadConfig(env: Env = process.env): Config {
   const trustProxyHops = parseInteger(text('TRUST_PROXY') ?? '0', 'TRUST_PROXY', 0, 10, problems);
   const bodyTimeoutSeconds = parseInteger(text('BODY_TIMEOUT_SECONDS') ?? '30', 'BODY_TIMEOUT_SECONDS', 1, 3600, problems);
 
+  const smtpUrl = text('SMTP_URL');
+  if (smtpUrl !== undefined && !/^smtps?:\/\/[^/]/.test(smtpUrl)) {
+    problems.push('SMTP_URL must start with smtp:// or smtps://, e.g. smtp://user:pass@mail.example.org:587');
+  }
+  const mailFrom = text('MAIL_FROM') ?? `Bible Study Portal <no-reply@${URL.canParse(publicUrl) ? new URL(publicUrl).hostname : 'localhost'}>`;
+
   const logLevelText = (text('LOG_LEVEL') ?? 'info').toLowerCase();
   if (!LOG_LEVELS.includes(logLevelText as LogLevel)) {
     problems.push(`LOG_LEVEL must be one of ${LOG_LEVELS.join(', ')}`);
@@ -135,6 +145,8 @@ export function loadConfig(env: Env = process.env): Config {
     pipelineThreads,
     trustProxyHops: trustProxyHops > 0 ? trustProxyHops : undefined,
     bodyTimeoutSeconds,
+    ...(smtpUrl === undefined ? {} : { smtpUrl }),
+    mailFrom,
   };
 }
 

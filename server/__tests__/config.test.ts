@@ -18,6 +18,7 @@ describe('loadConfig', () => {
       demoData: undefined,
       demoFiles: true,
       bodyTimeoutSeconds: 30,
+      mailFrom: 'Bible Study Portal <no-reply@localhost>',
     });
   });
 
@@ -53,7 +54,18 @@ describe('loadConfig', () => {
       demoData: false,
       demoFiles: false,
       bodyTimeoutSeconds: 5,
+      mailFrom: 'Bible Study Portal <no-reply@portal.example.org>',
     });
+  });
+
+  it('reads SMTP_URL and MAIL_FROM; without SMTP_URL mail is only recorded', () => {
+    expect(loadConfig({}).smtpUrl).toBeUndefined();
+    expect(loadConfig({ SMTP_URL: 'smtp://user:pass@mail.example.org:587', MAIL_FROM: 'Portal <portal@example.org>' })).toMatchObject({
+      smtpUrl: 'smtp://user:pass@mail.example.org:587',
+      mailFrom: 'Portal <portal@example.org>',
+    });
+    expect(loadConfig({ SMTP_URL: 'smtps://mail.example.org' }).smtpUrl).toBe('smtps://mail.example.org');
+    expect(() => loadConfig({ SMTP_URL: 'mail.example.org:25' })).toThrow(/SMTP_URL must start with smtp:\/\/ or smtps:\/\//);
   });
 
   it('reads PIPELINE_THREADS, from 0 (read on the job thread) to 16', () => {

@@ -4,6 +4,7 @@
 import { processGradedUpload } from './graded-upload';
 import type { JobDefinition } from './queue';
 import { generateReturnFile } from './return-file';
+import { sendMail } from './send-mail';
 import { sendToStudyHelpers } from './send-packets';
 import { processServiceCenterUpload } from './service-center-upload';
 
@@ -13,4 +14,5 @@ export const jobDefinitions: JobDefinition<any>[] = [
   sendToStudyHelpers,
   processGradedUpload,
   generateReturnFile,
+  sendMail,
 ];

@@ -14,6 +14,7 @@ import {
   stagePage,
 } from '../workflow/graded-upload';
 import { writeIntroSheets } from '../workflow/intro-sheets';
+import { tellUploadReport } from '../workflow/notifications';
 import { JOB, PROGRESS_WRITE_MS, updateProgress } from '../workflow/job-progress';
 import { localCopy, type LocalCopy } from '../workflow/local-copy';
 import type { UploadRow } from '../workflow/upload-staging';
@@ -51,11 +52,18 @@ export const processGradedUpload = leasedJob<GradedUploadData, GradedUploadRun>(
     step('read every page not staged yet, staging each one', (job, run) => readPages(job, run)),
     step('intro file: write its sheets, each for a new student', async (job, run) => {
       if (!run.upload.is_intro) return;
-      await job.commit((tx) => writeIntroSheets(tx, run.upload));
+      await job.commit(async (tx) => {
+        await writeIntroSheets(tx, run.upload);
+        await tellUploadReport(tx, job.targetId, job.config.publicUrl);
+      });
       return STOP;
     }),
     step('match every page, keep the feedback and move the grading states on', async (job, run) => {
-      const result = await job.commit((tx) => matchUpload(tx, run.upload));
+      const result = await job.commit(async (tx) => {
+        const matched = await matchUpload(tx, run.upload);
+        if (matched !== null) await tellUploadReport(tx, job.targetId, job.config.publicUrl);
+        return matched;
+      });
       if (result === null) return STOP;
       run.completedFiles = result.completedFiles;
       run.unusedBlobs = result.unusedBlobs;

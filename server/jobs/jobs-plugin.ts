@@ -7,6 +7,7 @@ import type { FastifyInstance } from 'fastify';
 import { jobDefinitions } from './definitions';
 import { RECOVERY_SWEEP_SECONDS } from './job-types';
 import { ProgressHub } from '../workflow/job-progress';
+import { hasDueMail } from '../workflow/mail-outbox';
 import { hasJobSchema, JobQueue, type JobHooks } from './queue';
 
 declare module 'fastify' {
@@ -56,7 +57,7 @@ export function createJobsPlugin(options: JobsPluginOptions = {}) {
     const hasPendingFile = async () => (await app.db.maybeOne(`SELECT 1 FROM files WHERE process_status = 'pending' LIMIT 1`)) !== null;
     app.addHook('onReady', async () => {
       if (!work) return;
-      if ((await hasPendingFile()) || (await hasJobSchema(app.db))) await queue.start();
+      if ((await hasPendingFile()) || (await hasDueMail(app.db)) || (await hasJobSchema(app.db))) await queue.start();
       if (queue.isWorking) return;
       idleCheck = setInterval(() => {
         if (queue.isWorking) {

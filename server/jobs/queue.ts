@@ -17,6 +17,11 @@ import type { Logger } from '../logger';
 import type { JobType } from '../workflow/job-progress';
 import { RECOVERY_SWEEP_SECONDS } from './job-types';
 
+/** The mail job (server/jobs/send-mail.ts) has no progress stream, so it is no contract JobType. */
+export const SEND_MAIL_JOB = 'send_mail';
+/** Every job type the queue runs. */
+export type QueueJobName = JobType | typeof SEND_MAIL_JOB;
+
 /** What a job logs through: pino's logger or Fastify's. */
 export type JobLogger = Pick<Logger, 'info' | 'warn' | 'error'>;
 
@@ -46,7 +51,7 @@ export interface JobSendOptions {
 }
 
 export interface JobDefinition<Data extends object = object> {
-  name: JobType;
+  name: QueueJobName;
   /** Runs one job; throwing fails the job (pg-boss retries it up to retryLimit). */
   handler(data: Data, context: JobContext): Promise<void>;
   /** Work to (re)queue at start and every sweep: jobs whose worker stopped mid-way. */
@@ -175,7 +180,7 @@ export class JobQueue {
   }
 
   /** Queues a job (starting pg-boss if needed); null when an identical one is already queued. */
-  async send<Data extends object>(name: JobType, data: Data, options: JobSendOptions = {}): Promise<string | null> {
+  async send<Data extends object>(name: QueueJobName, data: Data, options: JobSendOptions = {}): Promise<string | null> {
     const definition = this.definitions.get(name);
     if (!definition) throw new Error(`Unknown job type ${name}`);
     if (this.options.autoWork && !this.working && !this.stopped) await this.start();
@@ -213,7 +218,7 @@ export class JobQueue {
   }
 
   /** Runs a job's handler now, in this process (tests, tools). */
-  async runNow<Data extends object>(name: JobType, data: Data): Promise<void> {
+  async runNow<Data extends object>(name: QueueJobName, data: Data): Promise<void> {
     const definition = this.definitions.get(name);
     if (!definition) throw new Error(`Unknown job type ${name}`);
     await this.run(definition, data);

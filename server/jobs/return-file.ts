@@ -13,6 +13,7 @@ import {
   type ReturnBlock,
   type ReturnRequest,
 } from '../workflow/return-file';
+import { tellReturnFileReady } from '../workflow/notifications';
 import { leasedJob, step } from './leased-job';
 import type { JobContext } from './queue';
 import { discardIfUnreferenced } from '../db/blob-references';
@@ -57,7 +58,11 @@ export const generateReturnFile = leasedJob<ReturnData, ReturnRun>({
       });
     }),
     step('record the return file on the file', async (job, run) => {
-      run.unusedBlobs = await job.commit((tx) => storeReturnFile(tx, job.targetId, run.request, run.blobs!, run.pages));
+      run.unusedBlobs = await job.commit(async (tx) => {
+        const unused = await storeReturnFile(tx, job.targetId, run.request, run.blobs!, run.pages);
+        await tellReturnFileReady(tx, job.targetId, job.config.publicUrl);
+        return unused;
+      });
     }),
     step('discard the blobs nothing uses any more', async (job, run) => {
       for (const key of run.unusedBlobs) await discardIfUnreferenced(job.db, job.blobStore, key).catch(() => undefined);

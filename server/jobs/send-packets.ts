@@ -2,6 +2,7 @@
 // is sent (server/workflow/send-packets.ts). Target: the file, from POST /send until it is sent.
 // A packet already stored is not written again: a crash redoes at most the one being written.
 import { JOB, ProgressWriter } from '../workflow/job-progress';
+import { tellPacketsReady } from '../workflow/notifications';
 import { pageCodes } from '../workflow/printed-codes';
 import { cancelSend, markSent, packetsOf, upsertPackets, writePacket, type PacketPageRow, type PacketRow } from '../workflow/send-packets';
 import { leasedJob, step } from './leased-job';
@@ -52,7 +53,10 @@ export const sendToStudyHelpers = leasedJob<SendData, SendRun>({
       }
     }),
     step('mark the file sent: grading starts in each congregation', async (job, run) => {
-      await job.commit((tx) => markSent(tx, job.targetId, run.progress!.count));
+      await job.commit(async (tx) => {
+        await markSent(tx, job.targetId, run.progress!.count);
+        await tellPacketsReady(tx, job.targetId, job.config.publicUrl);
+      });
     }),
   ],
   // Keeps crashing: give the admin the Send button back instead of retrying forever.

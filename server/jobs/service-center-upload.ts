@@ -4,6 +4,7 @@
 import { processPages } from '../pipeline/process-pages';
 import { countFailedPages, failFile, firstMissingPage, pendingFile, storePage, unreadableReason, type PendingFile } from '../workflow/file-pages';
 import { JOB, PROGRESS_WRITE_MS, updateProgress } from '../workflow/job-progress';
+import { tellFileRead } from '../workflow/notifications';
 import { localCopy, type LocalCopy } from '../workflow/local-copy';
 import { writeSheets } from '../workflow/write-sheets';
 import { FILES_AT_ONCE, SERVICE_CENTER_CODE_PREFIXES } from './job-types';
@@ -35,7 +36,9 @@ export const processServiceCenterUpload = leasedJob<ProcessUploadData, UploadRun
     }),
     step('read every page not stored yet, storing each one', (job, run) => readPages(job, run.local!.path)),
     step('split into answer sheets and mark the file processed', async (job) => {
-      await job.commit((tx) => writeSheets(tx, job.targetId));
+      await job.commit(async (tx) => {
+        if ((await writeSheets(tx, job.targetId)) !== null) await tellFileRead(tx, job.targetId, job.config.publicUrl);
+      });
     }),
   ],
   cleanup: async (run) => {

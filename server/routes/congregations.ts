@@ -1,7 +1,8 @@
 // Congregations: the admin list and creation (with the spec's WBS code rule), and what a
 // congregation's coordinator reads about its own congregation: the record, the dashboard
 // counts and its study helpers. A coordinator addressing another congregation gets 403. An
-// admin deletes a congregation made by mistake while nothing refers to it (else 409).
+// admin deletes a congregation made by mistake while nothing refers to it (else 409). Its
+// e-mail addresses (the Emails tile) are kept by admins and its own coordinator alike.
 import type { FastifyInstance } from 'fastify';
 import { requireCongregationAccess } from '../auth/session';
 import type { ReplyOf, Route, Schemas } from '../contract/types';
@@ -13,6 +14,10 @@ import { STUDY_HELPER_SELECT, studyHelperOf, studyHelperPage, type StudyHelperRo
 import { Where, containsPattern } from './shared/where';
 
 const CONGREGATION_NOT_FOUND = 'Congregation not found';
+/** A congregation keeps at most this many addresses (the list is not paged). */
+export const MAX_CONGREGATION_EMAILS = 100;
+/** One address: something@domain.tld, no spaces, no second @. */
+const EMAIL_PATTERN = /^[^\s@<>(),;:"]+@[^\s@<>(),;:"]+\.[^\s@<>(),;:".]+$/;
 
 /** Spec section 5: longer than 5 characters, exactly one space, not in the first two positions. */
 export function wbsCodeProblem(wbsCode: string): string | null {
@@ -152,4 +157,44 @@ export async function congregationRoutes(app: FastifyInstance) {
       return studyHelperOf(row);
     },
   );
+
+  app.get<Route<'listCongregationEmails'>>('/api/congregations/:id/emails', async (request): Promise<ReplyOf<'listCongregationEmails'>> => {
+    requireCongregationAccess(request, request.params.id);
+    await findCongregation(db, request.params.id);
+    const rows = await db.query<{ id: string; email: string; created_at: Date }>(
+      'SELECT id, email, created_at FROM congregation_emails WHERE congregation_id = $1 ORDER BY email',
+      [request.params.id],
+    );
+    return rows.map((row) => ({ id: row.id, email: row.email, created_at: new Date(row.created_at).toISOString() }));
+  });
+
+  app.post<Route<'createCongregationEmail'>>(
+    '/api/congregations/:id/emails',
+    async (request, reply): Promise<ReplyOf<'createCongregationEmail', 201>> => {
+      requireCongregationAccess(request, request.params.id);
+      const email = request.body.email.trim().toLowerCase();
+      if (!EMAIL_PATTERN.test(email)) throw validationError(`"${request.body.email.trim()}" is not an e-mail address.`);
+      const row = await db.transaction(async (tx) => {
+        const found = await tx.maybeOne('SELECT id FROM congregations WHERE id = $1 FOR UPDATE', [request.params.id]);
+        if (found === null) throw notFound(CONGREGATION_NOT_FOUND);
+        const { count } = await tx.one<{ count: number }>('SELECT count(*)::int AS count FROM congregation_emails WHERE congregation_id = $1', [request.params.id]);
+        if (count >= MAX_CONGREGATION_EMAILS) throw validationError(`A congregation keeps at most ${MAX_CONGREGATION_EMAILS} e-mail addresses.`);
+        return tx.maybeOne<{ id: string; email: string }>(
+          `INSERT INTO congregation_emails (congregation_id, email) VALUES ($1, $2)
+           ON CONFLICT (congregation_id, email) DO NOTHING RETURNING id, email`,
+          [request.params.id, email],
+        );
+      });
+      if (row === null) throw validationError(`This congregation has the address ${email} already.`);
+      reply.code(201);
+      return row;
+    },
+  );
+
+  app.delete<Route<'deleteCongregationEmail'>>('/api/congregations/:id/emails/:email_id', async (request, reply) => {
+    requireCongregationAccess(request, request.params.id);
+    const deleted = await db.execute('DELETE FROM congregation_emails WHERE id = $1 AND congregation_id = $2', [request.params.email_id, request.params.id]);
+    if (deleted === 0) throw notFound('E-mail address not found');
+    return reply.code(204).send();
+  });
 }

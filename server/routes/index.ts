@@ -22,6 +22,7 @@ import { studentRoutes } from './students';
 import { baptismRoutes } from './baptism';
 import { uploadRoutes } from './uploads';
 import { databaseRoutes } from './database';
+import { mailRoutes } from './mail';
 
 /** Every write through the API drops the cached list totals (see shared/count-cache.ts). */
 async function freshTotalsAfterWrites(app: FastifyInstance) {
@@ -51,6 +52,7 @@ const routeModules: Array<(app: FastifyInstance) => Promise<void>> = [
   baptismRoutes,
   uploadRoutes,
   databaseRoutes,
+  mailRoutes,
 ];
 
 export interface ApiPluginOptions {

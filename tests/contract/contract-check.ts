@@ -509,6 +509,28 @@ export async function runContractCheck(options: CheckOptions): Promise<CheckRepo
     expect: newHelperId ? [204] : [404],
     verify: gone('study helper', 'getStudyHelper', { path: { id: newHelperId ?? UNKNOWN_UUID } }),
   });
+  // An e-mail address of the check's own congregation: listed, then deleted again.
+  const emailsPath = { id: newCongregationId ?? UNKNOWN_UUID };
+  const email = await check('createCongregationEmail', {
+    req: { path: emailsPath, body: { email: `contract-check-${stamp()}@example.org`.toLowerCase() } },
+    probe: { path: { id: UNKNOWN_UUID }, body: { email: 'contract-check@example.org' } },
+    expect: newCongregationId ? [201] : [404],
+    note: 'in the congregation made above; deleted again below',
+  });
+  const newEmailId = str((email?.json as Json | undefined)?.id);
+  await check('listCongregationEmails', {
+    req: { path: emailsPath },
+    expect: newCongregationId ? [200] : [404],
+    verify: (a) => (Array.isArray(a.json) && (a.json as Json[]).some((row) => row.id === newEmailId) ? [] : ['the address added is not listed']),
+  });
+  await check('deleteCongregationEmail', {
+    req: { path: { ...emailsPath, email_id: newEmailId ?? UNKNOWN_UUID } },
+    expect: newEmailId ? [204] : [404],
+    verify: async () =>
+      ((await quiet('listCongregationEmails', { path: emailsPath })).json as Json[] | undefined)?.some((row) => row.id === newEmailId)
+        ? ['the address is still listed']
+        : [],
+  });
   await check('deleteCongregation', {
     req: { path: { id: newCongregationId ?? UNKNOWN_UUID } },
     expect: newCongregationId ? [204] : [404],
@@ -775,6 +797,14 @@ export async function runContractCheck(options: CheckOptions): Promise<CheckRepo
   });
 
   // ---- Database, View As, session ------------------------------------------------------
+  // ---- Mail: the record (read only) and the admin's own settings, set to what they were ----
+  await check('listMailMessages', { req: { query: { limit: '3' } }, expect: [200] });
+  const mailSettings = (await check('getMailSettings', { req: {}, expect: [200] }))?.json as Json | undefined;
+  await check('updateMailSettings', {
+    req: { body: { upload_reports: mailSettings?.upload_reports !== false } },
+    expect: [200],
+    note: 'sets the value it had',
+  });
   await check('initDatabase', { req: {}, expect: [200] });
   skipped('deleteDatabase', 'destructive: it empties the whole programme, never called by the check');
   await check('setViewAs', {

@@ -86,7 +86,7 @@ POST /api/database/delete
 /**
  * Calls the contract adds beyond spec section 7 (issues: printing what we read back; an upload's
  * report on the Feedback Upload Page, with its pages' scans; undoing what was made by mistake,
- * issue 24; the sign-out as a POST, its GET only showing a button, issue 32).
+ * issue 24; the sign-out as a POST, its GET only showing a button, issue 32; a congregation's Emails tile, the mail record and e-mail settings, issue 33).
  */
 const additions = [
   'GET /api/service_centers/{id}/cover-sheet.pdf',
@@ -102,6 +102,12 @@ const additions = [
   'DELETE /api/uploads/{id}',
   'DELETE /api/file/{file_id}/send',
   'POST /api/auth/logout',
+  'GET /api/congregations/{id}/emails',
+  'POST /api/congregations/{id}/emails',
+  'DELETE /api/congregations/{id}/emails/{email_id}',
+  'GET /api/mail/messages',
+  'GET /api/mail/settings',
+  'PATCH /api/mail/settings',
 ];
 
 const inContract = new Set(contract().operations.map((op) => `${op.method} ${op.path}`));

@@ -269,3 +269,46 @@ describe('study helpers of a congregation', () => {
     expect((await call(t.app, me, 'POST', `/api/congregations/${mine}/study-helpers`, { name: 'No email' })).status).toBe(400);
   });
 });
+
+describe('a congregation\'s e-mail addresses', () => {
+  type Email = { id: string; email: string; created_at: string };
+
+  it('are listed by address, added in lower case and deleted, by an admin or the own coordinator', async () => {
+    const congregation = await insertCongregation(t.db, 'US 1234');
+    const me = await coordinator(t.app, congregation);
+    const added = await call(t.app, await admin(t.app), 'POST', `/api/congregations/${congregation}/emails`, { email: ' Zed@Example.org ' });
+    expect(added.status).toBe(201);
+    expect(added.body).toEqual({ id: expect.any(String), email: 'zed@example.org' });
+    expect((await call(t.app, me, 'POST', `/api/congregations/${congregation}/emails`, { email: 'amy@example.org' })).status).toBe(201);
+    const listed = await getJson<Email[]>(t.app, me, `/api/congregations/${congregation}/emails`);
+    expect(listed.body.map((e) => e.email)).toEqual(['amy@example.org', 'zed@example.org']);
+    const zed = (added.body as Email).id;
+    expect((await call(t.app, me, 'DELETE', `/api/congregations/${congregation}/emails/${zed}`)).status).toBe(204);
+    expect((await call(t.app, me, 'DELETE', `/api/congregations/${congregation}/emails/${zed}`)).status).toBe(404);
+    expect((await getJson<Email[]>(t.app, me, `/api/congregations/${congregation}/emails`)).body.map((e) => e.email)).toEqual(['amy@example.org']);
+  });
+
+  it('refuse what is no address, or one the congregation has already (400), and another congregation\'s coordinator (403)', async () => {
+    const congregation = await insertCongregation(t.db, 'US 1234');
+    const other = await insertCongregation(t.db, 'US 9876');
+    const me = await coordinator(t.app, congregation);
+    const url = `/api/congregations/${congregation}/emails`;
+    for (const email of ['not an address', 'two@@example.org', 'nodomain@', 'a@b', 'x@example.org, y@example.org']) {
+      const refused = await call(t.app, me, 'POST', url, { email });
+      expect(refused.status).toBe(400);
+      expect(refused.body).toEqual({ detail: { error_type: 'VALIDATION_ERROR', message: expect.stringContaining('is not an e-mail address') } });
+    }
+    expect((await call(t.app, me, 'POST', url, { email: 'same@example.org' })).status).toBe(201);
+    const duplicate = await call(t.app, me, 'POST', url, { email: 'SAME@example.org' });
+    expect(duplicate).toMatchObject({ status: 400, body: { detail: { error_type: 'VALIDATION_ERROR' } } });
+    expect((await getJson<Email[]>(t.app, me, url)).body).toHaveLength(1);
+    const stranger = await coordinator(t.app, other);
+    expect((await getJson(t.app, stranger, url)).status).toBe(403);
+    expect((await call(t.app, stranger, 'POST', url, { email: 'intruder@example.org' })).status).toBe(403);
+    const id = (await getJson<Email[]>(t.app, me, url)).body[0]!.id;
+    expect((await call(t.app, stranger, 'DELETE', `${url}/${id}`)).status).toBe(403);
+    // Addressed through another congregation, an address is not found.
+    expect((await call(t.app, await admin(t.app), 'DELETE', `/api/congregations/${other}/emails/${id}`)).status).toBe(404);
+    expect((await getJson(t.app, await admin(t.app), `/api/congregations/${MISSING}/emails`)).status).toBe(404);
+  });
+});

@@ -26,6 +26,8 @@ export interface PipelineAppOptions {
   dataDir?: string;
   /** Check every JSON response against the contract (default true). */
   validateResponses?: boolean;
+  /** Environment variables on top of the test defaults (e.g. SMTP_URL). */
+  env?: Record<string, string>;
 }
 
 export interface PipelineApp {
@@ -60,6 +62,7 @@ export async function createPipelineApp(options: PipelineAppOptions = {}): Promi
     DATA_DIR: dataDir,
     // The benchmarks measure the pipeline with fewer threads through this.
     PIPELINE_THREADS: process.env.PIPELINE_THREADS,
+    ...options.env,
   });
   const blobStore = new FolderBlobStore({ root: path.join(dataDir, 'blobs') });
   const app = await buildApp({ config, db, blobStore, plugins, webRoot: null });

@@ -1,6 +1,6 @@
 // @vitest-environment happy-dom
 // The page chrome per role (spec §2 "Page chrome"): logo, role tabs and the highlighted one, the
-// account menu (title, Log Out, Exit View As), the banner area and the footer.
+// account menu (title, Profile, Log Out, Exit View As), the banner area and the footer.
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { fireEvent, render, screen, waitFor, within } from '@testing-library/react';
 import { MemoryRouter } from 'react-router-dom';
@@ -112,6 +112,14 @@ describe('account menu', () => {
     const menu = await openAccountMenu('US 1234');
     expect(menuItem(menu, 'Log Out')).toBeTruthy();
     expect(menuItem(menu, 'Exit View As')).toBeNull();
+  });
+
+  it('opens the Profile (e-mail settings) for anyone', async () => {
+    const { router } = renderApp('/', { as: 'coordinator' });
+    const menu = await openAccountMenu('US 1234');
+    fireEvent.click(within(menuItem(menu, 'Profile')!).getByText('Profile'));
+    await waitFor(() => expect(router.state.location.pathname).toBe('/profile'));
+    expect(await screen.findByRole('heading', { level: 1, name: 'Profile' })).toBeTruthy();
   });
 
   it('takes the wbs_code from the congregation when about-me has none', async () => {

@@ -84,9 +84,8 @@ describe('congregation home', () => {
     expect(await screen.findByText('GH 5678 · Accra Central')).toBeTruthy();
     const tiles = within(screen.getByRole('navigation', { name: 'Congregation shortcuts' }));
     expect(tiles.getByRole('link', { name: 'Files' }).getAttribute('href')).toBe(`/admin/congregations/${GROUP}/files`);
-    const emails = tiles.getByText('Emails').closest('[aria-disabled]');
-    expect(emails?.getAttribute('aria-disabled')).toBe('true');
-    expect(tiles.queryByRole('link', { name: /Emails/ })).toBeNull();
+    expect(tiles.getByRole('link', { name: 'Emails' }).getAttribute('href')).toBe(`/admin/congregations/${GROUP}/emails`);
+    expect(sideLinks().getByRole('link', { name: 'Emails' }).getAttribute('href')).toBe(`/admin/congregations/${GROUP}/emails`);
     expect(sideLinks().getByRole('link', { name: 'Files' }).getAttribute('href')).toBe(`/admin/congregations/${GROUP}/files`);
     expect(sideLinks().getByRole('link', { name: 'Study Helpers' }).getAttribute('href')).toBe(
       `/admin/congregations/${GROUP}/study-helpers`,

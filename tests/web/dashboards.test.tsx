@@ -15,7 +15,7 @@ const tiles = (label: string) =>
     .map((link) => [link.textContent, link.getAttribute('href')]);
 
 describe('admin home', () => {
-  it('has the header "Admin", subtitle "Admin Tag" and six tiles', async () => {
+  it('has the header "Admin", subtitle "Admin Tag", the spec\'s six tiles and Mail', async () => {
     renderApp('/admin/', { as: 'admin' });
     expect(await screen.findByRole('heading', { level: 1, name: 'Admin' })).toBeTruthy();
     expect(screen.getByText('Admin Tag')).toBeTruthy();
@@ -26,6 +26,7 @@ describe('admin home', () => {
       ['Service Centers', '/admin/service-centers'],
       ['Students', '/students'],
       ['Baptism Requests', '/baptism-requests'],
+      ['Mail', '/admin/mail'],
     ]);
   });
 });

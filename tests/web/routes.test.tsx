@@ -42,9 +42,12 @@ const SPEC_ROUTE_TABLE = [
   '/study-helpers/{helper_id}/students/{student_id}',
 ];
 
+/** Routes beyond the spec's table: a congregation's Emails tile, the Mail record and the Profile (issue 33). */
+const ADDED_ROUTES = ['/admin/congregations/{group_id}/emails', '/admin/mail', '/profile'];
+
 describe('the route registry', () => {
-  it('has exactly the routes of the spec\'s route table', () => {
-    const fromSpec = SPEC_ROUTE_TABLE.map((route) => route.replace(/\{(\w+)\}/g, ':$1')).sort();
+  it('has exactly the routes of the spec\'s route table and the added ones', () => {
+    const fromSpec = [...SPEC_ROUTE_TABLE, ...ADDED_ROUTES].map((route) => route.replace(/\{(\w+)\}/g, ':$1')).sort();
     expect(Object.values(routes).map((route) => route.pattern).sort()).toEqual(fromSpec);
   });
 
@@ -59,6 +62,9 @@ describe('the route registry', () => {
     expect(paths.studentGraded('s1', 'u1')).toBe('/students/s1/graded/u1');
     expect(paths.congregationFiles('g1')).toBe('/admin/congregations/g1/files');
     expect(paths.congregationStudyHelpers('g1')).toBe('/admin/congregations/g1/study-helpers');
+    expect(paths.congregationEmails('g1')).toBe('/admin/congregations/g1/emails');
+    expect(paths.mail()).toBe('/admin/mail');
+    expect(paths.profile()).toBe('/profile');
     expect(paths.uploads({ groupId: 'g1' })).toBe('/files/uploads?groupId=g1');
     expect(paths.upload('u1')).toBe('/files/uploads/u1');
     expect(paths.file('f1')).toBe('/file/f1');
@@ -98,6 +104,9 @@ describe('every route renders its screen in the chrome', () => {
     [`/admin/congregations/${DEMO_CONGREGATION_ID}/`, routes.congregation.title],
     [`/admin/congregations/${DEMO_CONGREGATION_ID}/files`, routes.congregationFiles.title],
     [`/admin/congregations/${DEMO_CONGREGATION_ID}/study-helpers`, routes.congregationStudyHelpers.title],
+    [`/admin/congregations/${DEMO_CONGREGATION_ID}/emails`, routes.congregationEmails.title],
+    ['/admin/mail', routes.mail.title],
+    ['/profile', routes.profile.title],
     ['/admin/service-centers/', routes.serviceCenters.title],
     [`/admin/pages/${PAGE}`, routes.page.title],
     [`/file/${FILE}/`, routes.file.title],

@@ -32,6 +32,8 @@ import type {
 
 import type {
   Congregation,
+  CongregationEmail,
+  CongregationEmailCreated,
   CongregationList,
   CongregationStats,
   StudyHelper,
@@ -50,6 +52,10 @@ export const getGetCongregationStatsResponseMock = (overrideResponse: Partial< C
 export const getListCongregationStudyHelpersResponseMock = (): StudyHelperList => ({...{total: (() => faker.number.int({ min: 0, max: 120 }))(), skip: (() => 0)(), limit: (() => 10)()},...{items: Array.from({ length: faker.number.int({ min: 1, max: 10 }) }, (_, i) => i + 1).map(() => ({id: faker.string.uuid(), name: (() => faker.person.fullName())(), email: (() => faker.internet.email().toLowerCase())(), student_count: (() => faker.number.int({ min: 0, max: 30 }))(), created_at: `${faker.date.past().toISOString().split('.')[0]}Z`, last_active_at: faker.helpers.arrayElement([faker.helpers.arrayElement([`${faker.date.past().toISOString().split('.')[0]}Z`,null,]), undefined]), congregation: faker.helpers.arrayElement([{id: faker.string.uuid(), wbs_code: (() => `${faker.location.countryCode()} ${faker.number.int({ min: 1e3, max: 9999 })}`)(), display_name: (() => faker.location.city())()}, undefined])}))},})
 
 export const getCreateCongregationStudyHelperResponseMock = (overrideResponse: Partial< StudyHelper > = {}): StudyHelper => ({id: faker.string.uuid(), name: (() => faker.person.fullName())(), email: (() => faker.internet.email().toLowerCase())(), student_count: (() => faker.number.int({ min: 0, max: 30 }))(), created_at: `${faker.date.past().toISOString().split('.')[0]}Z`, last_active_at: faker.helpers.arrayElement([faker.helpers.arrayElement([`${faker.date.past().toISOString().split('.')[0]}Z`,null,]), undefined]), congregation: faker.helpers.arrayElement([{id: faker.string.uuid(), wbs_code: (() => `${faker.location.countryCode()} ${faker.number.int({ min: 1e3, max: 9999 })}`)(), display_name: (() => faker.location.city())()}, undefined]), ...overrideResponse})
+
+export const getListCongregationEmailsResponseMock = (): CongregationEmail[] => (Array.from({ length: faker.number.int({ min: 1, max: 100 }) }, (_, i) => i + 1).map(() => ({id: faker.string.uuid(), email: (() => faker.internet.email().toLowerCase())(), created_at: `${faker.date.past().toISOString().split('.')[0]}Z`})))
+
+export const getCreateCongregationEmailResponseMock = (overrideResponse: Partial< CongregationEmailCreated > = {}): CongregationEmailCreated => ({id: faker.string.uuid(), email: (() => faker.internet.email().toLowerCase())(), ...overrideResponse})
 
 
 export const getListCongregationsMockHandler = (overrideResponse?: CongregationList | ((info: Parameters<Parameters<typeof http.get>[1]>[0]) => Promise<CongregationList> | CongregationList), options?: RequestHandlerOptions) => {
@@ -133,6 +139,40 @@ export const getCreateCongregationStudyHelperMockHandler = (overrideResponse?: S
       })
   }, options)
 }
+
+export const getListCongregationEmailsMockHandler = (overrideResponse?: CongregationEmail[] | ((info: Parameters<Parameters<typeof http.get>[1]>[0]) => Promise<CongregationEmail[]> | CongregationEmail[]), options?: RequestHandlerOptions) => {
+  return http.get('*/api/congregations/:id/emails', async (info) => {await delay(0);
+  
+    return new HttpResponse(JSON.stringify(overrideResponse !== undefined
+    ? (typeof overrideResponse === "function" ? await overrideResponse(info) : overrideResponse)
+    : getListCongregationEmailsResponseMock()),
+      { status: 200,
+        headers: { 'Content-Type': 'application/json' }
+      })
+  }, options)
+}
+
+export const getCreateCongregationEmailMockHandler = (overrideResponse?: CongregationEmailCreated | ((info: Parameters<Parameters<typeof http.post>[1]>[0]) => Promise<CongregationEmailCreated> | CongregationEmailCreated), options?: RequestHandlerOptions) => {
+  return http.post('*/api/congregations/:id/emails', async (info) => {await delay(0);
+  
+    return new HttpResponse(JSON.stringify(overrideResponse !== undefined
+    ? (typeof overrideResponse === "function" ? await overrideResponse(info) : overrideResponse)
+    : getCreateCongregationEmailResponseMock()),
+      { status: 201,
+        headers: { 'Content-Type': 'application/json' }
+      })
+  }, options)
+}
+
+export const getDeleteCongregationEmailMockHandler = (overrideResponse?: void | ((info: Parameters<Parameters<typeof http.delete>[1]>[0]) => Promise<void> | void), options?: RequestHandlerOptions) => {
+  return http.delete('*/api/congregations/:id/emails/:emailId', async (info) => {await delay(0);
+  if (typeof overrideResponse === 'function') {await overrideResponse(info); }
+    return new HttpResponse(null,
+      { status: 204,
+        
+      })
+  }, options)
+}
 export const getCongregationsMock = () => [
   getListCongregationsMockHandler(),
   getCreateCongregationMockHandler(),
@@ -140,5 +180,8 @@ export const getCongregationsMock = () => [
   getDeleteCongregationMockHandler(),
   getGetCongregationStatsMockHandler(),
   getListCongregationStudyHelpersMockHandler(),
-  getCreateCongregationStudyHelperMockHandler()
+  getCreateCongregationStudyHelperMockHandler(),
+  getListCongregationEmailsMockHandler(),
+  getCreateCongregationEmailMockHandler(),
+  getDeleteCongregationEmailMockHandler()
 ]

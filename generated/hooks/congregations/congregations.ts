@@ -41,6 +41,9 @@ import type {
   ConflictResponse,
   Congregation,
   CongregationCreate,
+  CongregationEmail,
+  CongregationEmailCreate,
+  CongregationEmailCreated,
   CongregationList,
   CongregationStats,
   ForbiddenResponse,
@@ -51,7 +54,8 @@ import type {
   StudyHelper,
   StudyHelperCreate,
   StudyHelperList,
-  UnauthorizedResponse
+  UnauthorizedResponse,
+  Uuid
 } from '.././model';
 
 import { apiFetch } from '../../../src/lib/api-client';
@@ -690,6 +694,250 @@ export const useCreateCongregationStudyHelper = <TError = BadRequestResponse | U
       > => {
 
       const mutationOptions = getCreateCongregationStudyHelperMutationOptions(options);
+
+      return useMutation(mutationOptions, queryClient);
+    }
+    /**
+ * @summary The e-mail addresses a congregation is told at (packet ready, weekly reminders), by address
+ */
+export const getListCongregationEmailsUrl = (id: string,) => {
+
+
+  
+
+  return `/api/congregations/${id}/emails`
+}
+
+export const listCongregationEmails = async (id: string, options?: RequestInit): Promise<CongregationEmail[]> => {
+  
+  return apiFetch<CongregationEmail[]>(getListCongregationEmailsUrl(id),
+  {      
+    ...options,
+    method: 'GET'
+    
+    
+  }
+);}
+
+
+
+
+
+export const getListCongregationEmailsQueryKey = (id?: string,) => {
+    return [
+    `/api/congregations/${id}/emails`
+    ] as const;
+    }
+
+    
+export const getListCongregationEmailsQueryOptions = <TData = Awaited<ReturnType<typeof listCongregationEmails>>, TError = BadRequestResponse | UnauthorizedResponse | ForbiddenResponse | NotFoundResponse>(id: string, options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof listCongregationEmails>>, TError, TData>>, request?: SecondParameter<typeof apiFetch>}
+) => {
+
+const {query: queryOptions, request: requestOptions} = options ?? {};
+
+  const queryKey =  queryOptions?.queryKey ?? getListCongregationEmailsQueryKey(id);
+
+  
+
+    const queryFn: QueryFunction<Awaited<ReturnType<typeof listCongregationEmails>>> = ({ signal }) => listCongregationEmails(id, { signal, ...requestOptions });
+
+      
+
+      
+
+   return  { queryKey, queryFn, enabled: !!(id), ...queryOptions} as UseQueryOptions<Awaited<ReturnType<typeof listCongregationEmails>>, TError, TData> & { queryKey: DataTag<QueryKey, TData, TError> }
+}
+
+export type ListCongregationEmailsQueryResult = NonNullable<Awaited<ReturnType<typeof listCongregationEmails>>>
+export type ListCongregationEmailsQueryError = BadRequestResponse | UnauthorizedResponse | ForbiddenResponse | NotFoundResponse
+
+
+export function useListCongregationEmails<TData = Awaited<ReturnType<typeof listCongregationEmails>>, TError = BadRequestResponse | UnauthorizedResponse | ForbiddenResponse | NotFoundResponse>(
+ id: string, options: { query:Partial<UseQueryOptions<Awaited<ReturnType<typeof listCongregationEmails>>, TError, TData>> & Pick<
+        DefinedInitialDataOptions<
+          Awaited<ReturnType<typeof listCongregationEmails>>,
+          TError,
+          Awaited<ReturnType<typeof listCongregationEmails>>
+        > , 'initialData'
+      >, request?: SecondParameter<typeof apiFetch>}
+ , queryClient?: QueryClient
+  ):  DefinedUseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> }
+export function useListCongregationEmails<TData = Awaited<ReturnType<typeof listCongregationEmails>>, TError = BadRequestResponse | UnauthorizedResponse | ForbiddenResponse | NotFoundResponse>(
+ id: string, options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof listCongregationEmails>>, TError, TData>> & Pick<
+        UndefinedInitialDataOptions<
+          Awaited<ReturnType<typeof listCongregationEmails>>,
+          TError,
+          Awaited<ReturnType<typeof listCongregationEmails>>
+        > , 'initialData'
+      >, request?: SecondParameter<typeof apiFetch>}
+ , queryClient?: QueryClient
+  ):  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> }
+export function useListCongregationEmails<TData = Awaited<ReturnType<typeof listCongregationEmails>>, TError = BadRequestResponse | UnauthorizedResponse | ForbiddenResponse | NotFoundResponse>(
+ id: string, options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof listCongregationEmails>>, TError, TData>>, request?: SecondParameter<typeof apiFetch>}
+ , queryClient?: QueryClient
+  ):  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> }
+/**
+ * @summary The e-mail addresses a congregation is told at (packet ready, weekly reminders), by address
+ */
+
+export function useListCongregationEmails<TData = Awaited<ReturnType<typeof listCongregationEmails>>, TError = BadRequestResponse | UnauthorizedResponse | ForbiddenResponse | NotFoundResponse>(
+ id: string, options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof listCongregationEmails>>, TError, TData>>, request?: SecondParameter<typeof apiFetch>}
+ , queryClient?: QueryClient 
+ ):  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> } {
+
+  const queryOptions = getListCongregationEmailsQueryOptions(id,options)
+
+  const query = useQuery(queryOptions, queryClient) as  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> };
+
+  query.queryKey = queryOptions.queryKey ;
+
+  return query;
+}
+
+
+
+/**
+ * The address is kept in lower case. An address that is not one, or that the congregation has already, is refused (400, nothing added); a congregation keeps at most 100 addresses.
+ * @summary Add an e-mail address to a congregation
+ */
+export const getCreateCongregationEmailUrl = (id: string,) => {
+
+
+  
+
+  return `/api/congregations/${id}/emails`
+}
+
+export const createCongregationEmail = async (id: string,
+    congregationEmailCreate: CongregationEmailCreate, options?: RequestInit): Promise<CongregationEmailCreated> => {
+  
+  return apiFetch<CongregationEmailCreated>(getCreateCongregationEmailUrl(id),
+  {      
+    ...options,
+    method: 'POST',
+    headers: { 'Content-Type': 'application/json', ...options?.headers },
+    body: JSON.stringify(
+      congregationEmailCreate,)
+  }
+);}
+
+
+
+
+export const getCreateCongregationEmailMutationOptions = <TError = BadRequestResponse | UnauthorizedResponse | ForbiddenResponse | NotFoundResponse,
+    TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof createCongregationEmail>>, TError,{id: string;data: CongregationEmailCreate}, TContext>, request?: SecondParameter<typeof apiFetch>}
+): UseMutationOptions<Awaited<ReturnType<typeof createCongregationEmail>>, TError,{id: string;data: CongregationEmailCreate}, TContext> => {
+
+const mutationKey = ['createCongregationEmail'];
+const {mutation: mutationOptions, request: requestOptions} = options ?
+      options.mutation && 'mutationKey' in options.mutation && options.mutation.mutationKey ?
+      options
+      : {...options, mutation: {...options.mutation, mutationKey}}
+      : {mutation: { mutationKey, }, request: undefined};
+
+      
+
+
+      const mutationFn: MutationFunction<Awaited<ReturnType<typeof createCongregationEmail>>, {id: string;data: CongregationEmailCreate}> = (props) => {
+          const {id,data} = props ?? {};
+
+          return  createCongregationEmail(id,data,requestOptions)
+        }
+
+        
+
+
+  return  { mutationFn, ...mutationOptions }}
+
+    export type CreateCongregationEmailMutationResult = NonNullable<Awaited<ReturnType<typeof createCongregationEmail>>>
+    export type CreateCongregationEmailMutationBody = CongregationEmailCreate
+    export type CreateCongregationEmailMutationError = BadRequestResponse | UnauthorizedResponse | ForbiddenResponse | NotFoundResponse
+
+    /**
+ * @summary Add an e-mail address to a congregation
+ */
+export const useCreateCongregationEmail = <TError = BadRequestResponse | UnauthorizedResponse | ForbiddenResponse | NotFoundResponse,
+    TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof createCongregationEmail>>, TError,{id: string;data: CongregationEmailCreate}, TContext>, request?: SecondParameter<typeof apiFetch>}
+ , queryClient?: QueryClient): UseMutationResult<
+        Awaited<ReturnType<typeof createCongregationEmail>>,
+        TError,
+        {id: string;data: CongregationEmailCreate},
+        TContext
+      > => {
+
+      const mutationOptions = getCreateCongregationEmailMutationOptions(options);
+
+      return useMutation(mutationOptions, queryClient);
+    }
+    /**
+ * @summary Remove an e-mail address from a congregation (the client asks for confirmation first)
+ */
+export const getDeleteCongregationEmailUrl = (id: string,
+    emailId: Uuid,) => {
+
+
+  
+
+  return `/api/congregations/${id}/emails/${emailId}`
+}
+
+export const deleteCongregationEmail = async (id: string,
+    emailId: Uuid, options?: RequestInit): Promise<void> => {
+  
+  return apiFetch<void>(getDeleteCongregationEmailUrl(id,emailId),
+  {      
+    ...options,
+    method: 'DELETE'
+    
+    
+  }
+);}
+
+
+
+
+export const getDeleteCongregationEmailMutationOptions = <TError = BadRequestResponse | UnauthorizedResponse | ForbiddenResponse | NotFoundResponse,
+    TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof deleteCongregationEmail>>, TError,{id: string;emailId: Uuid}, TContext>, request?: SecondParameter<typeof apiFetch>}
+): UseMutationOptions<Awaited<ReturnType<typeof deleteCongregationEmail>>, TError,{id: string;emailId: Uuid}, TContext> => {
+
+const mutationKey = ['deleteCongregationEmail'];
+const {mutation: mutationOptions, request: requestOptions} = options ?
+      options.mutation && 'mutationKey' in options.mutation && options.mutation.mutationKey ?
+      options
+      : {...options, mutation: {...options.mutation, mutationKey}}
+      : {mutation: { mutationKey, }, request: undefined};
+
+      
+
+
+      const mutationFn: MutationFunction<Awaited<ReturnType<typeof deleteCongregationEmail>>, {id: string;emailId: Uuid}> = (props) => {
+          const {id,emailId} = props ?? {};
+
+          return  deleteCongregationEmail(id,emailId,requestOptions)
+        }
+
+        
+
+
+  return  { mutationFn, ...mutationOptions }}
+
+    export type DeleteCongregationEmailMutationResult = NonNullable<Awaited<ReturnType<typeof deleteCongregationEmail>>>
+    
+    export type DeleteCongregationEmailMutationError = BadRequestResponse | UnauthorizedResponse | ForbiddenResponse | NotFoundResponse
+
+    /**
+ * @summary Remove an e-mail address from a congregation (the client asks for confirmation first)
+ */
+export const useDeleteCongregationEmail = <TError = BadRequestResponse | UnauthorizedResponse | ForbiddenResponse | NotFoundResponse,
+    TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof deleteCongregationEmail>>, TError,{id: string;emailId: Uuid}, TContext>, request?: SecondParameter<typeof apiFetch>}
+ , queryClient?: QueryClient): UseMutationResult<
+        Awaited<ReturnType<typeof deleteCongregationEmail>>,
+        TError,
+        {id: string;emailId: Uuid},
+        TContext
+      > => {
+
+      const mutationOptions = getDeleteCongregationEmailMutationOptions(options);
 
       return useMutation(mutationOptions, queryClient);
     }

@@ -1,4 +1,4 @@
-// The side links of the congregation pages (spec §2): Files, Study Helpers and, for is_admin
+// The side links of the congregation pages (spec §2): Files, Study Helpers, Emails and, for is_admin
 // users, "View As", which acts as this congregation (the View As machine through useViewAs) and
 // then starts the app over at /.
 import { Button } from 'primereact/button';
@@ -7,7 +7,7 @@ import { paths } from '../../config/paths';
 import { useCurrentUser, type CurrentUser } from '../../lib/auth';
 import { useViewAs } from '../../lib/view-as';
 
-export type CongregationPageId = 'home' | 'files' | 'studyHelpers';
+export type CongregationPageId = 'home' | 'files' | 'studyHelpers' | 'emails';
 
 export const VIEW_AS_LABEL = 'View As';
 export const VIEW_AS_FAILED = 'View As failed. Please try again.';
@@ -45,6 +45,7 @@ export function CongregationSideLinks({ groupId, current }: { groupId: string; c
   const links: { id: CongregationPageId; label: string; to: string; icon: string }[] = [
     { id: 'files', label: 'Files', to: paths.congregationFiles(groupId), icon: 'pi-file' },
     { id: 'studyHelpers', label: 'Study Helpers', to: paths.congregationStudyHelpers(groupId), icon: 'pi-user-edit' },
+    { id: 'emails', label: 'Emails', to: paths.congregationEmails(groupId), icon: 'pi-envelope' },
   ];
   return (
     <>

@@ -1,4 +1,5 @@
-// The admin home (spec §2 "Admin dashboard"): header "Admin", subtitle "Admin Tag", six tiles.
+// The admin home (spec §2 "Admin dashboard"): header "Admin", subtitle "Admin Tag", the spec's six
+// tiles and Mail (what the portal e-mailed, and what failed).
 import { PageHeader } from '../../components/ui/page-header';
 import { Tile, TileGrid } from '../../components/ui/tile';
 import { paths, routes } from '../../config/paths';
@@ -17,6 +18,7 @@ export default function AdminDashboard() {
         <Tile label="Service Centers" to={paths.serviceCenters()} icon="pi-globe" />
         <Tile label="Students" to={paths.students()} icon="pi-users" />
         <Tile label="Baptism Requests" to={paths.baptismRequests()} icon="pi-heart" />
+        <Tile label="Mail" to={paths.mail()} icon="pi-envelope" />
       </TileGrid>
     </>
   );

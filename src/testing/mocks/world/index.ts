@@ -11,6 +11,7 @@ import { getResolveQrCodeMockHandler } from '../../../../generated/hooks/qr/qr.m
 import { meHandler, MOCK_USERS, type MockRole } from '../handlers';
 import { packetHandlers, fileHandlers } from './file-handlers';
 import { json, refusal, type WorldAccess } from './http';
+import { mailHandlers } from './mail-handlers';
 import { peopleHandlers } from './people-handlers';
 import type { Viewer } from './views';
 import { seedWorld, type Scenario, type World } from './world';
@@ -79,6 +80,7 @@ export function createMockWorld(options: MockWorldOptions): MockWorld {
       viewAs,
       ...fileHandlers(access),
       ...packetHandlers(access),
+      ...mailHandlers(access),
       ...peopleHandlers(access, (world) => {
         current = world;
       }),

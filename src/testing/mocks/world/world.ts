@@ -133,7 +133,14 @@ export interface World {
   uploads: UploadRow[];
   /** Job runs started and not yet streamed to their end, by "group_name/run_id". */
   runningJobs: string[];
+  /** Each congregation's e-mail addresses (the Emails tile). */
+  congregationEmails: CongregationEmailRow[];
+  /** The mail record, newest first, and the signed-in user's e-mail settings. */
+  mail: S['MailMessage'][];
+  mailSettings: S['MailSettings'];
 }
+
+export type CongregationEmailRow = S['CongregationEmail'] & { congregationId: string };
 
 /** The congregation the mock coordinator belongs to (see MOCK_USERS in ../handlers). */
 export const HOME_CONGREGATION = { id: '3f2b8c1e-4a5d-4e6f-9a7b-1c2d3e4f5a6b', wbs_code: 'US 1234', display_name: 'Springfield North' };
@@ -201,7 +208,35 @@ function baseWorld(scenario: Scenario): World {
     baptismRequests: [],
     uploads: [],
     runningJobs: [],
+    congregationEmails: [],
+    mail: [],
+    mailSettings: { upload_reports: true },
   };
+}
+
+/** Two addresses of the coordinator's congregation, and what the portal mailed them. */
+function seedMail(world: World): void {
+  world.congregationEmails = ['coordinator@example.org', 'helpers@example.org'].map((email, index) => ({
+    id: stableUuid(`congregation-email:${index}`),
+    congregationId: HOME_CONGREGATION.id,
+    email,
+    created_at: minutesBefore(60 * 24 * (90 - index)),
+  }));
+  const file = world.files[0]?.name ?? 'Batch 1';
+  world.mail = [
+    { subject: `A packet is ready to print: ${file}`, status: 'sent', error: null },
+    { subject: `Reminder: a packet waits: ${file}`, status: 'failed', error: '451 Try again later' },
+    { subject: `A return file is ready to download: ${file}`, status: 'not_sent', error: 'not sent: no mail server set' },
+  ].map((message, index) => ({
+    id: stableUuid(`mail:${index}`),
+    to: world.congregationEmails[index % 2]!.email,
+    subject: message.subject,
+    status: message.status as S['MailStatus'],
+    attempts: message.status === 'failed' ? 5 : 1,
+    created_at: minutesBefore(60 * (3 + index * 24)),
+    sent_at: message.status === 'sent' ? minutesBefore(60 * (3 + index * 24) - 1) : null,
+    error: message.error,
+  }));
 }
 
 function seedServiceCenters(world: World, count: number): void {
@@ -437,5 +472,6 @@ export function seedWorld(scenario: Scenario): World {
   seedPeople(world, random, sizes);
   seedFiles(world, random, sizes.files, scenario);
   seedBaptismAndUploads(world, random, sizes);
+  seedMail(world);
   return world;
 }

@@ -1,0 +1,78 @@
+// Job `send_mail`: sends the messages due in the mail record (server/workflow/mail-outbox.ts)
+// one by one through the mail server of SMTP_URL (nodemailer), recording each try. A failed try
+// waits longer each time (the record's own backoff, so pg-boss does not retry the job). Without
+// SMTP_URL every message is recorded as not sent and nothing fails. The recovery sweep queues the
+// job whenever a message is due, and queues the weekly reminders of packets that wait.
+import nodemailer, { type Transporter } from 'nodemailer';
+import type { Config } from '../config';
+import type { Database } from '../db/database';
+import { claimDueMail, hasDueMail, recordFailure, recordNotSent, recordSent } from '../workflow/mail-outbox';
+import { remindWaitingPackets } from '../workflow/notifications';
+import { SEND_MAIL_JOB, type JobContext, type JobDefinition } from './queue';
+
+/** How often a worker looks for packets whose weekly reminder is due. */
+export const REMINDER_CHECK_MS = 10 * 60_000;
+
+const transporters = new Map<string, Transporter>();
+
+function transporterFor(smtpUrl: string): Transporter {
+  let transporter = transporters.get(smtpUrl);
+  if (transporter === undefined) {
+    transporter = nodemailer.createTransport({ url: smtpUrl, connectionTimeout: 30_000, greetingTimeout: 30_000, socketTimeout: 60_000 });
+    transporters.set(smtpUrl, transporter);
+  }
+  return transporter;
+}
+
+/** Sends every message due now; returns how many went to the mail server. */
+export async function deliverDueMail(context: Pick<JobContext, 'db' | 'config' | 'logger' | 'signal'>): Promise<number> {
+  const { db, config, logger, signal } = context;
+  let sent = 0;
+  while (!signal.aborted) {
+    const mail = await claimDueMail(db);
+    if (mail === null) break;
+    if (config.smtpUrl === undefined) {
+      await recordNotSent(db, mail.id);
+      continue;
+    }
+    try {
+      await transporterFor(config.smtpUrl).sendMail({
+        from: config.mailFrom,
+        to: mail.to_address,
+        subject: mail.subject,
+        text: mail.text_body,
+        html: mail.html_body,
+      });
+    } catch (error) {
+      logger.warn({ err: error, mail: mail.id }, 'mail not sent; tried again later');
+      await recordFailure(db, mail, error instanceof Error ? error.message : String(error));
+      continue;
+    }
+    await recordSent(db, mail.id);
+    sent++;
+  }
+  return sent;
+}
+
+const lastReminderCheck = new WeakMap<Database, number>();
+
+/** Queues due weekly reminders, at most every REMINDER_CHECK_MS per database and process. */
+async function queueReminders(db: Database, config: Config): Promise<void> {
+  const now = Date.now();
+  if (now - (lastReminderCheck.get(db) ?? 0) < REMINDER_CHECK_MS) return;
+  lastReminderCheck.set(db, now);
+  await remindWaitingPackets(db, config.publicUrl);
+}
+
+export const sendMail: JobDefinition<Record<string, never>> = {
+  name: SEND_MAIL_JOB,
+  retryLimit: 0,
+  expireInSeconds: 3600,
+  handler: async (_data, context) => {
+    await deliverDueMail(context);
+  },
+  async recover(context) {
+    await queueReminders(context.db, context.config);
+    return (await hasDueMail(context.db)) ? [{ data: {}, options: { singletonKey: SEND_MAIL_JOB } }] : [];
+  },
+};

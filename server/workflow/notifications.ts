@@ -1,0 +1,202 @@
+// Who hears what by e-mail, so nobody has to sign in to learn that work waits (DESIGN §4). Each
+// function queues its messages (mail-outbox.ts) in the caller's transaction, at the moment the
+// event happens; the mail job sends them. Messages are short, in the product's words, and end
+// with a plain link (built from PUBLIC_URL) to the place to act; nothing tracks the reader.
+import type { Database } from '../db/database';
+import { fileStepSql } from './file-steps';
+import { queueMail, type Message } from './mail-outbox';
+import { uploadSummaryJoin } from './upload-report';
+
+/** How often a congregation is reminded while its packet waits. */
+export const REMINDER_DAYS = 7;
+
+/** Flag reasons as the Review screen words them. */
+const FLAG_WORDS: Record<string, string> = {
+  no_code_found: 'no code found',
+  unreadable: 'code unreadable',
+  unknown_code: 'unknown code',
+  out_of_order: 'out of order',
+  stray_page: 'stray page',
+  another_course: 'another course',
+};
+
+function escapeHtml(text: string): string {
+  return text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
+}
+
+/** A message of a few lines and one link, as plain text and as simple HTML. */
+export function message(subject: string, lines: readonly string[], link: { label: string; url: string }): Message {
+  const text = [...lines, '', `${link.label}: ${link.url}`, '', '-- Bible Study Portal'].join('\n');
+  const html = [
+    ...lines.map((line) => `<p>${escapeHtml(line)}</p>`),
+    `<p><a href="${escapeHtml(link.url)}">${escapeHtml(link.label)}</a></p>`,
+    '<p>-- Bible Study Portal</p>',
+  ].join('\n');
+  return { subject, text, html };
+}
+
+const plural = (count: number, one: string, many: string) => `${count} ${count === 1 ? one : many}`;
+
+async function congregationAddresses(db: Database, congregationId: string): Promise<string[]> {
+  const rows = await db.query<{ email: string }>('SELECT email FROM congregation_emails WHERE congregation_id = $1 ORDER BY email', [congregationId]);
+  return rows.map((row) => row.email);
+}
+
+async function adminAddresses(db: Database): Promise<string[]> {
+  const rows = await db.query<{ email: string }>(`SELECT email FROM users WHERE role = 'scanning_admin' ORDER BY email`);
+  return rows.map((row) => row.email);
+}
+
+/** The uploader's address, unless they turned upload reports off (or are gone). */
+async function uploaderAddress(db: Database, userId: string | null): Promise<string[]> {
+  if (userId === null) return [];
+  const row = await db.maybeOne<{ email: string }>('SELECT email FROM users WHERE id = $1 AND email_upload_reports', [userId]);
+  return row === null ? [] : [row.email];
+}
+
+/** The file was sent: each congregation's addresses hear that its packet is ready to print. */
+export async function tellPacketsReady(db: Database, fileId: string, publicUrl: string): Promise<void> {
+  const packets = await db.query<{ congregation_id: string; wbs_code: string; file_name: string; sheets: number }>(
+    `SELECT d.congregation_id, g.wbs_code, f.name AS file_name,
+            (SELECT count(*)::int FROM answer_sheets a WHERE a.file_id = d.file_id AND a.assigned_group = d.congregation_id
+               AND EXISTS (SELECT 1 FROM pages p WHERE p.answer_sheet_id = a.id AND NOT p.ignored)) AS sheets
+     FROM packets d JOIN congregations g ON g.id = d.congregation_id JOIN files f ON f.id = d.file_id
+     WHERE d.file_id = $1`,
+    [fileId],
+  );
+  for (const packet of packets) {
+    await queueMail(
+      db,
+      `packet-ready:${fileId}:${packet.congregation_id}`,
+      await congregationAddresses(db, packet.congregation_id),
+      message(
+        `A packet is ready to print: ${packet.file_name}`,
+        [`A packet for ${packet.wbs_code} is ready to print: ${packet.file_name}, ${plural(packet.sheets, 'answer sheet', 'answer sheets')}.`],
+        { label: 'Print it under Ready to Print', url: `${publicUrl}/files?mode=print` },
+      ),
+    );
+  }
+}
+
+/**
+ * Once a week while a packet stays unprinted or is not fully graded, its congregation's addresses
+ * are reminded (the week's number is in the key: one reminder a week, however often this runs).
+ */
+export async function remindWaitingPackets(db: Database, publicUrl: string): Promise<number> {
+  const waiting = await db.query<{ file_id: string; congregation_id: string; file_name: string; status: string; week: number; days: number }>(
+    `SELECT fc.file_id, fc.congregation_id, f.name AS file_name, fc.status,
+            floor(extract(epoch FROM now() - f.sent_at) / (86400 * $1))::int AS week,
+            floor(extract(epoch FROM now() - f.sent_at) / 86400)::int AS days
+     FROM file_congregations fc JOIN files f ON f.id = fc.file_id
+     WHERE fc.status IN ('unprinted', 'grading', 'partially_graded') AND f.sent_at IS NOT NULL
+       AND f.sent_at <= now() - make_interval(days => $1)
+       AND f.file_status IS DISTINCT FROM 'archived'
+       AND EXISTS (SELECT 1 FROM congregation_emails e WHERE e.congregation_id = fc.congregation_id)`,
+    [REMINDER_DAYS],
+  );
+  let queued = 0;
+  for (const packet of waiting) {
+    const state = packet.status === 'unprinted' ? 'is not printed yet' : 'is not fully graded yet';
+    queued += await queueMail(
+      db,
+      `packet-reminder:${packet.file_id}:${packet.congregation_id}:${packet.week}`,
+      await congregationAddresses(db, packet.congregation_id),
+      message(
+        `Reminder: a packet waits: ${packet.file_name}`,
+        [`The packet of ${packet.file_name}, sent ${packet.days} days ago, ${state}.`],
+        { label: 'Open Ready to Print', url: `${publicUrl}/files?mode=print` },
+      ),
+    );
+  }
+  return queued;
+}
+
+/** A graded upload (or intro file) was read: its uploader gets its report. */
+export async function tellUploadReport(db: Database, uploadId: string, publicUrl: string): Promise<void> {
+  const upload = await db.maybeOne<{ name: string; uploaded_by: string | null; matched: number; not_matched: number; blank_dropped: number }>(
+    `SELECT u.name, u.uploaded_by, summary.matched, summary.not_matched, summary.blank_dropped
+     FROM graded_uploads u ${uploadSummaryJoin('u')} WHERE u.id = $1`,
+    [uploadId],
+  );
+  if (upload === null) return;
+  await queueMail(
+    db,
+    `upload-report:${uploadId}`,
+    await uploaderAddress(db, upload.uploaded_by),
+    message(
+      `Upload read: ${upload.name}`,
+      [
+        `Your upload ${upload.name} has been read.`,
+        `Matched: ${upload.matched}. Not matched: ${upload.not_matched}. Blank and dropped: ${upload.blank_dropped}.`,
+      ],
+      { label: 'Open the report', url: `${publicUrl}/files/uploads/${uploadId}` },
+    ),
+  );
+}
+
+/**
+ * A service center's file was read: its uploader gets the count of answer sheets and flagged
+ * pages; when flags hold it in Review, the admins hear it with the count of each flag.
+ */
+export async function tellFileRead(db: Database, fileId: string, publicUrl: string): Promise<void> {
+  const file = await db.maybeOne<{ name: string; uploaded_by: string | null; step: string; pages: number; sheets: number }>(
+    `SELECT f.name, f.uploaded_by, ${fileStepSql('f')} AS step,
+            (SELECT count(*)::int FROM pages p WHERE p.file_id = f.id) AS pages,
+            (SELECT count(*)::int FROM answer_sheets a WHERE a.file_id = f.id) AS sheets
+     FROM files f WHERE f.id = $1`,
+    [fileId],
+  );
+  if (file === null) return;
+  const flags = await db.query<{ flag: string; pages: number }>(
+    `SELECT flag, count(*)::int AS pages FROM pages
+     WHERE file_id = $1 AND answer_sheet_id IS NOT NULL AND NOT ignored AND flag IS NOT NULL
+     GROUP BY flag ORDER BY count(*) DESC, flag`,
+    [fileId],
+  );
+  const flagged = flags.reduce((sum, row) => sum + row.pages, 0);
+  const link = { label: 'Open the file', url: `${publicUrl}/file/${fileId}` };
+  await queueMail(
+    db,
+    `file-report:${fileId}`,
+    await uploaderAddress(db, file.uploaded_by),
+    message(
+      `File read: ${file.name}`,
+      [
+        `Your file ${file.name} has been read: ${plural(file.pages, 'page', 'pages')}, ${plural(file.sheets, 'answer sheet', 'answer sheets')}.`,
+        `Flagged pages: ${flagged}.`,
+      ],
+      link,
+    ),
+  );
+  if (file.step !== 'review') return;
+  await queueMail(
+    db,
+    `file-review:${fileId}`,
+    await adminAddresses(db),
+    message(
+      `A file waits in Review: ${file.name}`,
+      [
+        `${file.name} waits in Review: ${plural(flagged, 'flagged page', 'flagged pages')}.`,
+        ...flags.map((row) => `${FLAG_WORDS[row.flag] ?? row.flag.replace(/_/g, ' ')}: ${row.pages}`),
+      ],
+      link,
+    ),
+  );
+}
+
+/** A file's return file was made (again): the admins hear that it is ready to download. */
+export async function tellReturnFileReady(db: Database, fileId: string, publicUrl: string): Promise<void> {
+  const file = await db.maybeOne<{ name: string; return_blob_key: string | null }>('SELECT name, return_blob_key FROM files WHERE id = $1', [fileId]);
+  if (file === null || file.return_blob_key === null) return;
+  await queueMail(
+    db,
+    // A return file made again (a newer scan) is news again.
+    `return-ready:${fileId}:${file.return_blob_key}`,
+    await adminAddresses(db),
+    message(
+      `A return file is ready to download: ${file.name}`,
+      [`The return file of ${file.name} is ready to download for its service center.`],
+      { label: 'Open the file', url: `${publicUrl}/file/${fileId}` },
+    ),
+  );
+}
