@@ -5,6 +5,7 @@ import { processGradedUpload } from './graded-upload';
 import type { JobDefinition } from './queue';
 import { generateReturnFile } from './return-file';
 import { sendToStudyHelpers } from './send-packets';
+import { removeAbandonedUploadsJob } from './remove-abandoned-uploads';
 import { processServiceCenterUpload } from './service-center-upload';
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
@@ -13,4 +14,5 @@ export const jobDefinitions: JobDefinition<any>[] = [
   sendToStudyHelpers,
   processGradedUpload,
   generateReturnFile,
+  removeAbandonedUploadsJob,
 ];

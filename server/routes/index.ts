@@ -21,6 +21,7 @@ import { studyHelperRoutes } from './study-helpers';
 import { studentRoutes } from './students';
 import { baptismRoutes } from './baptism';
 import { uploadRoutes } from './uploads';
+import { resumableUploadRoutes } from './uploads/resumable';
 import { databaseRoutes } from './database';
 
 /** Every write through the API drops the cached list totals (see shared/count-cache.ts). */
@@ -50,6 +51,7 @@ const routeModules: Array<(app: FastifyInstance) => Promise<void>> = [
   studentRoutes,
   baptismRoutes,
   uploadRoutes,
+  resumableUploadRoutes,
   databaseRoutes,
 ];
 
