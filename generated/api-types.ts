@@ -1250,7 +1250,7 @@ export interface paths {
         head: operations["getResumableUploadOffset"];
         /**
          * Send bytes of a resumable upload from its offset (tus PATCH)
-         * @description The body (`Content-Type: application/offset+octet-stream`) is written from `Upload-Offset`, which must be the offset HEAD gives (409 otherwise). Bytes that arrive before a cut are kept. The PATCH that brings the last byte hands the file to the multipart call of its kind, with the same checks, job, report and duplicate rule: accepted, it answers 204 with `Upload-Result-Id` (the new file's or graded upload's id); refused, it answers what that call would have (409 DUPLICATE_FILE, 400 VALIDATION_ERROR, 404, 403) and the bytes are dropped. A client that lost that answer reads the outcome with GET.
+         * @description The body (`Content-Type: application/offset+octet-stream`, 400 otherwise) is written from `Upload-Offset`, which must be the offset HEAD gives (409 otherwise). Bytes that arrive before a cut are kept. The PATCH that brings the last byte hands the file to the multipart call of its kind, with the same checks, job, report and duplicate rule: accepted, it answers 204 with `Upload-Result-Id` (the new file's or graded upload's id); refused, it answers what that call would have (409 DUPLICATE_FILE, 400 VALIDATION_ERROR, 404, 403) and the bytes are dropped. A client that lost that answer reads the outcome with GET.
          */
         patch: operations["appendResumableUpload"];
         trace?: never;
@@ -2160,6 +2160,7 @@ export interface components {
          *     }
          */
         ResumableUpload: {
+            /** @description The tus id, 32 hex digits, as in the Location of its creation. */
             id: string;
             /**
              * @description service_center becomes a file (as POST /api/file), graded a graded upload (as POST /api/study-helpers/file).
@@ -5659,15 +5660,6 @@ export interface operations {
             };
             /** @description More bytes than Upload-Length. */
             413: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorWithType"];
-                };
-            };
-            /** @description The body is not application/offset+octet-stream. */
-            415: {
                 headers: {
                     [name: string]: unknown;
                 };

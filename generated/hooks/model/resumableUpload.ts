@@ -27,7 +27,7 @@ import type { Timestamp } from './timestamp';
  * A resumable upload (tus) and how it ended.
  */
 export interface ResumableUpload {
-  /** @pattern ^[0-9a-f]{32}$ */
+  /** The tus id, 32 hex digits, as in the Location of its creation. */
   id: string;
   /** service_center becomes a file (as POST /api/file), graded a graded upload (as POST /api/study-helpers/file). */
   kind: ResumableUploadKind;

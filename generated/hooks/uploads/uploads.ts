@@ -477,7 +477,7 @@ export const useGetResumableUploadOffset = <TError = void | void | void | void,
       return useMutation(mutationOptions, queryClient);
     }
     /**
- * The body (`Content-Type: application/offset+octet-stream`) is written from `Upload-Offset`, which must be the offset HEAD gives (409 otherwise). Bytes that arrive before a cut are kept. The PATCH that brings the last byte hands the file to the multipart call of its kind, with the same checks, job, report and duplicate rule: accepted, it answers 204 with `Upload-Result-Id` (the new file's or graded upload's id); refused, it answers what that call would have (409 DUPLICATE_FILE, 400 VALIDATION_ERROR, 404, 403) and the bytes are dropped. A client that lost that answer reads the outcome with GET.
+ * The body (`Content-Type: application/offset+octet-stream`, 400 otherwise) is written from `Upload-Offset`, which must be the offset HEAD gives (409 otherwise). Bytes that arrive before a cut are kept. The PATCH that brings the last byte hands the file to the multipart call of its kind, with the same checks, job, report and duplicate rule: accepted, it answers 204 with `Upload-Result-Id` (the new file's or graded upload's id); refused, it answers what that call would have (409 DUPLICATE_FILE, 400 VALIDATION_ERROR, 404, 403) and the bytes are dropped. A client that lost that answer reads the outcome with GET.
  * @summary Send bytes of a resumable upload from its offset (tus PATCH)
  */
 export const getAppendResumableUploadUrl = (id: string,) => {
@@ -504,7 +504,7 @@ export const appendResumableUpload = async (id: string,
 
 
 
-export const getAppendResumableUploadMutationOptions = <TError = BadRequestResponse | UnauthorizedResponse | ForbiddenResponse | NotFoundResponse | ErrorWithType | ErrorWithType | ErrorWithType | ErrorWithType,
+export const getAppendResumableUploadMutationOptions = <TError = BadRequestResponse | UnauthorizedResponse | ForbiddenResponse | NotFoundResponse | ErrorWithType | ErrorWithType | ErrorWithType,
     TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof appendResumableUpload>>, TError,{id: string;data: Blob}, TContext>, request?: SecondParameter<typeof apiFetch>}
 ): UseMutationOptions<Awaited<ReturnType<typeof appendResumableUpload>>, TError,{id: string;data: Blob}, TContext> => {
 
@@ -531,12 +531,12 @@ const {mutation: mutationOptions, request: requestOptions} = options ?
 
     export type AppendResumableUploadMutationResult = NonNullable<Awaited<ReturnType<typeof appendResumableUpload>>>
     export type AppendResumableUploadMutationBody = Blob
-    export type AppendResumableUploadMutationError = BadRequestResponse | UnauthorizedResponse | ForbiddenResponse | NotFoundResponse | ErrorWithType | ErrorWithType | ErrorWithType | ErrorWithType
+    export type AppendResumableUploadMutationError = BadRequestResponse | UnauthorizedResponse | ForbiddenResponse | NotFoundResponse | ErrorWithType | ErrorWithType | ErrorWithType
 
     /**
  * @summary Send bytes of a resumable upload from its offset (tus PATCH)
  */
-export const useAppendResumableUpload = <TError = BadRequestResponse | UnauthorizedResponse | ForbiddenResponse | NotFoundResponse | ErrorWithType | ErrorWithType | ErrorWithType | ErrorWithType,
+export const useAppendResumableUpload = <TError = BadRequestResponse | UnauthorizedResponse | ForbiddenResponse | NotFoundResponse | ErrorWithType | ErrorWithType | ErrorWithType,
     TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof appendResumableUpload>>, TError,{id: string;data: Blob}, TContext>, request?: SecondParameter<typeof apiFetch>}
  , queryClient?: QueryClient): UseMutationResult<
         Awaited<ReturnType<typeof appendResumableUpload>>,
