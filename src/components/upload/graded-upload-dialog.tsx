@@ -38,8 +38,10 @@ export default function GradedUploadDialog({ visible, onHide }: GradedUploadDial
     <UploadDialogView
       snapshot={snapshot}
       send={(event) => {
+        // A cancel during an upload stays open to say that nothing was stored.
+        const uploading = snapshot.matches({ open: 'uploading' });
         send(event);
-        if (event.type === 'CANCEL' || event.type === 'CLOSE') onHide();
+        if (event.type === 'CLOSE' || (event.type === 'CANCEL' && !uploading)) onHide();
       }}
       studyHelperPicker={
         <StudyHelperPicker
