@@ -67,7 +67,7 @@ async function patch(who: SignedIn | null, location: string, offset: number, byt
   return fetch(`${base}${location}`, {
     method: 'PATCH',
     headers: { ...TUS, ...(who?.headers ?? {}), 'upload-offset': String(offset), 'content-type': 'application/offset+octet-stream' },
-    body: bytes,
+    body: new Uint8Array(bytes),
   });
 }
 
