@@ -4,6 +4,8 @@ import react from '@vitejs/plugin-react';
 
 export default defineConfig({
   plugins: [react()],
+  // The screens run as in a browser: tus-js-client's browser build (localStorage, XMLHttpRequest).
+  resolve: { alias: { 'tus-js-client': 'tus-js-client/lib.esm/browser/index.js' } },
   test: {
     include: ['tests/model/**/*.test.{ts,tsx}'],
     environment: 'happy-dom',

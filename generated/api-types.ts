@@ -1248,6 +1248,58 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/uploads/resumable": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Start a resumable upload (tus 1.0.0, creation extension)
+         * @description The tus protocol (tus.io) for uploads over slow and broken links: create the upload here, send its bytes with PATCH from the offset HEAD gives, as often as the link breaks. The same session, same-origin rule and roles as the multipart call of its `kind`: `service_center` as POST /api/file (admins), `graded` as POST /api/study-helpers/file (a congregation, or an admin naming a study helper); its fields are checked here, before any byte is sent. `Upload-Metadata` carries, base64 as tus says, `kind`, `name`, `filename`, and for service centers `answer_sheet_page_length` (0, 1, 2) and `scanned_at` (ISO timestamp), for intro graded uploads `study_helper`. An `Upload-Length` over 1,500,000,000 bytes (the spec's 1.5 GB, so anything over 1.5 GiB too) is refused with 413, an empty file with 400. Parts are kept on the server's disk, not in memory: an upload survives a dropped connection, a reload and a server restart; parts untouched for a day are removed.
+         */
+        post: operations["createResumableUpload"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/uploads/resumable/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A resumable upload and how it ended
+         * @description Bytes kept so far and the upload's state: `receiving`, `finishing` (the last byte is being handed to its multipart call), `accepted` with `result_id` (the new file's id for service_center, the graded upload's for graded: follow its processing as after the multipart call), or `refused` with the answer that call gave. An upload whose last byte arrived but was never handed on (the server stopped) is handed on by this call.
+         */
+        get: operations["getResumableUpload"];
+        put?: never;
+        post?: never;
+        /**
+         * Cancel a resumable upload; its parts are removed (tus termination)
+         * @description Nothing of it is kept. An upload already accepted is not undone (409).
+         */
+        delete: operations["cancelResumableUpload"];
+        options?: never;
+        /**
+         * Where a resumable upload stands (tus HEAD)
+         * @description `Upload-Offset` (bytes kept) and `Upload-Length`; once the upload was accepted, `Upload-Result-Id` names the new file (service_center) or graded upload. Another user's upload is as unknown as a missing one (404).
+         */
+        head: operations["getResumableUploadOffset"];
+        /**
+         * Send bytes of a resumable upload from its offset (tus PATCH)
+         * @description The body (`Content-Type: application/offset+octet-stream`, 400 otherwise) is written from `Upload-Offset`, which must be the offset HEAD gives (409 otherwise). Bytes that arrive before a cut are kept. The PATCH that brings the last byte hands the file to the multipart call of its kind, with the same checks, job, report and duplicate rule: accepted, it answers 204 with `Upload-Result-Id` (the new file's or graded upload's id); refused, it answers what that call would have (409 DUPLICATE_FILE, 400 VALIDATION_ERROR, 404, 403) and the bytes are dropped. A client that lost that answer reads the outcome with GET.
+         */
+        patch: operations["appendResumableUpload"];
+        trace?: never;
+    };
     "/api/uploads/{id}/pages/{page_number}/image": {
         parameters: {
             query?: never;
@@ -1607,7 +1659,7 @@ export interface components {
             turn?: 90 | 180 | 270;
         };
         /** @enum {string} */
-        JobType: "send_to_study_helpers" | "process_service_center_upload" | "generate_return_file_requested" | "process_graded_upload";
+        JobType: "send_to_study_helpers" | "process_service_center_upload" | "generate_return_file_requested" | "process_graded_upload" | "remove_abandoned_uploads";
         /** @description How a paged list paged. `total` counts every row matching the filters. */
         Paging: {
             /** @example 42 */
@@ -2261,6 +2313,45 @@ export interface components {
             pages: components["schemas"]["UploadReportPage"][];
         };
         /**
+         * @description A resumable upload (tus) and how it ended.
+         * @example {
+         *       "id": "5d41402abc4b2a76b9719d911017c592",
+         *       "kind": "service_center",
+         *       "name": "Batch 12",
+         *       "filename": "batch-12.pdf",
+         *       "offset": 1048576,
+         *       "length": 1048576,
+         *       "state": "accepted",
+         *       "result_id": "3f2b8c1e-4a5d-4e6f-9a7b-1c2d3e4f5a6b",
+         *       "refusal": null,
+         *       "created_at": "2026-11-27T10:00:00Z"
+         *     }
+         */
+        ResumableUpload: {
+            /** @description The tus id, 32 hex digits, as in the Location of its creation. */
+            id: string;
+            /**
+             * @description service_center becomes a file (as POST /api/file), graded a graded upload (as POST /api/study-helpers/file).
+             * @enum {string}
+             */
+            kind: "service_center" | "graded";
+            name: string;
+            filename: string;
+            /** @description Bytes kept so far. */
+            offset: number;
+            length: number;
+            /** @enum {string} */
+            state: "receiving" | "finishing" | "accepted" | "refused";
+            /** @description Once accepted, the new file's (service_center) or graded upload's id. */
+            result_id: components["schemas"]["Uuid"] | null;
+            /** @description Once refused, the status and body the multipart call would have answered. */
+            refusal: {
+                status: number;
+                detail: unknown;
+            } | null;
+            created_at: components["schemas"]["Timestamp"];
+        };
+        /**
          * @example {
          *       "status": "ok",
          *       "migrations_applied": 0
@@ -2456,6 +2547,8 @@ export interface components {
         Id: components["schemas"]["Uuid"];
         FileId: components["schemas"]["Uuid"];
         ServiceCenterId: components["schemas"]["Uuid"];
+        /** @description The resumable upload's id (tus), from the Location of its creation. */
+        ResumableUploadId: string;
     };
     requestBodies: never;
     headers: never;
@@ -5682,6 +5775,253 @@ export interface operations {
             409: components["responses"]["Refused"];
         };
     };
+    createResumableUpload: {
+        parameters: {
+            query?: never;
+            header: {
+                "Tus-Resumable": "1.0.0";
+                /** @description The file's size in bytes. */
+                "Upload-Length": number;
+                /** @description Comma-separated "key base64(value)" pairs: kind, name, filename, answer_sheet_page_length, scanned_at, study_helper. */
+                "Upload-Metadata": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Created; send the bytes to `Location`. */
+            201: {
+                headers: {
+                    /** @description The upload's URL, /api/uploads/resumable/{id}. */
+                    Location?: string;
+                    "Tus-Resumable"?: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            /** @description Tus-Resumable is missing or names another version. */
+            412: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorWithType"];
+                };
+            };
+            /** @description Larger than 1,500,000,000 bytes. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": {
+                     *         "error_type": "FILE_TOO_LARGE",
+                     *         "message": "File too large"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorWithType"];
+                };
+            };
+        };
+    };
+    getResumableUpload: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The resumable upload's id (tus), from the Location of its creation. */
+                id: components["parameters"]["ResumableUploadId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The upload. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ResumableUpload"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+        };
+    };
+    cancelResumableUpload: {
+        parameters: {
+            query?: never;
+            header: {
+                "Tus-Resumable": "1.0.0";
+            };
+            path: {
+                /** @description The resumable upload's id (tus), from the Location of its creation. */
+                id: components["parameters"]["ResumableUploadId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Cancelled; nothing was stored. */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Refused"];
+            /** @description Tus-Resumable is missing or names another version. */
+            412: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorWithType"];
+                };
+            };
+        };
+    };
+    getResumableUploadOffset: {
+        parameters: {
+            query?: never;
+            header: {
+                "Tus-Resumable": "1.0.0";
+            };
+            path: {
+                /** @description The resumable upload's id (tus), from the Location of its creation. */
+                id: components["parameters"]["ResumableUploadId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The upload's offset and length. */
+            200: {
+                headers: {
+                    "Upload-Offset"?: number;
+                    "Upload-Length"?: number;
+                    /** @description Once accepted, the new file's or graded upload's id. */
+                    "Upload-Result-Id"?: string;
+                    "Cache-Control"?: "no-store";
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description The id is malformed. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Not signed in. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description The caller's role may not upload. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description No such upload (or another user's). */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    appendResumableUpload: {
+        parameters: {
+            query?: never;
+            header: {
+                "Tus-Resumable": "1.0.0";
+                "Upload-Offset": number;
+            };
+            path: {
+                /** @description The resumable upload's id (tus), from the Location of its creation. */
+                id: components["parameters"]["ResumableUploadId"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/offset+octet-stream": string;
+            };
+        };
+        responses: {
+            /** @description Written; the new offset. */
+            204: {
+                headers: {
+                    "Upload-Offset"?: number;
+                    /** @description With the last byte, the new file's or graded upload's id. */
+                    "Upload-Result-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            /** @description The offset is not where the upload stands (OFFSET_MISMATCH), the upload has ended, or the last byte brought an earlier upload's content (DUPLICATE_FILE). */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": {
+                     *         "error_type": "DUPLICATE_FILE",
+                     *         "message": "This file has already been uploaded."
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorWithType"];
+                };
+            };
+            /** @description Tus-Resumable is missing or names another version. */
+            412: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorWithType"];
+                };
+            };
+            /** @description More bytes than Upload-Length. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorWithType"];
+                };
+            };
+        };
+    };
     getUploadPageImage: {
         parameters: {
             query?: never;
@@ -5875,6 +6215,11 @@ export const pathsApiFileFile_idGraded_pdfGetParametersQuerySidesValues: Readonl
 export const pathsApiService_centersGetParametersQueryOrder_byValues: ReadonlyArray<FlattenedDeepRequired<paths>["/api/service_centers"]["get"]["parameters"]["query"]["order_by"]> = ["name", "created_at"];
 export const pathsApiCongregationsGetParametersQueryOrder_byValues: ReadonlyArray<FlattenedDeepRequired<paths>["/api/congregations"]["get"]["parameters"]["query"]["order_by"]> = ["wbs_code", "display_name", "created_at"];
 export const pathsApiUploadsGetParametersQueryOrder_byValues: ReadonlyArray<FlattenedDeepRequired<paths>["/api/uploads/"]["get"]["parameters"]["query"]["order_by"]> = ["name", "created_at"];
+export const pathsApiUploadsResumablePostParametersHeaderTusResumableValues: ReadonlyArray<FlattenedDeepRequired<paths>["/api/uploads/resumable"]["post"]["parameters"]["header"]["Tus-Resumable"]> = ["1.0.0"];
+export const pathsApiUploadsResumableIdDeleteParametersHeaderTusResumableValues: ReadonlyArray<FlattenedDeepRequired<paths>["/api/uploads/resumable/{id}"]["delete"]["parameters"]["header"]["Tus-Resumable"]> = ["1.0.0"];
+export const pathsApiUploadsResumableIdHeadParametersHeaderTusResumableValues: ReadonlyArray<FlattenedDeepRequired<paths>["/api/uploads/resumable/{id}"]["head"]["parameters"]["header"]["Tus-Resumable"]> = ["1.0.0"];
+export const pathsApiUploadsResumableIdHeadResponses200HeadersCacheControlValues: ReadonlyArray<FlattenedDeepRequired<paths>["/api/uploads/resumable/{id}"]["head"]["responses"]["200"]["headers"]["Cache-Control"]> = ["no-store"];
+export const pathsApiUploadsResumableIdPatchParametersHeaderTusResumableValues: ReadonlyArray<FlattenedDeepRequired<paths>["/api/uploads/resumable/{id}"]["patch"]["parameters"]["header"]["Tus-Resumable"]> = ["1.0.0"];
 export const progressMessageStatusValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["ProgressMessage"]["status"]> = ["pending", "running", "success", "failed"];
 export const healthStatusValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["Health"]["status"]> = ["ok", "degraded"];
 export const healthDatabaseValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["Health"]["database"]> = ["ok", "unreachable"];
@@ -5883,7 +6228,7 @@ export const unrecognizedReasonValues: ReadonlyArray<FlattenedDeepRequired<compo
 export const reviewReasonValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["ReviewReason"]> = ["no_code_found", "unreadable", "unknown_code", "out_of_order", "stray_page", "another_course", "duplicate_sheet", "blank_back", "ambiguous_position", "page_missing", "scanned_twice", "already_uploaded"];
 export const reviewMendActionValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["ReviewMendAction"]> = ["moved", "new_sheet", "joined", "code_typed", "template_set", "ignored", "unignored", "duplicate_kept", "student_set", "turned"];
 export const pagePatchTurnValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["PagePatch"]["turn"]> = [90, 180, 270];
-export const jobTypeValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["JobType"]> = ["send_to_study_helpers", "process_service_center_upload", "generate_return_file_requested", "process_graded_upload"];
+export const jobTypeValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["JobType"]> = ["send_to_study_helpers", "process_service_center_upload", "generate_return_file_requested", "process_graded_upload", "remove_abandoned_uploads"];
 export const genderValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["Gender"]> = ["his_Male", "her_Female", "their_Prefer Not to Answer"];
 export const relationshipStatusValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["RelationshipStatus"]> = ["married", "single", "divorced", "widowed", "separated", "prefer_not_to_say"];
 export const hasBibleValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["HasBible"]> = ["yes", "no"];
@@ -5898,6 +6243,8 @@ export const workflowStepValues: ReadonlyArray<FlattenedDeepRequired<components>
 export const uploadResultStatusValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["UploadResult"]["status"]> = ["success", "error"];
 export const uploadPageResultValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["UploadPageResult"]> = ["matched", "not_matched", "blank_dropped"];
 export const uploadPageReasonValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["UploadPageReason"]> = ["no_code", "unreadable", "unknown_code", "other_congregation", "already_graded", "file_archived", "not_sent", "not_packet_page"];
+export const resumableUploadKindValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["ResumableUpload"]["kind"]> = ["service_center", "graded"];
+export const resumableUploadStateValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["ResumableUpload"]["state"]> = ["receiving", "finishing", "accepted", "refused"];
 export const databaseResultStatusValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["DatabaseResult"]["status"]> = ["ok"];
 export const mailStatusValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["MailStatus"]> = ["queued", "sent", "failed", "not_sent"];
 export const componentsParametersOrderDirectionValues: ReadonlyArray<FlattenedDeepRequired<components>["parameters"]["OrderDirection"]> = ["asc", "desc"];

@@ -35,6 +35,12 @@ export interface BlobStore {
    * mupdf read big PDFs through a file descriptor); undefined for remote stores.
    */
   localPath(key: string): string | undefined;
+  /**
+   * A folder of the store's temporary area for files kept longer than one write (resumable
+   * uploads' parts), when the store keeps files on local disk; the sweep of stopped writes
+   * leaves it alone. Absent for remote stores.
+   */
+  localTemporaryFolder?(name: string): string;
 }
 
 /** The write went over its byte limit; nothing was stored. */
@@ -220,6 +226,10 @@ export class FolderBlobStore implements BlobStore {
     return this.pathOf(key);
   }
 
+  localTemporaryFolder(name: string): string {
+    return path.join(this.tempDir, name);
+  }
+
   /**
    * Removes temporary files of writes that are no longer running: those of a process of this
    * host that has ended (a crash: its next start finds them at once), and any untouched for
@@ -235,7 +245,8 @@ export class FolderBlobStore implements BlobStore {
     }
     for (const name of names) {
       const file = path.join(this.tempDir, name);
-      if (writesInFlight.has(file)) continue;
+      // Only writes' own files: folders of longer-lived temporary files keep their own rules.
+      if (!name.endsWith('.part') || writesInFlight.has(file)) continue;
       try {
         if (!writerEnded(name) && Date.now() - (await stat(file)).mtimeMs <= olderThanMs) continue;
         await rm(file, { force: true });

@@ -14,14 +14,27 @@
 //                          SELECT_STUDY_HELPER (intro only), SET_PAGE_LENGTH (service_center only).
 //                          UPLOAD → uploading, guard canUpload: a file, no too-large file, and a
 //                          study helper when it is an intro upload
-//     uploading            one request per file, in order; results collected per file
+//     uploading            one resumable upload per file, in order; results collected per file.
+//                          CANCEL here → cancelled (not closed: the dialog says nothing was stored)
 //       (nextFile)         transient: all files handled → decide; a file that cannot be sent
 //                          ("File is undefined", "File too large") is recorded and skipped;
-//                          otherwise → sending
+//                          otherwise → lookingForEarlier
+//       lookingForEarlier  invokes actor `findEarlierUpload` (id "findEarlierUpload"): an
+//                          unfinished upload of the same file (a reload, a closed laptop) →
+//                          offeringToContinue; none (or the lookup failed) → sending
+//       offeringToContinue context.earlier (bytes kept of how many): CONTINUE_EARLIER → sending
+//                          from there; START_OVER → sending from 0 (the earlier one is dropped)
 //       sending            invokes actor `uploadFile` (id "uploadFile") for context.currentIndex;
 //                          UPLOAD_PROGRESS {loaded, total, at} updates bytes sent, percent and time
 //                          left; done or error → nextFile (an error is classified with
-//                          classifyUploadError)
+//                          classifyUploadError); PAUSE → paused
+//         transferring     bytes going out. UPLOAD_RETRYING {delayMs, at} → waitingToRetry
+//         waitingToRetry   the connection dropped; the actor retries with backoff by itself
+//                          ("Connection lost, retrying in 8 s…"); UPLOAD_PROGRESS → transferring
+//       paused             the actor is stopped (the server keeps what arrived); RESUME → sending,
+//                          which continues from the server's offset
+//     cancelled            invokes actor `cancelUpload` (the server drops the unfinished upload's
+//                          parts); shows that nothing of the file was stored. CLOSE → closed
 //     (decide)             transient: summarizeUploadResults → processing | failed
 //     processing           every file uploaded (context.uploadedFileIds); invokes actor
 //                          `followProcessing` (id "followProcessing") until the server has read
@@ -31,9 +44,10 @@
 //     warning              context.report: counts and the next step
 //     failed               context.errorType (spec §8), e.g. for the result banner
 //
-// The screen supplies with .provide(): actor `uploadFile` (the multipart POST; it throws
-// {status, body} for an HTTP error and anything else for a network failure; it reports bytes
-// sent through input.onProgress) and actor `followProcessing` (waits for the server's processing
+// The screen supplies with .provide(): actor `uploadFile` (a resumable upload; it throws
+// {status, body} for a refusal and anything else for a network failure it gave up on; it reports
+// bytes sent through input.onProgress and each retry through input.onRetry), actors
+// `findEarlierUpload` and `cancelUpload`, and actor `followProcessing` (waits for the server's processing
 // of the uploaded ids and returns a ProcessingReport; an error there ends in success with no
 // report: the upload itself worked). Leaving `sending` (CANCEL/CLOSE) stops the actor, which
 // aborts its `signal`: the request is cancelled. Closing while processing leaves the server at it.
@@ -184,6 +198,17 @@ export interface UploadDialogContext {
   transfer: { loaded: number; total: number; startedAt: number | null; startLoaded: number; at: number | null };
   /** Set when processing ended (success with a report, or warning). */
   report: ProcessingReport | null;
+  /** An unfinished upload of the current file found on the server (offeringToContinue). */
+  earlier: EarlierUpload | null;
+  /** The current file starts over rather than continuing its earlier upload (until bytes go out). */
+  startOver: boolean;
+  /** The last dropped connection's retry, while waitingToRetry. */
+  retry: UploadRetry | null;
+}
+
+/** Whole seconds until the retry, at `now`; 0 once it is due. */
+export function retrySecondsLeft(retry: UploadRetry, now: number): number {
+  return Math.max(0, Math.ceil((retry.at + retry.delayMs - now) / 1000));
 }
 
 /** Share of the current file sent, 0 to 100. */
@@ -231,7 +256,30 @@ export type UploadDialogEvent =
   | { type: 'CLEAR_FILES' }
   | { type: 'UPLOAD' }
   | { type: 'CANCEL' }
-  | { type: 'CLOSE' };
+  | { type: 'CLOSE' }
+  | { type: 'PAUSE' }
+  | { type: 'RESUME' }
+  | { type: 'CONTINUE_EARLIER' }
+  | { type: 'START_OVER' }
+  | ({ type: 'UPLOAD_RETRYING' } & UploadRetry);
+
+/** The connection dropped: the next attempt is in `delayMs`, counted from `at` (ms since the epoch). */
+export interface UploadRetry {
+  delayMs: number;
+  at: number;
+}
+
+/** An unfinished upload of the same file found on the server: bytes kept of the file's size. */
+export interface EarlierUpload {
+  offset: number;
+  size: number;
+}
+
+/** Input of the `findEarlierUpload` and `cancelUpload` actors. */
+export interface UploadTargetInput {
+  variant: UploadVariant;
+  file: FileLike;
+}
 
 /** Input of the `uploadFile` actor: everything one multipart request needs. */
 export interface UploadFileInput {
@@ -242,8 +290,12 @@ export interface UploadFileInput {
   isIntro: boolean;
   /** study_helper: sent as `study_helper` only for intro files; null otherwise. */
   studyHelperId: string | null;
+  /** Start over instead of continuing an unfinished upload of the same file. */
+  startOver?: boolean;
   /** Called with the bytes sent so far (the actor reports them to the machine through it). */
   onProgress?: (progress: UploadProgress) => void;
+  /** Called when the connection dropped and the actor will try again. */
+  onRetry?: (retry: UploadRetry) => void;
 }
 
 /** Input of the `followProcessing` actor. */
@@ -289,6 +341,9 @@ const freshContext = (variant: UploadVariant, acceptedTypes: string[]): UploadDi
   errorType: null,
   transfer: { loaded: 0, total: 0, startedAt: null, startLoaded: 0, at: null },
   report: null,
+  earlier: null,
+  startOver: false,
+  retry: null,
 });
 
 export const uploadDialogMachine = setup({
@@ -303,6 +358,12 @@ export const uploadDialogMachine = setup({
     }),
     followProcessing: fromPromise<ProcessingReport, FollowProcessingInput>(async () => {
       throw new Error('upload-dialog machine: "followProcessing" must be supplied by the screen with .provide()');
+    }),
+    findEarlierUpload: fromPromise<EarlierUpload | null, UploadTargetInput>(async () => {
+      throw new Error('upload-dialog machine: "findEarlierUpload" must be supplied by the screen with .provide()');
+    }),
+    cancelUpload: fromPromise<void, UploadTargetInput>(async () => {
+      throw new Error('upload-dialog machine: "cancelUpload" must be supplied by the screen with .provide()');
     }),
   },
   actions: {
@@ -334,10 +395,25 @@ export const uploadDialogMachine = setup({
     startUploading: assign({ currentIndex: 0, results: [], uploadedFileIds: [], errorType: null, report: null }),
     startFile: assign(({ context }) => ({
       transfer: { loaded: 0, total: context.files[context.currentIndex]?.size ?? 0, startedAt: null, startLoaded: 0, at: null },
+      earlier: null,
+      startOver: false,
+      retry: null,
     })),
+    keepEarlier: assign((_, params: { earlier: EarlierUpload | null }) => ({ earlier: params.earlier })),
+    continueEarlier: assign(({ context }) => ({
+      transfer: { ...context.transfer, loaded: context.earlier?.offset ?? 0 },
+      startOver: false,
+    })),
+    startOver: assign({ startOver: true }),
+    // After a pause or a retry the rate counts again from the next report.
+    restartRate: assign(({ context }) => ({ transfer: { ...context.transfer, startedAt: null, startLoaded: 0, at: null }, retry: null })),
+    keepRetry: assign(({ event }) => (event.type === 'UPLOAD_RETRYING' ? { retry: { delayMs: event.delayMs, at: event.at } } : {})),
     countBytes: assign(({ context, event }) =>
       event.type === 'UPLOAD_PROGRESS'
         ? {
+            // Bytes went out: a pause now continues rather than starting over again.
+            startOver: false,
+            retry: null,
             transfer: {
               loaded: event.loaded,
               total: event.total > 0 ? event.total : context.transfer.total,
@@ -399,6 +475,7 @@ export const uploadDialogMachine = setup({
     allFilesUploaded: ({ context }) => summarizeUploadResults(context.results).status === 'success',
     currentFileUnsendable: ({ context }) => fileProblem(context.files[context.currentIndex]) !== null,
     reportHasProblems: ({ context }) => (context.report?.problems ?? 0) > 0,
+    foundEarlier: (_, params: { earlier: EarlierUpload | null }) => params.earlier !== null && params.earlier.offset > 0,
   },
 }).createMachine({
   id: 'uploadDialog',
@@ -434,17 +511,46 @@ export const uploadDialogMachine = setup({
         },
         uploading: {
           initial: 'nextFile',
+          // Not closed at once: the dialog says that nothing of the file was stored.
+          on: { CANCEL: { target: '#uploadDialog.open.cancelled' } },
           states: {
             nextFile: {
               always: [
                 { guard: 'allFilesHandled', target: '#uploadDialog.open.decide' },
                 { guard: 'currentFileUnsendable', target: 'nextFile', reenter: true, actions: 'recordUnsendableFile' },
-                { target: 'sending' },
+                { target: 'lookingForEarlier', actions: 'startFile' },
               ],
             },
+            lookingForEarlier: {
+              invoke: {
+                id: 'findEarlierUpload',
+                src: 'findEarlierUpload',
+                input: ({ context }) => ({ variant: context.variant, file: context.files[context.currentIndex] as FileLike }),
+                onDone: [
+                  {
+                    guard: { type: 'foundEarlier', params: ({ event }) => ({ earlier: event.output }) },
+                    target: 'offeringToContinue',
+                    actions: { type: 'keepEarlier', params: ({ event }) => ({ earlier: event.output }) },
+                  },
+                  { target: 'sending' },
+                ],
+                // Not knowing of an earlier upload only means starting this one afresh.
+                onError: { target: 'sending' },
+              },
+            },
+            offeringToContinue: {
+              on: {
+                CONTINUE_EARLIER: { target: 'sending', actions: 'continueEarlier' },
+                START_OVER: { target: 'sending', actions: 'startOver' },
+              },
+            },
             sending: {
-              entry: 'startFile',
-              on: { UPLOAD_PROGRESS: { actions: 'countBytes' } },
+              initial: 'transferring',
+              on: {
+                UPLOAD_PROGRESS: { target: '.transferring', actions: 'countBytes' },
+                // The upload exists on the server by now: a resume continues it, never starts over.
+                PAUSE: { target: 'paused', actions: assign({ startOver: false }) },
+              },
               invoke: {
                 id: 'uploadFile',
                 src: 'uploadFile',
@@ -454,7 +560,9 @@ export const uploadDialogMachine = setup({
                   answerSheetPageLength: context.answerSheetPageLength,
                   isIntro: context.isIntro,
                   studyHelperId: context.isIntro ? context.studyHelperId : null,
+                  startOver: context.startOver,
                   onProgress: (progress: UploadProgress) => self.send({ type: 'UPLOAD_PROGRESS', ...progress }),
+                  onRetry: (retry: UploadRetry) => self.send({ type: 'UPLOAD_RETRYING', ...retry }),
                 }),
                 onDone: {
                   target: 'nextFile',
@@ -465,7 +573,26 @@ export const uploadDialogMachine = setup({
                   actions: { type: 'recordFailed', params: ({ event }) => ({ error: event.error }) },
                 },
               },
+              states: {
+                transferring: {
+                  on: { UPLOAD_RETRYING: { target: 'waitingToRetry', actions: 'keepRetry' } },
+                },
+                waitingToRetry: {
+                  on: { UPLOAD_RETRYING: { actions: 'keepRetry' } },
+                },
+              },
             },
+            paused: {
+              entry: 'restartRate',
+              on: { RESUME: { target: 'sending' } },
+            },
+          },
+        },
+        cancelled: {
+          invoke: {
+            id: 'cancelUpload',
+            src: 'cancelUpload',
+            input: ({ context }) => ({ variant: context.variant, file: context.files[context.currentIndex] as FileLike }),
           },
         },
         decide: {
@@ -514,10 +641,17 @@ export const uploadDialogEventFixtures = {
   UPLOAD: { type: 'UPLOAD' },
   CANCEL: { type: 'CANCEL' },
   CLOSE: { type: 'CLOSE' },
+  PAUSE: { type: 'PAUSE' },
+  RESUME: { type: 'RESUME' },
+  CONTINUE_EARLIER: { type: 'CONTINUE_EARLIER' },
+  START_OVER: { type: 'START_OVER' },
+  UPLOAD_RETRYING: { type: 'UPLOAD_RETRYING', delayMs: 8_000, at: 1_700_000_002_000 },
 } satisfies EventFixtures<UploadDialogEvent>;
 
-/** Results of the `uploadFile` actor, for graph walks. */
+/** Results of the `uploadFile`, `findEarlierUpload` and `followProcessing` actors, for graph walks. */
 export const uploadDialogActorResults: readonly ActorResultEvent[] = [
+  { type: 'xstate.done.actor.findEarlierUpload', output: null },
+  { type: 'xstate.done.actor.findEarlierUpload', output: { offset: 1_024, size: 2_048 } satisfies EarlierUpload },
   { type: 'xstate.done.actor.uploadFile', output: { id: 'file-1' } satisfies UploadFileOutput },
   {
     type: 'xstate.error.actor.uploadFile',

@@ -65,7 +65,7 @@ export function toRoutePath(path: string): string {
   return path.replace(/\{([^}]+)\}/g, ':$1');
 }
 
-const methods = ['get', 'post', 'put', 'patch', 'delete'] as const;
+const methods = ['get', 'head', 'post', 'put', 'patch', 'delete'] as const;
 
 /** The operations of a bundled contract document (also used by the contract check). */
 export function operationsOf(document: Json): Operation[] {

@@ -6,6 +6,7 @@ import type { JobDefinition } from './queue';
 import { generateReturnFile } from './return-file';
 import { sendMail } from './send-mail';
 import { sendToStudyHelpers } from './send-packets';
+import { removeAbandonedUploadsJob } from './remove-abandoned-uploads';
 import { processServiceCenterUpload } from './service-center-upload';
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
@@ -15,4 +16,5 @@ export const jobDefinitions: JobDefinition<any>[] = [
   processGradedUpload,
   generateReturnFile,
   sendMail,
+  removeAbandonedUploadsJob,
 ];

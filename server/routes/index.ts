@@ -21,6 +21,7 @@ import { studyHelperRoutes } from './study-helpers';
 import { studentRoutes } from './students';
 import { baptismRoutes } from './baptism';
 import { uploadRoutes } from './uploads';
+import { resumableUploadRoutes } from './uploads/resumable';
 import { databaseRoutes } from './database';
 import { mailRoutes } from './mail';
 
@@ -51,6 +52,7 @@ const routeModules: Array<(app: FastifyInstance) => Promise<void>> = [
   studentRoutes,
   baptismRoutes,
   uploadRoutes,
+  resumableUploadRoutes,
   databaseRoutes,
   mailRoutes,
 ];

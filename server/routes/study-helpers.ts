@@ -5,9 +5,11 @@
 // sees only its own congregation's helpers and packets.
 import multipart from '@fastify/multipart';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { congregationScope, isSameOriginGet, requireUser } from '../auth/session';
+import { congregationScope, isSameOriginGet, requireUser, type SessionUser } from '../auth/session';
+import type { BlobInfo } from '../blob-store';
 import type { ReplyOf, Route } from '../contract/types';
 import { discardIfUnreferenced } from '../db/blob-references';
+import type { Database } from '../db/database';
 import { conflictError, forbidden, HttpError, notFound, validationError } from '../http-error';
 import { MAX_UPLOAD_BYTES } from '../jobs/job-types';
 import { localCopy } from '../workflow/local-copy';
@@ -119,65 +121,112 @@ export function createStudyHelperRoutes(options: StudyHelperRoutesOptions = {}) 
 
     app.post<Route<'uploadStudyHelperFile'>>('/api/study-helpers/file', async (request, reply): Promise<ReplyOf<'uploadStudyHelperFile', 201>> => {
       const user = requireUser(request);
-      const acting = user.role === 'study_helper_coordinator' ? user.congregation_id : null;
       // Decided before the body is read: only a congregation, or an admin choosing a helper, uploads.
-      if (user.role === 'standard_user' || (user.role === 'study_helper_coordinator' && acting === null)) throw forbidden();
+      refuseGradedUploader(user);
       const received = await receiveUploadOrRefuse(request, reply, app.blobStore, maxUploadBytes);
-      const blob = received.blob;
-      const refuse = async (error: HttpError): Promise<never> => {
-        if (blob !== null) await discardIfUnreferenced(db, app.blobStore, blob.key);
-        throw error;
-      };
-      const name = (received.fields.name ?? '').trim();
-      const helperField = (received.fields.study_helper ?? '').trim();
-      if (name === '') return refuse(validationError('name is required'));
-      if (name.length > 300) return refuse(validationError('name must be at most 300 characters'));
-      if (helperField !== '' && !UUID.test(helperField)) return refuse(validationError('study_helper must be a study helper id'));
-      if (blob === null) return refuse(validationError('file is required'));
-      if (blob.size === 0) return refuse(validationError('The file is empty.'));
-
-      let congregationId = acting;
-      const helperId = helperField === '' ? null : helperField;
-      if (helperId !== null) {
-        const helper = await db.maybeOne<{ congregation_id: string }>('SELECT congregation_id FROM study_helpers WHERE id = $1', [helperId]);
-        if (helper === null) return refuse(notFound(STUDY_HELPER_NOT_FOUND));
-        if (acting !== null && helper.congregation_id !== acting) return refuse(forbidden());
-        congregationId ??= helper.congregation_id;
-      }
-      if (congregationId === null) return refuse(new HttpError(403, UPLOAD_NEEDS_CONGREGATION));
-
-      // Same bytes as an earlier upload (or, for an intro file, as any file): the blob is theirs.
-      const duplicate = await db.maybeOne(
-        `SELECT 1 FROM graded_uploads WHERE sha256 = $1 UNION ALL SELECT 1 FROM files WHERE sha256 = $1 AND $2::boolean LIMIT 1`,
-        [blob.sha256, helperId !== null],
-      );
-      if (duplicate !== null) throw new HttpError(409, { error_type: 'DUPLICATE_FILE', message: 'This file has already been uploaded.' });
-
-      let pageCount: number;
-      const local = await localCopy(app.blobStore, blob.key);
-      try {
-        pageCount = (await checkPdfBounded(local.path)).pageCount;
-      } catch (error) {
-        if (error instanceof PdfCheckError) return refuse(validationError(`Invalid file format or corrupted file: ${error.message}`));
-        await discardIfUnreferenced(db, app.blobStore, blob.key);
-        throw error;
-      } finally {
-        await local.dispose();
-      }
-
-      const uploadId = await db.transaction(async (tx) => {
-        const row = await tx.one<{ id: string }>(
-          `INSERT INTO graded_uploads (name, congregation_id, study_helper_id, is_intro, blob_key, sha256, uploaded_by, size_bytes, page_count)
-           VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9) RETURNING id`,
-          [name, congregationId, helperId, helperId !== null, blob.key, blob.sha256, user.id, blob.size, pageCount],
-        );
-        await startProgress(tx, JOB.processGradedUpload, row.id, pageCount);
-        return row.id;
-      });
-      await queueJob(request, JOB.processGradedUpload, { upload_id: uploadId }, uploadId);
+      const uploadId = await acceptGradedUpload(request, user, received.fields, received.blob);
       return reply.code(201).send({ status: 'success', id: uploadId });
     });
   };
 }
 
 export const studyHelperRoutes = createStudyHelperRoutes();
+
+/** Only a congregation (a coordinator, or an admin viewing as one), or an admin choosing a helper, uploads graded scans. */
+export function refuseGradedUploader(user: SessionUser): void {
+  const acting = user.role === 'study_helper_coordinator' ? user.congregation_id : null;
+  if (user.role === 'standard_user' || (user.role === 'study_helper_coordinator' && acting === null)) throw forbidden();
+}
+
+/** The multipart fields of a graded upload, checked as the contract's StudyHelperFileUpload describes them. */
+function gradedFieldsProblem(fields: Record<string, string>): string | null {
+  const name = (fields.name ?? '').trim();
+  const helperField = (fields.study_helper ?? '').trim();
+  if (name === '') return 'name is required';
+  if (name.length > 300) return 'name must be at most 300 characters';
+  if (helperField !== '' && !UUID.test(helperField)) return 'study_helper must be a study helper id';
+  return null;
+}
+
+/**
+ * Where a graded upload goes: its name, the intro file's study helper and the congregation. Throws
+ * the refusal (400 fields, 404 unknown helper, 403 another congregation's). Checked again when a
+ * resumable upload's last byte arrives.
+ */
+export async function gradedUploadTarget(
+  db: Database,
+  user: SessionUser,
+  fields: Record<string, string>,
+): Promise<{ name: string; helperId: string | null; congregationId: string }> {
+  refuseGradedUploader(user);
+  const acting = user.role === 'study_helper_coordinator' ? user.congregation_id : null;
+  const problem = gradedFieldsProblem(fields);
+  if (problem !== null) throw validationError(problem);
+  const name = (fields.name ?? '').trim();
+  const helperField = (fields.study_helper ?? '').trim();
+  let congregationId = acting;
+  const helperId = helperField === '' ? null : helperField;
+  if (helperId !== null) {
+    const helper = await db.maybeOne<{ congregation_id: string }>('SELECT congregation_id FROM study_helpers WHERE id = $1', [helperId]);
+    if (helper === null) throw notFound(STUDY_HELPER_NOT_FOUND);
+    if (acting !== null && helper.congregation_id !== acting) throw forbidden();
+    congregationId ??= helper.congregation_id;
+  }
+  if (congregationId === null) throw new HttpError(403, UPLOAD_NEEDS_CONGREGATION);
+  return { name, helperId, congregationId };
+}
+
+/**
+ * A received graded scan becomes a graded upload: the target's checks, the duplicate rule, the
+ * PDF check, the row and its matching job. Returns the upload's id; throws the refusal (the blob
+ * is dropped unless another record holds it). Shared by POST /api/study-helpers/file and
+ * resumable uploads.
+ */
+export async function acceptGradedUpload(
+  request: FastifyRequest,
+  user: SessionUser,
+  fields: Record<string, string>,
+  blob: BlobInfo | null,
+): Promise<string> {
+  const app = request.server;
+  const db = app.db;
+  const refuse = async (error: unknown): Promise<never> => {
+    if (blob !== null) await discardIfUnreferenced(db, app.blobStore, blob.key);
+    throw error;
+  };
+  const problem = gradedFieldsProblem(fields);
+  if (problem !== null) return refuse(validationError(problem));
+  if (blob === null) return refuse(validationError('file is required'));
+  if (blob.size === 0) return refuse(validationError('The file is empty.'));
+  const { name, helperId, congregationId } = await gradedUploadTarget(db, user, fields).catch(refuse);
+
+  // Same bytes as an earlier upload (or, for an intro file, as any file): the blob is theirs.
+  const duplicate = await db.maybeOne(
+    `SELECT 1 FROM graded_uploads WHERE sha256 = $1 UNION ALL SELECT 1 FROM files WHERE sha256 = $1 AND $2::boolean LIMIT 1`,
+    [blob.sha256, helperId !== null],
+  );
+  if (duplicate !== null) throw new HttpError(409, { error_type: 'DUPLICATE_FILE', message: 'This file has already been uploaded.' });
+
+  let pageCount: number;
+  const local = await localCopy(app.blobStore, blob.key);
+  try {
+    pageCount = (await checkPdfBounded(local.path)).pageCount;
+  } catch (error) {
+    if (error instanceof PdfCheckError) return refuse(validationError(`Invalid file format or corrupted file: ${error.message}`));
+    return refuse(error);
+  } finally {
+    await local.dispose();
+  }
+
+  const uploadId = await db.transaction(async (tx) => {
+    const row = await tx.one<{ id: string }>(
+      `INSERT INTO graded_uploads (name, congregation_id, study_helper_id, is_intro, blob_key, sha256, uploaded_by, size_bytes, page_count)
+       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9) RETURNING id`,
+      [name, congregationId, helperId, helperId !== null, blob.key, blob.sha256, user.id, blob.size, pageCount],
+    );
+    await startProgress(tx, JOB.processGradedUpload, row.id, pageCount);
+    return row.id;
+  });
+  await queueJob(request, JOB.processGradedUpload, { upload_id: uploadId }, uploadId);
+  return uploadId;
+}

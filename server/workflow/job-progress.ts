@@ -16,6 +16,7 @@ export const JOB = {
   sendToStudyHelpers: 'send_to_study_helpers',
   generateReturnFile: 'generate_return_file_requested',
   processGradedUpload: 'process_graded_upload',
+  removeAbandonedUploads: 'remove_abandoned_uploads',
 } as const satisfies Record<string, JobType>;
 
 /** Progress streams re-read job_progress this often (works across server processes). */

@@ -93,6 +93,12 @@ const additions = [
   'GET /api/courses/{id}/lessons/{lesson_id}/master.pdf',
   'GET /api/uploads/{id}',
   'GET /api/uploads/{id}/pages/{page_number}/image',
+  // Resumable uploads (tus, issue 34).
+  'POST /api/uploads/resumable',
+  'HEAD /api/uploads/resumable/{id}',
+  'PATCH /api/uploads/resumable/{id}',
+  'GET /api/uploads/resumable/{id}',
+  'DELETE /api/uploads/resumable/{id}',
   'DELETE /api/service_centers/{id}',
   'DELETE /api/service-centers/{service_center_id}/recruiters/{recruiter_id}',
   'DELETE /api/service-centers/{service_center_id}/contact-persons/{contact_person_id}',

@@ -4,8 +4,11 @@
 // study_helper) on MSW. The `uploadFile` and `followProcessing` actors' results are MSW answers
 // given when the path says; after each step the screen must show what the spec says for the
 // dialog's state: the spec's rules and texts are written below (never taken from the machine or
-// the screens). UPLOAD_PROGRESS is left out here: it comes from the browser's XMLHttpRequest
-// upload events, which happy-dom does not fire (the machine test and the browser journey cover it).
+// the screens). Uploads are resumable (tus at /api/uploads/resumable): every path starts with an
+// unfinished upload of scan.pdf remembered in localStorage, as a reload leaves it, so the lookup
+// for it is a HEAD the path answers. UPLOAD_PROGRESS and UPLOAD_RETRYING are left out here: they
+// come from the browser's XMLHttpRequest upload events and dropped connections, which happy-dom
+// does not make (the machine test and the browser journeys cover them).
 import { afterEach, describe, expect, it } from 'vitest';
 import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { http, HttpResponse } from 'msw';
@@ -16,6 +19,7 @@ import {
   uploadDialogEventFixtures,
   uploadDialogMachine,
   uploadDialogModelInputs,
+  type EarlierUpload,
   type ProcessingReport,
   type UploadDialogEvent,
   type UploadDialogInput,
@@ -57,15 +61,63 @@ const DUPLICATE_FILE_BANNER = 'This file has already been uploaded. Please uploa
 
 const STUDY_HELPER = { id: 'sh-1', name: 'Sister Ada Mensah' };
 const CREATED_ID = 'file-1';
+/** The unfinished upload a reload left: half of scan.pdf (2,048 bytes) sent. */
+const EARLIER_ID = 'e'.repeat(32);
+const EARLIER_OFFSET = 1_024;
+const NEW_ID = 'a'.repeat(32);
+const RESUMABLE = '/api/uploads/resumable';
+
+/**
+ * What tus-js-client keeps in localStorage for an unfinished upload: found again by the file's
+ * identity (name, type, size, modified time), the kind of upload and the portal's address.
+ */
+function rememberEarlierUpload(variant: UploadDialogInput['variant']) {
+  localStorage.clear();
+  const file = uploadDialogEventFixtures.CHOOSE_FILES.files[0]!;
+  const fingerprint = ['portal-upload', variant, file.name, file.type, file.size, file.lastModified, `${location.origin}${RESUMABLE}`].join('/');
+  localStorage.setItem(`tus::${fingerprint}::1`, JSON.stringify({ size: file.size, metadata: {}, creationTime: '2026-11-27T10:00:00Z', uploadUrl: `${location.origin}${RESUMABLE}/${EARLIER_ID}` }));
+}
+
+/** The tus metadata of a creation request, decoded. */
+function metadataOf(request: Request): Record<string, string> {
+  return Object.fromEntries(
+    (request.headers.get('upload-metadata') ?? '').split(',').map((pair) => {
+      const [key, value = ''] = pair.split(' ');
+      return [key, atob(value)];
+    }),
+  );
+}
+
+let earlierAnswered = false;
+const created: Request[] = [];
+const cancelled: string[] = [];
 
 let gates = new GatedApi();
 afterEach(() => gates.release());
 
 function useApi(variant: UploadDialogInput['variant']) {
   gates = new GatedApi();
+  earlierAnswered = false;
+  created.length = 0;
+  cancelled.length = 0;
+  rememberEarlierUpload(variant);
+  const earlierLookup = gates.resolver('earlier');
   server.use(
-    gates.handler('post', '*/api/file', 'upload'),
-    gates.handler('post', '*/api/study-helpers/file', 'upload'),
+    // The lookup of the earlier upload waits for the path; later HEADs (a resume) say where it stands.
+    http.head(`*${RESUMABLE}/:id`, (info) => {
+      if (!earlierAnswered) return earlierLookup(info);
+      const offset = info.params.id === EARLIER_ID ? EARLIER_OFFSET : 0;
+      return new HttpResponse(null, { headers: { 'tus-resumable': '1.0.0', 'upload-offset': String(offset), 'upload-length': '2048' } });
+    }),
+    http.post(`*${RESUMABLE}`, ({ request }) => {
+      created.push(request.clone());
+      return new HttpResponse(null, { status: 201, headers: { 'tus-resumable': '1.0.0', location: `${RESUMABLE}/${NEW_ID}` } });
+    }),
+    http.delete(`*${RESUMABLE}/:id`, ({ params }) => {
+      cancelled.push(String(params.id));
+      return new HttpResponse(null, { status: 204, headers: { 'tus-resumable': '1.0.0' } });
+    }),
+    gates.handler('patch', `*${RESUMABLE}/:id`, 'upload'),
     // The congregation's study helpers (the picker asks GET /api/study-helpers?congregation=…).
     http.get('*/api/study-helpers', ({ request }) => {
       const ofCongregation = new URL(request.url).searchParams.get('congregation') === DEMO_CONGREGATION_ID;
@@ -116,9 +168,15 @@ const inDialog = () => within(screen.getByRole('dialog'));
 /** The MSW answer that stands for an actor result. */
 function answerFor(variant: UploadDialogInput['variant'], next: PathEvent): Response | null {
   if (next?.type === 'xstate.done.actor.uploadFile') {
-    return variant === 'service_center'
-      ? HttpResponse.json({ id: CREATED_ID }, { status: 201 })
-      : HttpResponse.json({ status: 'success', id: CREATED_ID });
+    // The last byte: the server names what the upload became.
+    return new HttpResponse(null, { status: 204, headers: { 'tus-resumable': '1.0.0', 'upload-offset': '2048', 'upload-result-id': CREATED_ID } });
+  }
+  if (next?.type === 'xstate.done.actor.findEarlierUpload') {
+    const earlier = next.output as EarlierUpload | null;
+    // Gone on the server (404), or half sent.
+    return earlier === null
+      ? new HttpResponse(null, { status: 404 })
+      : new HttpResponse(null, { headers: { 'tus-resumable': '1.0.0', 'upload-offset': String(earlier.offset), 'upload-length': String(earlier.size) } });
   }
   if (next?.type === 'xstate.done.actor.followProcessing') {
     problems = (next.output as ProcessingReport).problems;
@@ -164,6 +222,25 @@ async function perform(event: PathEvent, variant: UploadDialogInput['variant']) 
       return;
     case 'UPLOAD':
       fireEvent.click(inDialog().getByRole('button', { name: 'Upload' }));
+      await waitFor(() => expect(gates.pending('earlier')).toBe(1));
+      return;
+    case 'xstate.done.actor.findEarlierUpload':
+      await gates.answer('earlier', answerFor(variant, event) as Response);
+      earlierAnswered = true;
+      if (event.output === null) await waitFor(() => expect(gates.pending('upload')).toBe(1));
+      return;
+    case 'CONTINUE_EARLIER':
+    case 'START_OVER':
+      fireEvent.click(inDialog().getByRole('button', { name: event.type === 'START_OVER' ? 'Start over' : 'Continue' }));
+      await waitFor(() => expect(gates.pending('upload')).toBe(1));
+      return;
+    case 'PAUSE':
+      fireEvent.click(inDialog().getByRole('button', { name: 'Pause' }));
+      // The PATCH in flight is aborted by the browser: nobody reads its answer.
+      await gates.answer('upload', new Response(null, { status: 503 }));
+      return;
+    case 'RESUME':
+      fireEvent.click(inDialog().getByRole('button', { name: 'Resume' }));
       await waitFor(() => expect(gates.pending('upload')).toBe(1));
       return;
     case 'xstate.done.actor.uploadFile':
@@ -232,22 +309,57 @@ async function expectScreen(state: Snapshot, app: RenderAppResult) {
     }
     return;
   }
+  if (state.matches({ open: { uploading: 'lookingForEarlier' } })) {
+    expect(await inDialog().findByText(`Looking for an earlier upload of ${context.files[context.currentIndex]?.name}…`)).toBeTruthy();
+    return;
+  }
+  if (state.matches({ open: { uploading: 'offeringToContinue' } })) {
+    // "After a reload the dialog offers to continue an unfinished upload of the same file."
+    expect(await inDialog().findByText(/^An earlier upload of scan\.pdf stopped at 50% .*Continue it, or start over\?$/)).toBeTruthy();
+    expect(inDialog().getByRole('button', { name: 'Continue' })).toBeTruthy();
+    expect(inDialog().getByRole('button', { name: 'Start over' })).toBeTruthy();
+    return;
+  }
+  if (state.matches({ open: { uploading: 'paused' } })) {
+    const file = context.files[context.currentIndex];
+    expect(await inDialog().findByText(`Paused ${file?.name} (${context.currentIndex + 1} of ${context.files.length})`)).toBeTruthy();
+    expect(inDialog().getByRole('button', { name: 'Resume' })).toBeTruthy();
+    expect(inDialog().queryByRole('button', { name: 'Pause' })).toBeNull();
+    return;
+  }
   if (state.matches({ open: { uploading: 'sending' } })) {
     const file = context.files[context.currentIndex];
     expect(await inDialog().findByRole('status', { name: 'Uploading' })).toBeTruthy();
     expect(inDialog().getByText(`Uploading ${file?.name} (${context.currentIndex + 1} of ${context.files.length})…`)).toBeTruthy();
-    expect((inDialog().getByRole('button', { name: /Upload/ }) as HTMLButtonElement).disabled).toBe(true);
-    // The request carries what spec §7 lists for the variant.
-    const request = gates.received.get('upload')?.at(-1) as Request;
-    const form = await request.formData();
-    expect(form.get('name')).toBe(file?.name);
-    expect((form.get('file') as File).name).toBe(file?.name);
-    if (context.variant === 'service_center') {
-      expect(form.get('answer_sheet_page_length')).toBe(String(context.answerSheetPageLength));
-      expect(form.get('scanned_at')).toBe(new Date(file?.lastModified ?? 0).toISOString());
-    } else {
-      expect(form.get('study_helper')).toBe(context.isIntro ? context.studyHelperId : null);
+    expect((inDialog().getByRole('button', { name: /^Upload/ }) as HTMLButtonElement).disabled).toBe(true);
+    expect(inDialog().getByRole('button', { name: 'Pause' })).toBeTruthy();
+    const patch = gates.received.get('upload')?.at(-1) as Request;
+    if (created.length === 0) {
+      // Continuing the earlier upload: from where it stopped, with no new upload made.
+      expect(patch.url).toMatch(new RegExp(`${EARLIER_ID}$`));
+      expect(patch.headers.get('upload-offset')).toBe(String(EARLIER_OFFSET));
+      return;
     }
+    // A new upload carries what spec §7 lists for the variant's multipart call.
+    expect(patch.url).toMatch(new RegExp(`${NEW_ID}$`));
+    const fields = metadataOf(created.at(-1)!);
+    expect(fields.name).toBe(file?.name);
+    expect(fields.filename).toBe(file?.name);
+    if (context.variant === 'service_center') {
+      expect(fields.kind).toBe('service_center');
+      expect(fields.answer_sheet_page_length).toBe(String(context.answerSheetPageLength));
+      expect(fields.scanned_at).toBe(new Date(file?.lastModified ?? 0).toISOString());
+    } else {
+      expect(fields.kind).toBe('graded');
+      expect(fields.study_helper).toBe(context.isIntro ? (context.studyHelperId ?? undefined) : undefined);
+    }
+    return;
+  }
+  if (state.matches({ open: 'cancelled' })) {
+    // Cancelling during an upload says so, and the server is told to drop what it kept.
+    expect(await inDialog().findByText('Upload cancelled: nothing of scan.pdf was stored.')).toBeTruthy();
+    expect(inDialog().getByRole('button', { name: 'Done' })).toBeTruthy();
+    await waitFor(() => expect(cancelled.length).toBeGreaterThan(0));
     return;
   }
   if (state.matches({ open: 'processing' })) {
@@ -289,7 +401,7 @@ for (const input of uploadDialogModelInputs) {
   const paths = getShortestPaths(uploadDialogMachine, {
     input,
     events: modelEvents(
-      Object.values(uploadDialogEventFixtures).filter((event) => event.type !== 'UPLOAD_PROGRESS'),
+      Object.values(uploadDialogEventFixtures).filter((event) => event.type !== 'UPLOAD_PROGRESS' && event.type !== 'UPLOAD_RETRYING'),
       uploadDialogActorResults,
     ),
   });

@@ -35,6 +35,8 @@ interface Side {
   distributed: string;
   upload: string;
   baptismRequest: string;
+  /** A resumable upload of the side's coordinator (side A) or of another user (side B). */
+  resumable: string;
 }
 
 interface World {
@@ -77,6 +79,7 @@ async function makeSide(db: Database, code: string, world: { serviceCenter: stri
     distributed: distributed.id,
     upload: upload.id,
     baptismRequest: request.id,
+    resumable: `${code.slice(0, 2).toLowerCase() === 'aa' ? 'a' : 'b'}`.repeat(32),
   };
 }
 
@@ -99,6 +102,7 @@ function multipart(fields: Record<string, string>, file: Buffer): { payload: Buf
 
 interface Request {
   url: string;
+  headers?: Record<string, string>;
   payload?: unknown;
   multipart?: Record<string, string>;
 }
@@ -192,13 +196,25 @@ const requests: Record<string, (w: World, s: Side) => Request> = {
   deleteStudyHelper: (_w, s) => ({ url: `/api/study-helpers/${s.helper}` }),
   deleteBaptismRequest: (_w, s) => ({ url: `/api/baptism-requests/${s.baptismRequest}` }),
   withdrawUpload: (_w, s) => ({ url: `/api/uploads/${s.upload}` }),
+  createResumableUpload: () => ({
+    url: '/api/uploads/resumable',
+    headers: { 'tus-resumable': '1.0.0', 'upload-length': '1000', 'upload-metadata': `kind ${btoa('graded')},name ${btoa('Graded packet')}` },
+  }),
+  getResumableUploadOffset: (_w, s) => ({ url: `/api/uploads/resumable/${s.resumable}`, headers: { 'tus-resumable': '1.0.0' } }),
+  appendResumableUpload: (_w, s) => ({
+    url: `/api/uploads/resumable/${s.resumable}`,
+    headers: { 'tus-resumable': '1.0.0', 'upload-offset': '0', 'content-type': 'application/offset+octet-stream' },
+    payload: Buffer.alloc(10),
+  }),
+  getResumableUpload: (_w, s) => ({ url: `/api/uploads/resumable/${s.resumable}` }),
+  cancelResumableUpload: (_w, s) => ({ url: `/api/uploads/resumable/${s.resumable}`, headers: { 'tus-resumable': '1.0.0' } }),
   recallFile: (_w, s) => ({ url: `/api/file/${s.file}/send` }),
 };
 
 const UNKNOWN = '00000000-0000-4000-8000-000000000000';
 
 /** Calls that change or end what later calls need: run after everything else. */
-const runLast = ['deleteFile', 'deleteRecruitingPoint', 'deleteBaptismRequest', 'withdrawUpload', 'logout'];
+const runLast = ['deleteFile', 'deleteRecruitingPoint', 'deleteBaptismRequest', 'withdrawUpload', 'cancelResumableUpload', 'logout'];
 
 type Caller = 'anonymous' | 'standard' | 'coordinatorOnOther' | 'coordinatorOnOwn' | 'admin';
 
@@ -209,7 +225,7 @@ function allowed(op: Operation, caller: Caller): boolean {
   if (op.operationId === 'setViewAs') return caller === 'admin';
   if (op.operationId === 'deleteDatabase') return false; // disabled unless ALLOW_DATABASE_DELETE=true
   // Graded scans belong to a congregation: an admin uploads them only while viewing as one.
-  if (op.operationId === 'uploadStudyHelperFile') return caller === 'coordinatorOnOwn' || caller === 'coordinatorOnOther';
+  if (op.operationId === 'uploadStudyHelperFile' || op.operationId === 'createResumableUpload') return caller === 'coordinatorOnOwn' || caller === 'coordinatorOnOther';
   if (op.access === 'user') return true;
   if (caller === 'standard') return false;
   if (op.access === 'admin') return caller === 'admin';
@@ -249,6 +265,11 @@ describe('roles on every call', () => {
       coordinatorOnOwn: await signInCoordinator(app, A.congregation, 'coord-a@test.local'),
       admin: await signInAdmin(app),
     };
+    // Each side's resumable upload: side A's is its coordinator's, side B's another user's.
+    const other = await signIn(app, 'other-uploader@test.local', { role: 'scanning_admin', congregationId: null, isAdmin: false });
+    for (const [side, owner] of [[A, callers.coordinatorOnOwn], [B, other]] as const) {
+      await db.query(`INSERT INTO resumable_uploads (id, user_id, kind, fields, filename, length) VALUES ($1, $2, 'graded', '{"name": "Packet"}', 'packet.pdf', 1000)`, [side.resumable, owner.user.id]);
+    }
     pdf = await tinyPdf();
   }
 
@@ -259,7 +280,7 @@ describe('roles on every call', () => {
     const options: InjectOptions = {
       method: op.method as InjectOptions['method'],
       url: request.url,
-      headers: who ? { ...who.headers } : { origin: 'http://localhost:3000' },
+      headers: { ...(who ? who.headers : { origin: 'http://localhost:3000' }), ...request.headers },
     };
     if (request.multipart) {
       const body = multipart(request.multipart, await tinyPdf());

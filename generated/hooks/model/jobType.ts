@@ -27,4 +27,5 @@ export const JobType = {
   process_service_center_upload: 'process_service_center_upload',
   generate_return_file_requested: 'generate_return_file_requested',
   process_graded_upload: 'process_graded_upload',
+  remove_abandoned_uploads: 'remove_abandoned_uploads',
 } as const;

@@ -38,6 +38,7 @@ import {
 import type {
   FileRef,
   JpegResponse,
+  ResumableUpload,
   UploadList,
   UploadReport,
   UploadReportSheet
@@ -51,6 +52,8 @@ export const getGetUploadResponseFileRefMock = (overrideResponse: Partial<FileRe
 export const getGetUploadResponseUploadReportSheetMock = (overrideResponse: Partial<UploadReportSheet> = {}): UploadReportSheet => ({...{id: faker.string.uuid(), student_human_id: faker.helpers.arrayElement([faker.number.int({min: undefined, max: undefined}),null,]), lesson: faker.helpers.arrayElement([faker.string.alpha({length: {min: 10, max: 20}}),null,])}, ...overrideResponse});
 
 export const getGetUploadResponseMock = (overrideResponse: Partial< UploadReport > = {}): UploadReport => ({id: faker.string.uuid(), name: (() => faker.person.fullName())(), created_at: `${faker.date.past().toISOString().split('.')[0]}Z`, process_status: faker.helpers.arrayElement(Object.values(ProcessStatus)), is_intro: faker.datatype.boolean(), failure_reason: faker.helpers.arrayElement([faker.string.alpha({length: {min: 10, max: 20}}),null,]), summary: {pages_read: faker.number.int({min: 0, max: undefined}), matched: faker.number.int({min: 0, max: undefined}), not_matched: faker.number.int({min: 0, max: undefined}), blank_dropped: faker.number.int({min: 0, max: undefined})}, pages: Array.from({ length: faker.number.int({ min: 1, max: 10 }) }, (_, i) => i + 1).map(() => ({page_number: (() => faker.number.int({ min: 1, max: 4 }))(), result: faker.helpers.arrayElement(Object.values(UploadPageResult)), reason: faker.helpers.arrayElement([faker.helpers.arrayElement(Object.values(UploadPageReason)),null,]), kept: faker.datatype.boolean(), detail: faker.helpers.arrayElement([faker.string.alpha({length: {min: 10, max: 20}}),null,]), code: faker.helpers.arrayElement([faker.string.alpha({length: {min: 10, max: 20}}),null,]), file: faker.helpers.arrayElement([{...getGetUploadResponseFileRefMock()},null,]), answer_sheet: faker.helpers.arrayElement([{...getGetUploadResponseUploadReportSheetMock()},null,]), has_image: faker.datatype.boolean()})), ...overrideResponse})
+
+export const getGetResumableUploadResponseMock = (overrideResponse: Partial< ResumableUpload > = {}): ResumableUpload => ({id: faker.string.alpha({length: {min: 10, max: 20}}), kind: faker.helpers.arrayElement(['service_center','graded'] as const), name: (() => faker.person.fullName())(), filename: faker.string.alpha({length: {min: 10, max: 20}}), offset: faker.number.int({min: 0, max: undefined}), length: faker.number.int({min: 1, max: undefined}), state: faker.helpers.arrayElement(['receiving','finishing','accepted','refused'] as const), result_id: faker.helpers.arrayElement([faker.string.uuid(),null,]), refusal: faker.helpers.arrayElement([{status: faker.number.int({min: undefined, max: undefined}), detail: {}},null,]), created_at: `${faker.date.past().toISOString().split('.')[0]}Z`, ...overrideResponse})
 
 export const getGetUploadPageImageResponseMock = (): JpegResponse => (new Blob(faker.helpers.arrayElements(faker.word.words(10).split(' '))))
 
@@ -89,6 +92,58 @@ export const getWithdrawUploadMockHandler = (overrideResponse?: void | ((info: P
   }, options)
 }
 
+export const getCreateResumableUploadMockHandler = (overrideResponse?: void | ((info: Parameters<Parameters<typeof http.post>[1]>[0]) => Promise<void> | void), options?: RequestHandlerOptions) => {
+  return http.post('*/api/uploads/resumable', async (info) => {await delay(0);
+  if (typeof overrideResponse === 'function') {await overrideResponse(info); }
+    return new HttpResponse(null,
+      { status: 201,
+        
+      })
+  }, options)
+}
+
+export const getGetResumableUploadOffsetMockHandler = (overrideResponse?: void | ((info: Parameters<Parameters<typeof http.head>[1]>[0]) => Promise<void> | void), options?: RequestHandlerOptions) => {
+  return http.head('*/api/uploads/resumable/:id', async (info) => {await delay(0);
+  if (typeof overrideResponse === 'function') {await overrideResponse(info); }
+    return new HttpResponse(null,
+      { status: 200,
+        
+      })
+  }, options)
+}
+
+export const getAppendResumableUploadMockHandler = (overrideResponse?: void | ((info: Parameters<Parameters<typeof http.patch>[1]>[0]) => Promise<void> | void), options?: RequestHandlerOptions) => {
+  return http.patch('*/api/uploads/resumable/:id', async (info) => {await delay(0);
+  if (typeof overrideResponse === 'function') {await overrideResponse(info); }
+    return new HttpResponse(null,
+      { status: 204,
+        
+      })
+  }, options)
+}
+
+export const getGetResumableUploadMockHandler = (overrideResponse?: ResumableUpload | ((info: Parameters<Parameters<typeof http.get>[1]>[0]) => Promise<ResumableUpload> | ResumableUpload), options?: RequestHandlerOptions) => {
+  return http.get('*/api/uploads/resumable/:id', async (info) => {await delay(0);
+  
+    return new HttpResponse(JSON.stringify(overrideResponse !== undefined
+    ? (typeof overrideResponse === "function" ? await overrideResponse(info) : overrideResponse)
+    : getGetResumableUploadResponseMock()),
+      { status: 200,
+        headers: { 'Content-Type': 'application/json' }
+      })
+  }, options)
+}
+
+export const getCancelResumableUploadMockHandler = (overrideResponse?: void | ((info: Parameters<Parameters<typeof http.delete>[1]>[0]) => Promise<void> | void), options?: RequestHandlerOptions) => {
+  return http.delete('*/api/uploads/resumable/:id', async (info) => {await delay(0);
+  if (typeof overrideResponse === 'function') {await overrideResponse(info); }
+    return new HttpResponse(null,
+      { status: 204,
+        
+      })
+  }, options)
+}
+
 export const getGetUploadPageImageMockHandler = (overrideResponse?: JpegResponse | ((info: Parameters<Parameters<typeof http.get>[1]>[0]) => Promise<JpegResponse> | JpegResponse), options?: RequestHandlerOptions) => {
   return http.get('*/api/uploads/:id/pages/:pageNumber/image', async (info) => {await delay(0);
   
@@ -104,5 +159,10 @@ export const getUploadsMock = () => [
   getListUploadsMockHandler(),
   getGetUploadMockHandler(),
   getWithdrawUploadMockHandler(),
+  getCreateResumableUploadMockHandler(),
+  getGetResumableUploadOffsetMockHandler(),
+  getAppendResumableUploadMockHandler(),
+  getGetResumableUploadMockHandler(),
+  getCancelResumableUploadMockHandler(),
   getGetUploadPageImageMockHandler()
 ]

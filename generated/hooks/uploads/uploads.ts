@@ -38,11 +38,13 @@ import type {
 
 import type {
   BadRequestResponse,
+  ErrorWithType,
   ForbiddenResponse,
   JpegResponse,
   ListUploadsParams,
   NotFoundResponse,
   RefusedResponse,
+  ResumableUpload,
   UnauthorizedResponse,
   UploadList,
   UploadReport
@@ -329,6 +331,392 @@ export const useWithdrawUpload = <TError = BadRequestResponse | UnauthorizedResp
       > => {
 
       const mutationOptions = getWithdrawUploadMutationOptions(options);
+
+      return useMutation(mutationOptions, queryClient);
+    }
+    /**
+ * The tus protocol (tus.io) for uploads over slow and broken links: create the upload here, send its bytes with PATCH from the offset HEAD gives, as often as the link breaks. The same session, same-origin rule and roles as the multipart call of its `kind`: `service_center` as POST /api/file (admins), `graded` as POST /api/study-helpers/file (a congregation, or an admin naming a study helper); its fields are checked here, before any byte is sent. `Upload-Metadata` carries, base64 as tus says, `kind`, `name`, `filename`, and for service centers `answer_sheet_page_length` (0, 1, 2) and `scanned_at` (ISO timestamp), for intro graded uploads `study_helper`. An `Upload-Length` over 1,500,000,000 bytes (the spec's 1.5 GB, so anything over 1.5 GiB too) is refused with 413, an empty file with 400. Parts are kept on the server's disk, not in memory: an upload survives a dropped connection, a reload and a server restart; parts untouched for a day are removed.
+ * @summary Start a resumable upload (tus 1.0.0, creation extension)
+ */
+export const getCreateResumableUploadUrl = () => {
+
+
+  
+
+  return `/api/uploads/resumable`
+}
+
+export const createResumableUpload = async ( options?: RequestInit): Promise<void> => {
+  
+  return apiFetch<void>(getCreateResumableUploadUrl(),
+  {      
+    ...options,
+    method: 'POST'
+    
+    
+  }
+);}
+
+
+
+
+export const getCreateResumableUploadMutationOptions = <TError = BadRequestResponse | UnauthorizedResponse | ForbiddenResponse | NotFoundResponse | ErrorWithType | ErrorWithType,
+    TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof createResumableUpload>>, TError,void, TContext>, request?: SecondParameter<typeof apiFetch>}
+): UseMutationOptions<Awaited<ReturnType<typeof createResumableUpload>>, TError,void, TContext> => {
+
+const mutationKey = ['createResumableUpload'];
+const {mutation: mutationOptions, request: requestOptions} = options ?
+      options.mutation && 'mutationKey' in options.mutation && options.mutation.mutationKey ?
+      options
+      : {...options, mutation: {...options.mutation, mutationKey}}
+      : {mutation: { mutationKey, }, request: undefined};
+
+      
+
+
+      const mutationFn: MutationFunction<Awaited<ReturnType<typeof createResumableUpload>>, void> = () => {
+          
+
+          return  createResumableUpload(requestOptions)
+        }
+
+        
+
+
+  return  { mutationFn, ...mutationOptions }}
+
+    export type CreateResumableUploadMutationResult = NonNullable<Awaited<ReturnType<typeof createResumableUpload>>>
+    
+    export type CreateResumableUploadMutationError = BadRequestResponse | UnauthorizedResponse | ForbiddenResponse | NotFoundResponse | ErrorWithType | ErrorWithType
+
+    /**
+ * @summary Start a resumable upload (tus 1.0.0, creation extension)
+ */
+export const useCreateResumableUpload = <TError = BadRequestResponse | UnauthorizedResponse | ForbiddenResponse | NotFoundResponse | ErrorWithType | ErrorWithType,
+    TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof createResumableUpload>>, TError,void, TContext>, request?: SecondParameter<typeof apiFetch>}
+ , queryClient?: QueryClient): UseMutationResult<
+        Awaited<ReturnType<typeof createResumableUpload>>,
+        TError,
+        void,
+        TContext
+      > => {
+
+      const mutationOptions = getCreateResumableUploadMutationOptions(options);
+
+      return useMutation(mutationOptions, queryClient);
+    }
+    /**
+ * `Upload-Offset` (bytes kept) and `Upload-Length`; once the upload was accepted, `Upload-Result-Id` names the new file (service_center) or graded upload. Another user's upload is as unknown as a missing one (404).
+ * @summary Where a resumable upload stands (tus HEAD)
+ */
+export const getGetResumableUploadOffsetUrl = (id: string,) => {
+
+
+  
+
+  return `/api/uploads/resumable/${id}`
+}
+
+export const getResumableUploadOffset = async (id: string, options?: RequestInit): Promise<void> => {
+  
+  return apiFetch<void>(getGetResumableUploadOffsetUrl(id),
+  {      
+    ...options,
+    method: 'HEAD'
+    
+    
+  }
+);}
+
+
+
+
+export const getGetResumableUploadOffsetMutationOptions = <TError = void | void | void | void,
+    TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof getResumableUploadOffset>>, TError,{id: string}, TContext>, request?: SecondParameter<typeof apiFetch>}
+): UseMutationOptions<Awaited<ReturnType<typeof getResumableUploadOffset>>, TError,{id: string}, TContext> => {
+
+const mutationKey = ['getResumableUploadOffset'];
+const {mutation: mutationOptions, request: requestOptions} = options ?
+      options.mutation && 'mutationKey' in options.mutation && options.mutation.mutationKey ?
+      options
+      : {...options, mutation: {...options.mutation, mutationKey}}
+      : {mutation: { mutationKey, }, request: undefined};
+
+      
+
+
+      const mutationFn: MutationFunction<Awaited<ReturnType<typeof getResumableUploadOffset>>, {id: string}> = (props) => {
+          const {id} = props ?? {};
+
+          return  getResumableUploadOffset(id,requestOptions)
+        }
+
+        
+
+
+  return  { mutationFn, ...mutationOptions }}
+
+    export type GetResumableUploadOffsetMutationResult = NonNullable<Awaited<ReturnType<typeof getResumableUploadOffset>>>
+    
+    export type GetResumableUploadOffsetMutationError = void | void | void | void
+
+    /**
+ * @summary Where a resumable upload stands (tus HEAD)
+ */
+export const useGetResumableUploadOffset = <TError = void | void | void | void,
+    TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof getResumableUploadOffset>>, TError,{id: string}, TContext>, request?: SecondParameter<typeof apiFetch>}
+ , queryClient?: QueryClient): UseMutationResult<
+        Awaited<ReturnType<typeof getResumableUploadOffset>>,
+        TError,
+        {id: string},
+        TContext
+      > => {
+
+      const mutationOptions = getGetResumableUploadOffsetMutationOptions(options);
+
+      return useMutation(mutationOptions, queryClient);
+    }
+    /**
+ * The body (`Content-Type: application/offset+octet-stream`, 400 otherwise) is written from `Upload-Offset`, which must be the offset HEAD gives (409 otherwise). Bytes that arrive before a cut are kept. The PATCH that brings the last byte hands the file to the multipart call of its kind, with the same checks, job, report and duplicate rule: accepted, it answers 204 with `Upload-Result-Id` (the new file's or graded upload's id); refused, it answers what that call would have (409 DUPLICATE_FILE, 400 VALIDATION_ERROR, 404, 403) and the bytes are dropped. A client that lost that answer reads the outcome with GET.
+ * @summary Send bytes of a resumable upload from its offset (tus PATCH)
+ */
+export const getAppendResumableUploadUrl = (id: string,) => {
+
+
+  
+
+  return `/api/uploads/resumable/${id}`
+}
+
+export const appendResumableUpload = async (id: string,
+    appendResumableUploadBody: Blob, options?: RequestInit): Promise<void> => {
+  
+  return apiFetch<void>(getAppendResumableUploadUrl(id),
+  {      
+    ...options,
+    method: 'PATCH',
+    headers: { 'Content-Type': 'application/offset+octet-stream', ...options?.headers },
+    body: JSON.stringify(
+      appendResumableUploadBody,)
+  }
+);}
+
+
+
+
+export const getAppendResumableUploadMutationOptions = <TError = BadRequestResponse | UnauthorizedResponse | ForbiddenResponse | NotFoundResponse | ErrorWithType | ErrorWithType | ErrorWithType,
+    TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof appendResumableUpload>>, TError,{id: string;data: Blob}, TContext>, request?: SecondParameter<typeof apiFetch>}
+): UseMutationOptions<Awaited<ReturnType<typeof appendResumableUpload>>, TError,{id: string;data: Blob}, TContext> => {
+
+const mutationKey = ['appendResumableUpload'];
+const {mutation: mutationOptions, request: requestOptions} = options ?
+      options.mutation && 'mutationKey' in options.mutation && options.mutation.mutationKey ?
+      options
+      : {...options, mutation: {...options.mutation, mutationKey}}
+      : {mutation: { mutationKey, }, request: undefined};
+
+      
+
+
+      const mutationFn: MutationFunction<Awaited<ReturnType<typeof appendResumableUpload>>, {id: string;data: Blob}> = (props) => {
+          const {id,data} = props ?? {};
+
+          return  appendResumableUpload(id,data,requestOptions)
+        }
+
+        
+
+
+  return  { mutationFn, ...mutationOptions }}
+
+    export type AppendResumableUploadMutationResult = NonNullable<Awaited<ReturnType<typeof appendResumableUpload>>>
+    export type AppendResumableUploadMutationBody = Blob
+    export type AppendResumableUploadMutationError = BadRequestResponse | UnauthorizedResponse | ForbiddenResponse | NotFoundResponse | ErrorWithType | ErrorWithType | ErrorWithType
+
+    /**
+ * @summary Send bytes of a resumable upload from its offset (tus PATCH)
+ */
+export const useAppendResumableUpload = <TError = BadRequestResponse | UnauthorizedResponse | ForbiddenResponse | NotFoundResponse | ErrorWithType | ErrorWithType | ErrorWithType,
+    TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof appendResumableUpload>>, TError,{id: string;data: Blob}, TContext>, request?: SecondParameter<typeof apiFetch>}
+ , queryClient?: QueryClient): UseMutationResult<
+        Awaited<ReturnType<typeof appendResumableUpload>>,
+        TError,
+        {id: string;data: Blob},
+        TContext
+      > => {
+
+      const mutationOptions = getAppendResumableUploadMutationOptions(options);
+
+      return useMutation(mutationOptions, queryClient);
+    }
+    /**
+ * Bytes kept so far and the upload's state: `receiving`, `finishing` (the last byte is being handed to its multipart call), `accepted` with `result_id` (the new file's id for service_center, the graded upload's for graded: follow its processing as after the multipart call), or `refused` with the answer that call gave. An upload whose last byte arrived but was never handed on (the server stopped) is handed on by this call.
+ * @summary A resumable upload and how it ended
+ */
+export const getGetResumableUploadUrl = (id: string,) => {
+
+
+  
+
+  return `/api/uploads/resumable/${id}`
+}
+
+export const getResumableUpload = async (id: string, options?: RequestInit): Promise<ResumableUpload> => {
+  
+  return apiFetch<ResumableUpload>(getGetResumableUploadUrl(id),
+  {      
+    ...options,
+    method: 'GET'
+    
+    
+  }
+);}
+
+
+
+
+
+export const getGetResumableUploadQueryKey = (id?: string,) => {
+    return [
+    `/api/uploads/resumable/${id}`
+    ] as const;
+    }
+
+    
+export const getGetResumableUploadQueryOptions = <TData = Awaited<ReturnType<typeof getResumableUpload>>, TError = BadRequestResponse | UnauthorizedResponse | ForbiddenResponse | NotFoundResponse>(id: string, options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof getResumableUpload>>, TError, TData>>, request?: SecondParameter<typeof apiFetch>}
+) => {
+
+const {query: queryOptions, request: requestOptions} = options ?? {};
+
+  const queryKey =  queryOptions?.queryKey ?? getGetResumableUploadQueryKey(id);
+
+  
+
+    const queryFn: QueryFunction<Awaited<ReturnType<typeof getResumableUpload>>> = ({ signal }) => getResumableUpload(id, { signal, ...requestOptions });
+
+      
+
+      
+
+   return  { queryKey, queryFn, enabled: !!(id), ...queryOptions} as UseQueryOptions<Awaited<ReturnType<typeof getResumableUpload>>, TError, TData> & { queryKey: DataTag<QueryKey, TData, TError> }
+}
+
+export type GetResumableUploadQueryResult = NonNullable<Awaited<ReturnType<typeof getResumableUpload>>>
+export type GetResumableUploadQueryError = BadRequestResponse | UnauthorizedResponse | ForbiddenResponse | NotFoundResponse
+
+
+export function useGetResumableUpload<TData = Awaited<ReturnType<typeof getResumableUpload>>, TError = BadRequestResponse | UnauthorizedResponse | ForbiddenResponse | NotFoundResponse>(
+ id: string, options: { query:Partial<UseQueryOptions<Awaited<ReturnType<typeof getResumableUpload>>, TError, TData>> & Pick<
+        DefinedInitialDataOptions<
+          Awaited<ReturnType<typeof getResumableUpload>>,
+          TError,
+          Awaited<ReturnType<typeof getResumableUpload>>
+        > , 'initialData'
+      >, request?: SecondParameter<typeof apiFetch>}
+ , queryClient?: QueryClient
+  ):  DefinedUseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> }
+export function useGetResumableUpload<TData = Awaited<ReturnType<typeof getResumableUpload>>, TError = BadRequestResponse | UnauthorizedResponse | ForbiddenResponse | NotFoundResponse>(
+ id: string, options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof getResumableUpload>>, TError, TData>> & Pick<
+        UndefinedInitialDataOptions<
+          Awaited<ReturnType<typeof getResumableUpload>>,
+          TError,
+          Awaited<ReturnType<typeof getResumableUpload>>
+        > , 'initialData'
+      >, request?: SecondParameter<typeof apiFetch>}
+ , queryClient?: QueryClient
+  ):  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> }
+export function useGetResumableUpload<TData = Awaited<ReturnType<typeof getResumableUpload>>, TError = BadRequestResponse | UnauthorizedResponse | ForbiddenResponse | NotFoundResponse>(
+ id: string, options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof getResumableUpload>>, TError, TData>>, request?: SecondParameter<typeof apiFetch>}
+ , queryClient?: QueryClient
+  ):  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> }
+/**
+ * @summary A resumable upload and how it ended
+ */
+
+export function useGetResumableUpload<TData = Awaited<ReturnType<typeof getResumableUpload>>, TError = BadRequestResponse | UnauthorizedResponse | ForbiddenResponse | NotFoundResponse>(
+ id: string, options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof getResumableUpload>>, TError, TData>>, request?: SecondParameter<typeof apiFetch>}
+ , queryClient?: QueryClient 
+ ):  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> } {
+
+  const queryOptions = getGetResumableUploadQueryOptions(id,options)
+
+  const query = useQuery(queryOptions, queryClient) as  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> };
+
+  query.queryKey = queryOptions.queryKey ;
+
+  return query;
+}
+
+
+
+/**
+ * Nothing of it is kept. An upload already accepted is not undone (409).
+ * @summary Cancel a resumable upload; its parts are removed (tus termination)
+ */
+export const getCancelResumableUploadUrl = (id: string,) => {
+
+
+  
+
+  return `/api/uploads/resumable/${id}`
+}
+
+export const cancelResumableUpload = async (id: string, options?: RequestInit): Promise<void> => {
+  
+  return apiFetch<void>(getCancelResumableUploadUrl(id),
+  {      
+    ...options,
+    method: 'DELETE'
+    
+    
+  }
+);}
+
+
+
+
+export const getCancelResumableUploadMutationOptions = <TError = BadRequestResponse | UnauthorizedResponse | ForbiddenResponse | NotFoundResponse | RefusedResponse | ErrorWithType,
+    TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof cancelResumableUpload>>, TError,{id: string}, TContext>, request?: SecondParameter<typeof apiFetch>}
+): UseMutationOptions<Awaited<ReturnType<typeof cancelResumableUpload>>, TError,{id: string}, TContext> => {
+
+const mutationKey = ['cancelResumableUpload'];
+const {mutation: mutationOptions, request: requestOptions} = options ?
+      options.mutation && 'mutationKey' in options.mutation && options.mutation.mutationKey ?
+      options
+      : {...options, mutation: {...options.mutation, mutationKey}}
+      : {mutation: { mutationKey, }, request: undefined};
+
+      
+
+
+      const mutationFn: MutationFunction<Awaited<ReturnType<typeof cancelResumableUpload>>, {id: string}> = (props) => {
+          const {id} = props ?? {};
+
+          return  cancelResumableUpload(id,requestOptions)
+        }
+
+        
+
+
+  return  { mutationFn, ...mutationOptions }}
+
+    export type CancelResumableUploadMutationResult = NonNullable<Awaited<ReturnType<typeof cancelResumableUpload>>>
+    
+    export type CancelResumableUploadMutationError = BadRequestResponse | UnauthorizedResponse | ForbiddenResponse | NotFoundResponse | RefusedResponse | ErrorWithType
+
+    /**
+ * @summary Cancel a resumable upload; its parts are removed (tus termination)
+ */
+export const useCancelResumableUpload = <TError = BadRequestResponse | UnauthorizedResponse | ForbiddenResponse | NotFoundResponse | RefusedResponse | ErrorWithType,
+    TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof cancelResumableUpload>>, TError,{id: string}, TContext>, request?: SecondParameter<typeof apiFetch>}
+ , queryClient?: QueryClient): UseMutationResult<
+        Awaited<ReturnType<typeof cancelResumableUpload>>,
+        TError,
+        {id: string},
+        TContext
+      > => {
+
+      const mutationOptions = getCancelResumableUploadMutationOptions(options);
 
       return useMutation(mutationOptions, queryClient);
     }

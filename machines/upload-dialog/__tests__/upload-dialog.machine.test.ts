@@ -11,6 +11,7 @@ import {
   isAcceptedType,
   parseAcceptedTypes,
   summarizeUploadResults,
+  retrySecondsLeft,
   uploadPercent,
   uploadSecondsLeft,
   uploadDialogActorResults,
@@ -23,6 +24,8 @@ import {
   type UploadDialogInput,
   type UploadFileInput,
   type UploadFileOutput,
+  type EarlierUpload,
+  type UploadTargetInput,
 } from '../upload-dialog.machine';
 
 const pdf = (name: string, size = 1_000): FileLike => ({ name, size, type: 'application/pdf', lastModified: 1 });
@@ -48,8 +51,17 @@ function start(input: UploadDialogInput, uploads = controlledUploads(), report: 
     followed.push(follow);
     return report;
   });
-  const actor = createActor(uploadDialogMachine.provide({ actors: { uploadFile: uploads.logic, followProcessing } }), { input }).start();
-  return { actor, uploads, followed, state: () => actor.getSnapshot() };
+  // No unfinished upload of these files on the server (the offer to continue has tests of its own).
+  const findEarlierUpload = fromPromise<EarlierUpload | null, UploadTargetInput>(async () => null);
+  const cancelUpload = fromPromise<void, UploadTargetInput>(async ({ input: target }) => {
+    cancelledUploads.push(target.file.name);
+  });
+  const cancelledUploads: string[] = [];
+  const actor = createActor(
+    uploadDialogMachine.provide({ actors: { uploadFile: uploads.logic, followProcessing, findEarlierUpload, cancelUpload } }),
+    { input },
+  ).start();
+  return { actor, uploads, followed, cancelledUploads, state: () => actor.getSnapshot() };
 }
 
 const flush = () => new Promise((resolve) => setTimeout(resolve, 0));
@@ -77,7 +89,7 @@ describe('classifyUploadError', () => {
 });
 
 describe('pure helpers', () => {
-  it('summarizeUploadResults', () => {
+  it('summarizeUploadResults', async () => {
     expect(summarizeUploadResults([])).toEqual({ status: 'error', errorType: 'NO_FILES_UPLOADED' });
     expect(
       summarizeUploadResults([
@@ -95,7 +107,7 @@ describe('pure helpers', () => {
     ).toEqual({ status: 'success', fileIds: ['f-1', 'f-3'] });
   });
 
-  it('fileProblem: the per-file texts of spec §8 and the 1.5 GB limit', () => {
+  it('fileProblem: the per-file texts of spec §8 and the 1.5 GB limit', async () => {
     expect(fileProblem(undefined)).toBe('File is undefined');
     expect(fileProblem(null)).toBe('File is undefined');
     expect(fileProblem(pdf('big', MAX_UPLOAD_BYTES + 1))).toBe('File too large');
@@ -104,7 +116,7 @@ describe('pure helpers', () => {
     expect(FILE_TOO_LARGE_LABEL).toBe('File too Large');
   });
 
-  it('isAcceptedType / parseAcceptedTypes', () => {
+  it('isAcceptedType / parseAcceptedTypes', async () => {
     expect(parseAcceptedTypes(' application/pdf, .PDF ,')).toEqual(['application/pdf', '.PDF']);
     expect(parseAcceptedTypes(undefined)).toEqual([]);
     expect(isAcceptedType(pdf('a.pdf'), ['application/pdf'])).toBe(true);
@@ -125,13 +137,15 @@ describe('uploadDialogMachine, service-center variant', () => {
     actor.send({ type: 'SET_PAGE_LENGTH', pageLength: 1 });
     expect(canUpload(state().context)).toBe(false);
     actor.send({ type: 'UPLOAD' });
+    await flush();
     expect(state().value).toEqual({ open: 'choosing' });
     actor.send({ type: 'CHOOSE_FILES', files: [pdf('batch.pdf')] });
     expect(canUpload(state().context)).toBe(true);
     actor.send({ type: 'UPLOAD' });
-    expect(state().value).toEqual({ open: { uploading: 'sending' } });
-    expect(uploads.requests.map(({ input: { onProgress, ...input } }) => (expect(onProgress).toBeTypeOf('function'), input))).toEqual([
-      { variant: 'service_center', file: pdf('batch.pdf'), answerSheetPageLength: 1, isIntro: false, studyHelperId: null },
+    await flush();
+    expect(state().value).toEqual({ open: { uploading: { sending: 'transferring' } } });
+    expect(uploads.requests.map(({ input: { onProgress, onRetry, ...input } }) => (expect(onProgress).toBeTypeOf('function'), expect(onRetry).toBeTypeOf('function'), input))).toEqual([
+      { variant: 'service_center', file: pdf('batch.pdf'), answerSheetPageLength: 1, isIntro: false, studyHelperId: null, startOver: false },
     ]);
     uploads.requests[0]?.resolve({ id: 'f-9' });
     await waitFor(actor, (s) => s.matches({ open: 'success' }));
@@ -139,7 +153,7 @@ describe('uploadDialogMachine, service-center variant', () => {
     expect(state().context.errorType).toBeNull();
   });
 
-  it('keeps files over 1.5 GB aside as too large, and they block Upload until removed', () => {
+  it('keeps files over 1.5 GB aside as too large, and they block Upload until removed', async () => {
     const { actor, state, uploads } = start({ variant: 'service_center' });
     actor.send({ type: 'OPEN' });
     const big = pdf('big.pdf', MAX_UPLOAD_BYTES + 1);
@@ -148,15 +162,17 @@ describe('uploadDialogMachine, service-center variant', () => {
     expect(state().context.files).toEqual([max]);
     expect(state().context.tooLargeFiles).toEqual([big]);
     actor.send({ type: 'UPLOAD' });
+    await flush();
     expect(state().value).toEqual({ open: 'choosing' });
     actor.send({ type: 'REMOVE_FILE', name: 'big.pdf' });
     expect(state().context.tooLargeFiles).toEqual([]);
     actor.send({ type: 'UPLOAD' });
-    expect(state().value).toEqual({ open: { uploading: 'sending' } });
+    await flush();
+    expect(state().value).toEqual({ open: { uploading: { sending: 'transferring' } } });
     expect(uploads.requests).toHaveLength(1);
   });
 
-  it('filters dropped files by the accepted types, but not files chosen in the picker', () => {
+  it('filters dropped files by the accepted types, but not files chosen in the picker', async () => {
     const { actor, state } = start({ variant: 'service_center', acceptedTypes: 'application/pdf' });
     actor.send({ type: 'OPEN' });
     actor.send({ type: 'DROP_FILES', files: [text('notes.txt'), pdf('a.pdf')] });
@@ -171,7 +187,7 @@ describe('uploadDialogMachine, service-center variant', () => {
     expect(anyType.state().context.files.map((f) => f.name)).toEqual(['notes.txt']);
   });
 
-  it('ignores the study-helper events', () => {
+  it('ignores the study-helper events', async () => {
     const { actor, state } = start({ variant: 'service_center' });
     actor.send({ type: 'OPEN' });
     actor.send({ type: 'SELECT_STUDY_HELPER', studyHelperId: 'sh-1' });
@@ -191,30 +207,39 @@ describe('uploadDialogMachine, service-center variant', () => {
     actor.send({ type: 'OPEN' });
     actor.send({ type: 'CHOOSE_FILES', files: [pdf('a.pdf')] });
     actor.send({ type: 'UPLOAD' });
+    await flush();
     uploads.requests[0]?.reject(error);
     await waitFor(actor, (s) => s.matches({ open: 'failed' }));
     expect(state().context.errorType).toBe(errorType);
     expect(state().context.uploadedFileIds).toEqual([]);
   });
 
-  it('CANCEL while sending aborts the request and resets; CLOSE after success resets', async () => {
-    const { actor, uploads, state } = start({ variant: 'service_center' });
+  it('CANCEL while sending aborts the request, drops the upload and says so; CLOSE resets', async () => {
+    const { actor, uploads, state, cancelledUploads } = start({ variant: 'service_center' });
     actor.send({ type: 'OPEN' });
     actor.send({ type: 'SET_PAGE_LENGTH', pageLength: 2 });
     actor.send({ type: 'CHOOSE_FILES', files: [pdf('a.pdf')] });
     actor.send({ type: 'UPLOAD' });
+    await flush();
     const first = uploads.requests[0];
     actor.send({ type: 'CANCEL' });
     expect(first?.signal.aborted).toBe(true);
-    expect(state().value).toBe('closed');
-    expect(state().context).toMatchObject({ files: [], answerSheetPageLength: 0, results: [], currentIndex: 0 });
+    // Not closed at once: the dialog says nothing was stored, and the server is told to drop it.
+    expect(state().value).toEqual({ open: 'cancelled' });
+    await flush();
+    expect(cancelledUploads).toEqual(['a.pdf']);
     first?.resolve({ id: 'late' });
     await flush();
+    expect(state().value).toEqual({ open: 'cancelled' });
+    expect(state().context.results).toEqual([]);
+    actor.send({ type: 'CLOSE' });
     expect(state().value).toBe('closed');
+    expect(state().context).toMatchObject({ files: [], answerSheetPageLength: 0, results: [], currentIndex: 0 });
 
     actor.send({ type: 'OPEN' });
     actor.send({ type: 'CHOOSE_FILES', files: [pdf('b.pdf')] });
     actor.send({ type: 'UPLOAD' });
+    await flush();
     uploads.requests[1]?.resolve({ id: 'f-2' });
     await waitFor(actor, (s) => s.matches({ open: 'success' }));
     actor.send({ type: 'CLOSE' });
@@ -230,6 +255,7 @@ describe('uploadDialogMachine, service-center variant', () => {
     const snapshot = machine.resolveState({ value: { open: 'choosing' }, context: { ...base, files: [big] } });
     const actor = createActor(machine, { snapshot, input: { variant: 'service_center' } }).start();
     actor.send({ type: 'UPLOAD' });
+    await flush();
     expect(actor.getSnapshot().value).toEqual({ open: 'failed' });
     expect(actor.getSnapshot().context.results).toEqual([
       { status: 'error', fileName: 'big.pdf', errorType: null, message: 'File too large' },
@@ -238,11 +264,12 @@ describe('uploadDialogMachine, service-center variant', () => {
     expect(uploads.requests).toHaveLength(0);
   });
 
-  it('NO_FILES_UPLOADED when the upload loop had nothing to send', () => {
+  it('NO_FILES_UPLOADED when the upload loop had nothing to send', async () => {
     const machine = uploadDialogMachine.provide({ guards: { canUpload: () => true } });
     const actor = createActor(machine, { input: { variant: 'service_center' } }).start();
     actor.send({ type: 'OPEN' });
     actor.send({ type: 'UPLOAD' });
+    await flush();
     expect(actor.getSnapshot().value).toEqual({ open: 'failed' });
     expect(actor.getSnapshot().context.errorType).toBe('NO_FILES_UPLOADED');
   });
@@ -261,21 +288,23 @@ describe('uploadDialogMachine, study-helper variant', () => {
     expect(state().context.answerSheetPageLength).toBe(0);
     actor.send({ type: 'CHOOSE_FILES', files: [pdf('intro.pdf')] });
     actor.send({ type: 'UPLOAD' });
+    await flush();
     expect(state().value).toEqual({ open: 'choosing' });
     actor.send({ type: 'SELECT_STUDY_HELPER', studyHelperId: 'sh-7' });
     actor.send({ type: 'SELECT_STUDY_HELPER', studyHelperId: null });
     expect(canUpload(state().context)).toBe(false);
     actor.send({ type: 'SELECT_STUDY_HELPER', studyHelperId: 'sh-7' });
     actor.send({ type: 'UPLOAD' });
-    expect(uploads.requests.map(({ input: { onProgress, ...input } }) => (expect(onProgress).toBeTypeOf('function'), input))).toEqual([
-      { variant: 'study_helper', file: pdf('intro.pdf'), answerSheetPageLength: 0, isIntro: true, studyHelperId: 'sh-7' },
+    await flush();
+    expect(uploads.requests.map(({ input: { onProgress, onRetry, ...input } }) => (expect(onProgress).toBeTypeOf('function'), expect(onRetry).toBeTypeOf('function'), input))).toEqual([
+      { variant: 'study_helper', file: pdf('intro.pdf'), answerSheetPageLength: 0, isIntro: true, studyHelperId: 'sh-7', startOver: false },
     ]);
     uploads.requests[0]?.resolve({});
     await waitFor(actor, (s) => s.matches({ open: 'success' }));
     expect(state().context.uploadedFileIds).toEqual([]);
   });
 
-  it('a non-intro upload needs no study helper and never sends one', () => {
+  it('a non-intro upload needs no study helper and never sends one', async () => {
     const { actor, uploads, state } = start({ variant: 'study_helper' });
     actor.send({ type: 'OPEN' });
     actor.send({ type: 'ANSWER_INTRO', isIntro: false });
@@ -283,6 +312,7 @@ describe('uploadDialogMachine, study-helper variant', () => {
     expect(state().context.studyHelperId).toBeNull();
     actor.send({ type: 'CHOOSE_FILES', files: [pdf('graded.pdf')] });
     actor.send({ type: 'UPLOAD' });
+    await flush();
     expect(uploads.requests[0]?.input.studyHelperId).toBeNull();
     expect(uploads.requests[0]?.input.isIntro).toBe(false);
   });
@@ -293,6 +323,7 @@ describe('uploadDialogMachine, study-helper variant', () => {
     actor.send({ type: 'ANSWER_INTRO', isIntro: false });
     actor.send({ type: 'CHOOSE_FILES', files: [pdf('1.pdf'), pdf('2.pdf'), pdf('3.pdf')] });
     actor.send({ type: 'UPLOAD' });
+    await flush();
     expect(uploads.requests.map((r) => r.input.file.name)).toEqual(['1.pdf']);
     uploads.requests[0]?.resolve({ id: 'f-1' });
     await flush();
@@ -312,7 +343,7 @@ describe('uploadDialogMachine, study-helper variant', () => {
     ]);
   });
 
-  it('CANCEL from askingIntro closes and a new OPEN asks again', () => {
+  it('CANCEL from askingIntro closes and a new OPEN asks again', async () => {
     const { actor, state } = start({ variant: 'study_helper' });
     actor.send({ type: 'OPEN' });
     actor.send({ type: 'ANSWER_INTRO', isIntro: true });
@@ -331,6 +362,7 @@ describe('uploadDialogMachine, progress and the end summary', () => {
     actor.send({ type: 'ANSWER_INTRO', isIntro: false });
     actor.send({ type: 'CHOOSE_FILES', files: [pdf('graded.pdf', 10_000)] });
     actor.send({ type: 'UPLOAD' });
+    await flush();
     expect(state().context.transfer).toEqual({ loaded: 0, total: 10_000, startedAt: null, startLoaded: 0, at: null });
     expect(uploadSecondsLeft(state().context)).toBeNull();
     // The actor reports through its input; the machine keeps the first report's time as the start.
@@ -350,6 +382,7 @@ describe('uploadDialogMachine, progress and the end summary', () => {
     actor.send({ type: 'ANSWER_INTRO', isIntro: false });
     actor.send({ type: 'CHOOSE_FILES', files: [pdf('graded.pdf')] });
     actor.send({ type: 'UPLOAD' });
+    await flush();
     uploads.requests[0]!.resolve({ id: 'u-1' });
     await waitFor(actor, (s) => s.matches({ open: 'warning' }));
     expect(followed).toEqual([{ variant: 'study_helper', ids: ['u-1'] }]);
@@ -369,14 +402,95 @@ describe('uploadDialogMachine, progress and the end summary', () => {
     actor.send({ type: 'OPEN' });
     actor.send({ type: 'CHOOSE_FILES', files: [pdf('a.pdf')] });
     actor.send({ type: 'UPLOAD' });
+    await flush();
     uploads.requests[0]!.resolve({ id: 'f-1' });
     await waitFor(actor, (s) => s.matches({ open: 'success' }));
     expect(actor.getSnapshot().context).toMatchObject({ report: null, uploadedFileIds: ['f-1'] });
   });
 });
 
+describe('uploadDialogMachine, resumable uploads', () => {
+  /** Opened with a.pdf chosen and Upload pressed; the earlier-upload lookup answers `earlier`. */
+  function uploadingWith(earlier: EarlierUpload | null) {
+    const uploads = controlledUploads();
+    const followProcessing = fromPromise<ProcessingReport, FollowProcessingInput>(async () => ALL_MATCHED);
+    const findEarlierUpload = fromPromise<EarlierUpload | null, UploadTargetInput>(async () => earlier);
+    const cancelUpload = fromPromise<void, UploadTargetInput>(async () => undefined);
+    const actor = createActor(uploadDialogMachine.provide({ actors: { uploadFile: uploads.logic, followProcessing, findEarlierUpload, cancelUpload } }), {
+      input: { variant: 'service_center' },
+    }).start();
+    actor.send({ type: 'OPEN' });
+    actor.send({ type: 'CHOOSE_FILES', files: [pdf('a.pdf', 2_000)] });
+    actor.send({ type: 'UPLOAD' });
+    return { actor, uploads, state: () => actor.getSnapshot() };
+  }
+
+  it('offers to continue an unfinished upload of the same file, from where it stopped', async () => {
+    const { actor, uploads, state } = uploadingWith({ offset: 500, size: 2_000 });
+    expect(state().value).toEqual({ open: { uploading: 'lookingForEarlier' } });
+    await flush();
+    expect(state().value).toEqual({ open: { uploading: 'offeringToContinue' } });
+    expect(state().context.earlier).toEqual({ offset: 500, size: 2_000 });
+    expect(uploads.requests).toHaveLength(0);
+    actor.send({ type: 'CONTINUE_EARLIER' });
+    expect(uploads.requests[0]?.input.startOver).toBe(false);
+    expect(uploadPercent(state().context)).toBe(25);
+  });
+
+  it('starts over when asked: the upload is told to drop the earlier one', async () => {
+    const { actor, uploads } = uploadingWith({ offset: 500, size: 2_000 });
+    await flush();
+    actor.send({ type: 'START_OVER' });
+    expect(uploads.requests[0]?.input.startOver).toBe(true);
+    // Paused and resumed after that, it continues the new upload rather than starting over again.
+    actor.send({ type: 'PAUSE' });
+    actor.send({ type: 'RESUME' });
+    expect(uploads.requests[1]?.input.startOver).toBe(false);
+  });
+
+  it('sends at once when there is nothing to continue (none, or nothing kept of it)', async () => {
+    for (const earlier of [null, { offset: 0, size: 2_000 }]) {
+      const { uploads, state } = uploadingWith(earlier);
+      await flush();
+      expect(state().value).toEqual({ open: { uploading: { sending: 'transferring' } } });
+      expect(uploads.requests).toHaveLength(1);
+    }
+  });
+
+  it('pauses (the request stops, the bytes counted stay) and resumes with a new request', async () => {
+    const { actor, uploads, state } = uploadingWith(null);
+    await flush();
+    actor.send({ type: 'UPLOAD_PROGRESS', loaded: 800, total: 2_000, at: 1_000 });
+    actor.send({ type: 'PAUSE' });
+    expect(state().value).toEqual({ open: { uploading: 'paused' } });
+    expect(uploads.requests[0]?.signal.aborted).toBe(true);
+    expect(uploadPercent(state().context)).toBe(40);
+    actor.send({ type: 'UPLOAD_PROGRESS', loaded: 900, total: 2_000, at: 2_000 });
+    expect(uploadPercent(state().context)).toBe(40);
+    actor.send({ type: 'RESUME' });
+    expect(state().value).toEqual({ open: { uploading: { sending: 'transferring' } } });
+    expect(uploads.requests).toHaveLength(2);
+    uploads.requests[1]!.resolve({ id: 'f-9' });
+    await waitFor(actor, (s) => s.matches({ open: 'success' }));
+    expect(state().context.uploadedFileIds).toEqual(['f-9']);
+  });
+
+  it('waits to retry when the connection drops, and transfers again with the next bytes', async () => {
+    const { actor, state } = uploadingWith(null);
+    await flush();
+    actor.send({ type: 'UPLOAD_RETRYING', delayMs: 8_000, at: 10_000 });
+    expect(state().value).toEqual({ open: { uploading: { sending: 'waitingToRetry' } } });
+    expect(retrySecondsLeft(state().context.retry!, 10_000)).toBe(8);
+    expect(retrySecondsLeft(state().context.retry!, 12_500)).toBe(6);
+    expect(retrySecondsLeft(state().context.retry!, 30_000)).toBe(0);
+    actor.send({ type: 'UPLOAD_PROGRESS', loaded: 100, total: 2_000, at: 19_000 });
+    expect(state().value).toEqual({ open: { uploading: { sending: 'transferring' } } });
+    expect(state().context.retry).toBeNull();
+  });
+});
+
 describe('uploadDialogMachine graph', () => {
-  it('reaches every state through the event fixtures, over both variants', () => {
+  it('reaches every state through the event fixtures, over both variants', async () => {
     const snapshots = uploadDialogModelInputs.flatMap((input) =>
       getShortestPaths(uploadDialogMachine, {
         input,

@@ -4,8 +4,9 @@
 // take a sent file back to the Send step while nothing came of the send.
 // What follows review (send, return file, archive) is in ./workflow.ts, on the same instance.
 import multipart from '@fastify/multipart';
-import type { FastifyInstance } from 'fastify';
-import { congregationScope, requireAdmin } from '../../auth/session';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { BlobInfo } from '../../blob-store';
+import { congregationScope, requireAdmin, type SessionUser } from '../../auth/session';
 import type { ReplyOf, Route } from '../../contract/types';
 import { discardIfUnreferenced } from '../../db/blob-references';
 import { isUniqueViolation, type Database } from '../../db/database';
@@ -72,69 +73,7 @@ export function createFilesRoutes(options: FilesRoutesOptions = {}) {
         });
       }
       const received = await receiveUploadOrRefuse(request, reply, app.blobStore, maxUploadBytes);
-      const blob = received.blob;
-      const discard = async () => {
-        if (blob !== null) await discardIfUnreferenced(db, app.blobStore, blob.key);
-      };
-
-      const fields = received.fields;
-      const problem = uploadFieldsProblem(fields, blob !== null);
-      if (problem !== null) {
-        await discard();
-        throw validationError(problem);
-      }
-      if (blob === null) throw validationError('file is required');
-      if (blob.size === 0) {
-        await discard();
-        throw validationError('The file is empty.');
-      }
-
-      // Same bytes as an earlier file: its blob is that file's, nothing new was kept.
-      if ((await db.maybeOne('SELECT 1 FROM files WHERE sha256 = $1', [blob.sha256])) !== null) throw duplicateFile();
-
-      let pageCount: number;
-      const local = await localCopy(app.blobStore, blob.key);
-      try {
-        pageCount = (await checkPdfBounded(local.path)).pageCount;
-      } catch (error) {
-        await discard();
-        if (error instanceof PdfCheckError) throw validationError(`Invalid file format or corrupted file: ${error.message}`);
-        throw error;
-      } finally {
-        await local.dispose();
-      }
-
-      let fileId: string;
-      try {
-        fileId = await db.transaction(async (tx) => {
-          const row = await tx.one<{ id: string }>(
-            `INSERT INTO files (name, sha256, blob_key, size_bytes, page_count, answer_sheet_page_length, scanned_at, uploaded_by)
-             VALUES ($1, $2, $3, $4, $5, $6, $7, $8) RETURNING id`,
-            [
-              (fields.name ?? '').trim(),
-              blob.sha256,
-              blob.key,
-              blob.size,
-              pageCount,
-              Number(fields.answer_sheet_page_length),
-              fields.scanned_at ? new Date(fields.scanned_at) : null,
-              user.id,
-            ],
-          );
-          await startProgress(tx, JOB.processServiceCenterUpload, row.id, pageCount);
-          return row.id;
-        });
-      } catch (error) {
-        // Two identical uploads at once: the other one won.
-        if (isUniqueViolation(error)) throw duplicateFile();
-        throw error;
-      }
-
-      // A failed enqueue leaves the file pending: the workers' recovery sweep picks it up.
-      const job = processUploadJob(fileId);
-      await app.jobs.send(job.name, job.data, job.options).catch((error: unknown) => {
-        request.log.warn({ err: error, fileId }, 'could not queue the upload for processing');
-      });
+      const fileId = await acceptServiceCenterFile(request, user, received.fields, received.blob);
       return reply.code(201).send({ id: fileId });
     });
 
@@ -274,8 +213,85 @@ export function createFilesRoutes(options: FilesRoutesOptions = {}) {
 
 export const filesRoutes = createFilesRoutes();
 
+/**
+ * A received service-center file becomes a file: the fields' checks, the duplicate rule, the PDF
+ * check, the row and its processing job. Returns the new file's id; throws the refusal (the blob
+ * is dropped unless another file holds it). Shared by POST /api/file and resumable uploads.
+ */
+export async function acceptServiceCenterFile(
+  request: FastifyRequest,
+  user: SessionUser,
+  fields: Record<string, string>,
+  blob: BlobInfo | null,
+): Promise<string> {
+  const app = request.server;
+  const db = app.db;
+  const discard = async () => {
+    if (blob !== null) await discardIfUnreferenced(db, app.blobStore, blob.key);
+  };
+
+  const problem = uploadFieldsProblem(fields, blob !== null);
+  if (problem !== null) {
+    await discard();
+    throw validationError(problem);
+  }
+  if (blob === null) throw validationError('file is required');
+  if (blob.size === 0) {
+    await discard();
+    throw validationError('The file is empty.');
+  }
+
+  // Same bytes as an earlier file: its blob is that file's, nothing new was kept.
+  if ((await db.maybeOne('SELECT 1 FROM files WHERE sha256 = $1', [blob.sha256])) !== null) throw duplicateFile();
+
+  let pageCount: number;
+  const local = await localCopy(app.blobStore, blob.key);
+  try {
+    pageCount = (await checkPdfBounded(local.path)).pageCount;
+  } catch (error) {
+    await discard();
+    if (error instanceof PdfCheckError) throw validationError(`Invalid file format or corrupted file: ${error.message}`);
+    throw error;
+  } finally {
+    await local.dispose();
+  }
+
+  let fileId: string;
+  try {
+    fileId = await db.transaction(async (tx) => {
+      const row = await tx.one<{ id: string }>(
+        `INSERT INTO files (name, sha256, blob_key, size_bytes, page_count, answer_sheet_page_length, scanned_at, uploaded_by)
+         VALUES ($1, $2, $3, $4, $5, $6, $7, $8) RETURNING id`,
+        [
+          (fields.name ?? '').trim(),
+          blob.sha256,
+          blob.key,
+          blob.size,
+          pageCount,
+          Number(fields.answer_sheet_page_length),
+          fields.scanned_at ? new Date(fields.scanned_at) : null,
+          user.id,
+        ],
+      );
+      await startProgress(tx, JOB.processServiceCenterUpload, row.id, pageCount);
+      return row.id;
+    });
+  } catch (error) {
+    // Two identical uploads at once: the other one won.
+    if (isUniqueViolation(error)) throw duplicateFile();
+    throw error;
+  }
+
+  // A failed enqueue leaves the file pending: the workers' recovery sweep picks it up.
+  const job = processUploadJob(fileId);
+  await app.jobs.send(job.name, job.data, job.options).catch((error: unknown) => {
+    request.log.warn({ err: error, fileId }, 'could not queue the upload for processing');
+  });
+  return fileId;
+}
+
 /** The multipart fields of an upload, checked as the contract's FileUpload describes them. */
-function uploadFieldsProblem(fields: Record<string, string>, hasFile: boolean): string | null {
+export function uploadFieldsProblem(fields: Record<string, string>, hasFile: boolean): string | null {
   const name = (fields.name ?? '').trim();
   if (name === '') return 'name is required';
   if (name.length > 300) return 'name must be at most 300 characters';

@@ -1,12 +1,11 @@
 // The congregation dashboard's upload (spec §2 "/files/", §4 "Upload dialog (study-helper
 // file)", §5): first "Is this an intro file?", then the upload step; an intro file needs a chosen
-// study helper of the congregation; one POST /api/study-helpers/file per file.
+// study helper of the congregation; one resumable upload per file (tus).
 import { useCallback, useEffect } from 'react';
 import { useQueryClient } from '@tanstack/react-query';
 import { StudyHelperPicker } from '../pickers/study-helper-picker';
 import { useCurrentUser } from '../../lib/auth';
 import { UploadDialogView } from './upload-dialog-view';
-import { uploadStudyHelperScan } from './upload-requests';
 import { useUploadDialog } from './use-upload-dialog';
 
 export interface GradedUploadDialogProps {
@@ -22,7 +21,7 @@ export default function GradedUploadDialog({ visible, onHide }: GradedUploadDial
       predicate: (query) => /^\/api\/(files|uploads|congregations)/.test(String(query.queryKey[0])),
     });
   }, [queryClient]);
-  const { snapshot, send } = useUploadDialog({ variant: 'study_helper', uploadFile: uploadStudyHelperScan, onSuccess });
+  const { snapshot, send } = useUploadDialog({ variant: 'study_helper', onSuccess });
   const closed = snapshot.matches('closed');
 
   // The parent's `visible` opens and closes the machine; the machine closing hides the parent's.
@@ -39,8 +38,10 @@ export default function GradedUploadDialog({ visible, onHide }: GradedUploadDial
     <UploadDialogView
       snapshot={snapshot}
       send={(event) => {
+        // A cancel during an upload stays open to say that nothing was stored.
+        const uploading = snapshot.matches({ open: 'uploading' });
         send(event);
-        if (event.type === 'CANCEL' || event.type === 'CLOSE') onHide();
+        if (event.type === 'CLOSE' || (event.type === 'CANCEL' && !uploading)) onHide();
       }}
       studyHelperPicker={
         <StudyHelperPicker

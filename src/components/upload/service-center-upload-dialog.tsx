@@ -1,6 +1,6 @@
 // The admin's upload of a service center's scanned file (spec §2 "/files/", §5, §8): an Upload
-// button opening the service-center upload dialog; page length 0, 1 or 2; one POST /api/file per
-// file. The dialog stays to show the file's processing and its end summary; closing it after the
+// button opening the service-center upload dialog; page length 0, 1 or 2; one resumable upload per
+// file (tus, /api/uploads/resumable). The dialog stays to show the file's processing and its end summary; closing it after the
 // upload goes to /file/{id}.
 import { useCallback } from 'react';
 import { useQueryClient } from '@tanstack/react-query';
@@ -8,7 +8,6 @@ import { useNavigate } from 'react-router-dom';
 import { Button } from 'primereact/button';
 import { paths } from '../../config/paths';
 import { UploadDialogView } from './upload-dialog-view';
-import { uploadServiceCenterFile } from './upload-requests';
 import { useUploadDialog } from './use-upload-dialog';
 
 export function ServiceCenterUploadButton() {
@@ -17,7 +16,7 @@ export function ServiceCenterUploadButton() {
   const onSuccess = useCallback(() => {
     void queryClient.invalidateQueries({ queryKey: ['/api/files'] });
   }, [queryClient]);
-  const { snapshot, send } = useUploadDialog({ variant: 'service_center', uploadFile: uploadServiceCenterFile, onSuccess });
+  const { snapshot, send } = useUploadDialog({ variant: 'service_center', onSuccess });
   const uploaded = snapshot.context.uploadedFileIds[0];
   const afterUpload = ['processing', 'success', 'warning'].some((state) => snapshot.matches({ open: state as 'success' }));
   return (

@@ -1,9 +1,10 @@
 // The upload dialog as the upload-dialog machine's state says (both variants): the intro-file
-// question, the choosing step (page length or study helper, drop area, chosen files), the
-// upload in progress (bytes sent, percent, time left, Cancel), the server's processing, and the
-// outcome: success only when everything matched, a warning with the counts and the next step
+// question, the choosing step (page length or study helper, drop area, chosen files), the offer
+// to continue an unfinished upload of the same file, the upload in progress (bytes sent, percent,
+// time left, Pause/Resume, Cancel, a dropped connection's retry), the server's processing, and
+// the outcome (a cancelled upload says nothing of it was stored): success only when everything matched, a warning with the counts and the next step
 // otherwise. It renders state and sends events; nothing else.
-import type { ReactNode } from 'react';
+import { useEffect, useState, type ReactNode } from 'react';
 import { Link } from 'react-router-dom';
 import { Button } from 'primereact/button';
 import { Dialog } from 'primereact/dialog';
@@ -12,6 +13,7 @@ import { ProgressBar } from 'primereact/progressbar';
 import { RadioButton } from 'primereact/radiobutton';
 import {
   canUpload,
+  retrySecondsLeft,
   uploadPercent,
   uploadSecondsLeft,
   type UploadDialogEvent,
@@ -34,6 +36,7 @@ export const UPLOAD_COMPLETE_TEXT = 'Upload complete.';
 export const PROCESSING_TEXT = 'Uploaded. Reading the pages…';
 export const ALL_MATCHED_TEXT = 'Upload complete: every page went through.';
 export const NOT_EVERYTHING_TEXT = 'Uploaded, but not everything went through.';
+export const PAUSED_TEXT = 'Paused. The part already sent is kept: Resume continues from there.';
 
 export interface UploadDialogViewProps {
   snapshot: UploadDialogSnapshot;
@@ -71,6 +74,12 @@ export function UploadDialogView({ snapshot, send, studyHelperPicker }: UploadDi
   const asking = snapshot.matches({ open: 'askingIntro' });
   const choosing = snapshot.matches({ open: 'choosing' });
   const uploading = snapshot.matches({ open: 'uploading' });
+  const looking = snapshot.matches({ open: { uploading: 'lookingForEarlier' } });
+  const offering = snapshot.matches({ open: { uploading: 'offeringToContinue' } });
+  const sending = snapshot.matches({ open: { uploading: 'sending' } });
+  const retrying = snapshot.matches({ open: { uploading: { sending: 'waitingToRetry' } } });
+  const paused = snapshot.matches({ open: { uploading: 'paused' } });
+  const cancelled = snapshot.matches({ open: 'cancelled' });
   const processing = snapshot.matches({ open: 'processing' });
   const success = snapshot.matches({ open: 'success' });
   const warning = snapshot.matches({ open: 'warning' });
@@ -84,7 +93,15 @@ export function UploadDialogView({ snapshot, send, studyHelperPicker }: UploadDi
         <Button type="button" label="Cancel" outlined onClick={() => send({ type: 'CANCEL' })} />
       )}
       {processing && <Button type="button" label="Continue in background" outlined onClick={() => send({ type: 'CLOSE' })} />}
-      {(choosing || uploading) && (
+      {sending && <Button type="button" label="Pause" icon="pi pi-pause" outlined onClick={() => send({ type: 'PAUSE' })} />}
+      {paused && <Button type="button" label="Resume" icon="pi pi-play" onClick={() => send({ type: 'RESUME' })} />}
+      {offering && (
+        <>
+          <Button type="button" label="Start over" outlined onClick={() => send({ type: 'START_OVER' })} />
+          <Button type="button" label="Continue" icon="pi pi-play" onClick={() => send({ type: 'CONTINUE_EARLIER' })} />
+        </>
+      )}
+      {(choosing || (uploading && !paused && !offering)) && (
         <Button
           type="button"
           label="Upload"
@@ -94,7 +111,7 @@ export function UploadDialogView({ snapshot, send, studyHelperPicker }: UploadDi
           onClick={() => send({ type: 'UPLOAD' })}
         />
       )}
-      {(success || warning || failed) && <Button type="button" label="Done" onClick={() => send({ type: 'CLOSE' })} />}
+      {(success || warning || failed || cancelled) && <Button type="button" label="Done" onClick={() => send({ type: 'CLOSE' })} />}
     </div>
   );
 
@@ -151,15 +168,28 @@ export function UploadDialogView({ snapshot, send, studyHelperPicker }: UploadDi
             )}
           </>
         )}
-        {uploading && (
+        {looking && (
+          <div role="status" aria-label="Uploading">
+            <p>{`Looking for an earlier upload of ${current?.name ?? ''}…`}</p>
+          </div>
+        )}
+        {offering && context.earlier && (
+          <div role="status" aria-label="Earlier upload">
+            <p>{earlierText(current?.name ?? '', context.earlier)}</p>
+          </div>
+        )}
+        {(sending || paused) && (
           <div role="status" aria-label="Uploading">
             <p>
-              {`Uploading ${current?.name ?? ''} (${Math.min(context.currentIndex + 1, context.files.length)} of ${context.files.length})…`}
+              {`${paused ? 'Paused' : 'Uploading'} ${current?.name ?? ''} (${Math.min(context.currentIndex + 1, context.files.length)} of ${context.files.length})${paused ? '' : '…'}`}
             </p>
             <ProgressBar value={uploadPercent(context)} showValue={false} style={{ height: '6px' }} aria-label="Bytes sent" />
             <p className="upload-transfer">{transferText(context)}</p>
+            {retrying && context.retry && <RetryCountdown retry={context.retry} />}
+            {paused && <p>{PAUSED_TEXT}</p>}
           </div>
         )}
+        {cancelled && <Message severity="info" text={cancelledText(context)} />}
         {processing && <ProcessingProgress variant={context.variant} id={context.uploadedFileIds[0] ?? null} />}
         {success && <Message severity="success" text={report ? `${ALL_MATCHED_TEXT} ${reportSummary(report)}.` : UPLOAD_COMPLETE_TEXT} />}
         {warning && report && (
@@ -202,6 +232,31 @@ function UploadFailure({ results, summary }: { results: UploadDialogViewProps['s
       )}
     </>
   );
+}
+
+/** "An earlier upload of scan.pdf stopped at 45 % (12.0 MB of 26.7 MB). Continue it, or start over?" */
+function earlierText(name: string, earlier: { offset: number; size: number }): string {
+  const percent = Math.floor((earlier.offset / Math.max(1, earlier.size)) * 100);
+  return `An earlier upload of ${name} stopped at ${percent}% (${formatBytes(earlier.offset)} of ${formatBytes(earlier.size)}). Continue it, or start over?`;
+}
+
+/** What a cancel left: nothing of the file being sent; files sent before it stay. */
+function cancelledText(context: UploadDialogViewProps['snapshot']['context']): string {
+  const name = context.files[context.currentIndex]?.name;
+  const before = context.results.filter((result) => result.status === 'success').length;
+  const text = name ? `Upload cancelled: nothing of ${name} was stored.` : 'Upload cancelled: nothing was stored.';
+  return before > 0 ? `${text} ${before === 1 ? 'The file' : `The ${before} files`} uploaded before it ${before === 1 ? 'is' : 'are'} kept.` : text;
+}
+
+/** "Connection lost, retrying in 8 s…", counting down. */
+function RetryCountdown({ retry }: { retry: { delayMs: number; at: number } }) {
+  const [now, setNow] = useState(() => Date.now());
+  useEffect(() => {
+    const timer = setInterval(() => setNow(Date.now()), 1_000);
+    return () => clearInterval(timer);
+  }, []);
+  const seconds = retrySecondsLeft(retry, Math.max(now, retry.at));
+  return <p className="upload-retry">{seconds > 0 ? `Connection lost, retrying in ${seconds} s…` : 'Connection lost, retrying now…'}</p>;
 }
 
 /** "12.0 MB of 48.0 MB sent (25%), about 2 min left". */

@@ -7,6 +7,8 @@ import { useActorRef, useSelector } from '@xstate/react';
 import { fromPromise, type SnapshotFrom } from 'xstate';
 import {
   uploadDialogMachine,
+  type EarlierUpload,
+  type UploadTargetInput,
   type FollowProcessingInput,
   type ProcessingReport,
   type UploadFileInput,
@@ -15,6 +17,7 @@ import {
 } from '../../../machines/upload-dialog/upload-dialog.machine';
 import { useNotifications, useResultBanner } from '../notifications/notifications-context';
 import { followProcessing } from './upload-processing';
+import { cancelUpload, findEarlierUpload, resumableUploadFile } from './resumable-upload';
 
 /** The type the file picker offers and dropped files are filtered by. */
 export const UPLOAD_ACCEPTED_TYPES = 'application/pdf';
@@ -23,8 +26,6 @@ export type UploadDialogSnapshot = SnapshotFrom<typeof uploadDialogMachine>;
 
 export interface UseUploadDialogOptions {
   variant: UploadVariant;
-  /** One request for one file; throws the HTTP error (status, body) or a network failure. */
-  uploadFile: (input: UploadFileInput, signal: AbortSignal) => Promise<UploadFileOutput>;
   /** Called once when every file was uploaded and processed (success or warning), with the created ids. */
   onSuccess?: (fileIds: readonly string[]) => void;
 }
@@ -39,18 +40,18 @@ export function warningText(report: ProcessingReport): string {
   return [`Uploaded, but not everything went through: ${reportSummary(report)}.`, report.nextStep].filter(Boolean).join(' ');
 }
 
-export function useUploadDialog({ variant, uploadFile, onSuccess }: UseUploadDialogOptions) {
-  const upload = useRef(uploadFile);
+export function useUploadDialog({ variant, onSuccess }: UseUploadDialogOptions) {
   const succeeded = useRef(onSuccess);
   useEffect(() => {
-    upload.current = uploadFile;
     succeeded.current = onSuccess;
-  }, [uploadFile, onSuccess]);
+  }, [onSuccess]);
 
   const actor = useActorRef(
     uploadDialogMachine.provide({
       actors: {
-        uploadFile: fromPromise<UploadFileOutput, UploadFileInput>(({ input, signal }) => upload.current(input, signal)),
+        uploadFile: fromPromise<UploadFileOutput, UploadFileInput>(({ input, signal }) => resumableUploadFile(input, signal)),
+        findEarlierUpload: fromPromise<EarlierUpload | null, UploadTargetInput>(({ input }) => findEarlierUpload(input)),
+        cancelUpload: fromPromise<void, UploadTargetInput>(({ input }) => cancelUpload(input)),
         followProcessing: fromPromise<ProcessingReport, FollowProcessingInput>(({ input, signal }) => followProcessing(input, signal)),
       },
     }),

@@ -4,7 +4,7 @@
 import { http, type HttpResponseResolver, type RequestHandler } from 'msw';
 import { waitFor } from '@testing-library/react';
 
-type Method = 'get' | 'post' | 'patch' | 'delete';
+type Method = 'get' | 'head' | 'post' | 'patch' | 'delete';
 
 interface Waiting {
   request: Request;
@@ -18,12 +18,16 @@ export class GatedApi {
 
   /** A handler whose requests wait at gate `name`. */
   handler(method: Method, path: string, name: string): RequestHandler {
-    const resolver: HttpResponseResolver = ({ request }) =>
+    return http[method](path, this.resolver(name));
+  }
+
+  /** The resolver of such a handler, for a handler that waits at the gate only some of the time. */
+  resolver(name: string): HttpResponseResolver {
+    return ({ request }) =>
       new Promise<Response>((resolve) => {
         this.queue(name).push({ request: request.clone(), answer: resolve });
         this.received.set(name, [...(this.received.get(name) ?? []), request.clone()]);
       });
-    return http[method](path, resolver);
   }
 
   private queue(name: string): Waiting[] {

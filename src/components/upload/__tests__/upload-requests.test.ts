@@ -1,16 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import { classifyUploadError } from '../../../../machines/upload-dialog/upload-dialog.machine';
-import { refusedUpload, scannedAt } from '../upload-requests';
+import { scannedAt } from '../upload-requests';
 import { formatFileSize } from '../upload-file-list';
 
 describe('upload requests', () => {
   it('sends scanned_at as the ISO time of the file\'s modified date', () => {
     expect(scannedAt({ lastModified: 1_700_000_000_000 })).toBe('2023-11-14T22:13:20.000Z');
-  });
-  it('classifies an answer {status: "error", errorType} like a refusal of that type', () => {
-    expect(classifyUploadError(refusedUpload('DUPLICATE_FILE'))).toBe('DUPLICATE_FILE');
-    expect(classifyUploadError(refusedUpload('NO_STUDY_HELPER'))).toBe('NO_STUDY_HELPER');
-    expect(classifyUploadError(refusedUpload(undefined))).toBe('VALIDATION_ERROR');
   });
   it('writes sizes as people read them', () => {
     expect(formatFileSize(512)).toBe('512 bytes');

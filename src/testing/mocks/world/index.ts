@@ -10,6 +10,7 @@ import type { AboutMe, ViewAsRequest } from '../../../../generated/hooks/model';
 import { getResolveQrCodeMockHandler } from '../../../../generated/hooks/qr/qr.msw';
 import { meHandler, MOCK_USERS, type MockRole } from '../handlers';
 import { packetHandlers, fileHandlers } from './file-handlers';
+import { resumableUploadHandlers } from './resumable-handlers';
 import { json, refusal, type WorldAccess } from './http';
 import { mailHandlers } from './mail-handlers';
 import { peopleHandlers } from './people-handlers';
@@ -79,6 +80,7 @@ export function createMockWorld(options: MockWorldOptions): MockWorld {
       meHandler(options.role),
       viewAs,
       ...fileHandlers(access),
+      ...resumableUploadHandlers(access),
       ...packetHandlers(access),
       ...mailHandlers(access),
       ...peopleHandlers(access, (world) => {
