@@ -233,6 +233,7 @@ export * from './studyHelperListAllOf';
 export * from './timestamp';
 export * from './unauthorizedResponse';
 export * from './unrecognizedReason';
+export * from './uploadKind';
 export * from './uploadList';
 export * from './uploadListAllOf';
 export * from './uploadListItem';
