@@ -289,11 +289,17 @@ describe('DELETE /api/uploads/{id} (withdraw a graded upload)', () => {
     expect(await count(t.db, 'SELECT count(*) FROM feedback')).toBe(1);
   });
 
-  it('is the admin’s only, and refuses unknown and malformed ids', async () => {
+  it('is an admin’s or its own coordinator’s, with the same refusals, and refuses unknown and malformed ids', async () => {
     const sent = await sentFile();
     const { upload } = await gradedUpload(sent);
-    expect((await call(t.app, await coordinator(t.app, sent.congregation), 'DELETE', `/api/uploads/${upload}`)).status).toBe(403);
+    // Another congregation's coordinator is refused (403), unknown and malformed ids too.
     await expectGuarded((id) => `/api/uploads/${id}`, upload);
+    const own = await coordinator(t.app, sent.congregation);
+    await t.db.query('UPDATE files SET grading_complete = true WHERE id = $1', [sent.file]);
+    expectRefused(await call(t.app, own, 'DELETE', `/api/uploads/${upload}`), /"Sent batch" is fully graded/);
+    await t.db.query('UPDATE files SET grading_complete = false WHERE id = $1', [sent.file]);
+    expect((await call(t.app, own, 'DELETE', `/api/uploads/${upload}`)).status).toBe(204);
+    expect(await count(t.db, 'SELECT count(*) FROM feedback')).toBe(0);
   });
 });
 
