@@ -118,7 +118,7 @@ describe("the coordinator's side", () => {
 describe('upload reports for an admin', () => {
   it("leads from the admin home and the Files screen to every upload, a service center's file with its report", async () => {
     await admin.goto('/files');
-    expect(await admin.getByRole('link', { name: 'Uploads' }).count()).toBe(1);
+    await expect.poll(() => admin.getByRole('link', { name: 'Uploads' }).count()).toBe(1);
     await admin.goto('/');
     await admin.getByRole('link', { name: 'Uploads' }).click();
     await admin.waitForURL(/\/files\/uploads$/);
@@ -168,7 +168,8 @@ describe('a response with an ignored page, every picker and dialog open', () => 
     const sheets = await getJson<{ items: { id: string; page_count?: number }[] }>(admin, `/api/answer-sheets?file=${fileId}&limit=50`);
     const sheet = sheets.items.find((item) => (item.page_count ?? 0) >= 2) ?? sheets.items[0]!;
     await admin.goto(`/responses/${sheet.id}`);
-    const second = admin.getByRole('article', { name: /^Page / }).nth(1);
+    const secondName = await admin.getByRole('article', { name: /^Page / }).nth(1).getAttribute('aria-label', { timeout: 30_000 });
+    const second = admin.getByRole('article', { name: secondName!, exact: true });
     await expect.poll(() => second.isVisible()).toBe(true);
     await second.getByRole('button', { name: 'Ignore Page' }).click();
     await expect.poll(() => second.getByRole('button', { name: 'Unignore Page' }).isVisible()).toBe(true);
@@ -181,7 +182,12 @@ describe('a response with an ignored page, every picker and dialog open', () => 
     await admin.keyboard.press('Escape');
 
     // Every preview open.
-    for (const button of await admin.getByRole('button', { name: 'Show Preview' }).all()) await button.click();
+    // Each click turns its button into "Hide Preview": open the first closed one until none is left.
+    const showPreview = admin.getByRole('button', { name: 'Show Preview' });
+    for (let open = await showPreview.count(); open > 0; open--) {
+      await showPreview.first().click();
+      await expect.poll(() => showPreview.count()).toBe(open - 1);
+    }
     await expectAccessible(admin, 'response with every preview open');
 
     // Move or Split…: its icon beside its label, then the mends open.
