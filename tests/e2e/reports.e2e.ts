@@ -137,7 +137,7 @@ describe('upload reports for an admin', () => {
     await admin.waitForURL(/groupId=/);
     await admin.keyboard.press('Escape');
     await expect.poll(() => table.innerText()).not.toContain('Manila batch 6');
-    expect(await table.locator('tbody tr').count()).toBe(3);
+    await expect.poll(() => table.locator('tbody tr').count()).toBe(3);
 
     await admin.goto('/files/uploads');
     await table.getByRole('link', { name: 'Manila batch 6' }).click();
