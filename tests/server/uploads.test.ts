@@ -95,6 +95,9 @@ async function insertScannedFile() {
   await page(3, null);
   await page(4, sheet, 'ignored = true');
   await page(5, sheet, 'ignored = true, blank = true');
+  // The batch's cover sheet comes first in a real scan; here it is the sixth page.
+  await page(6, null, `code_prefix = 'c', code_id = 'KG4TST3E'`);
+  await t.db.query('UPDATE files SET cover_page_id = (SELECT id FROM pages WHERE file_id = $1 AND page_number = 6) WHERE id = $1', [id]);
   return { id, student };
 }
 
@@ -108,7 +111,7 @@ describe('service center files as uploads', () => {
     expect(body.items.find((item) => item.id === id)).toMatchObject({
       kind: 'service_center',
       is_intro: false,
-      summary: { pages_read: 5, matched: 1, not_matched: 3, blank_dropped: 1 },
+      summary: { pages_read: 6, matched: 2, not_matched: 3, blank_dropped: 1 },
     });
     expect((await names(`group_id=${a}`)).names).toEqual(['Alpha.pdf', 'bravo.pdf']);
     expect((await names('', await coordinator(t.app, a))).names).toEqual(['Alpha.pdf', 'bravo.pdf']);
@@ -126,7 +129,9 @@ describe('service center files as uploads', () => {
       [3, 'not_matched', 'in_review'],
       [4, 'not_matched', 'ignored'],
       [5, 'blank_dropped', null],
+      [6, 'matched', null],
     ]);
+    expect(body.pages[5]).toMatchObject({ code: 'C-KG4TST3E', detail: "The batch's cover sheet: it names the service center.", answer_sheet: null });
     expect(body.pages[0]).toMatchObject({ kept: true, file: { id, name: 'Accra scan.pdf' }, answer_sheet: { student_human_id: student.human_id } });
     expect(body.pages[1]).toMatchObject({ code: 'S-AB12CD34', detail: 'Flagged: code unreadable. Mend it on its response in Review.', file: null });
     expect(body.pages[2]!.detail).toBe('Not on any answer sheet yet. Place it on a response in Review.');

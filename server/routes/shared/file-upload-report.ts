@@ -6,18 +6,19 @@ import type { Schemas } from '../../contract/types';
 import type { Database } from '../../db/database';
 import type { PageFlag } from '../../pipeline/split';
 
-type Outcome = 'matched' | 'in_review' | 'ignored' | 'blank';
+type Outcome = 'matched' | 'cover' | 'in_review' | 'ignored' | 'blank';
 
-/** One page's outcome, over pages aliased `page`. */
+/** One page's outcome, over pages aliased `page`; the batch's cover sheet is read, not waiting. */
 const outcomeSql = (page: string) =>
   `CASE WHEN ${page}.ignored AND ${page}.blank THEN 'blank' WHEN ${page}.ignored THEN 'ignored'
+        WHEN ${page}.id = (SELECT cf.cover_page_id FROM files cf WHERE cf.id = ${page}.file_id) THEN 'cover'
         WHEN ${page}.answer_sheet_id IS NULL OR ${page}.flag IS NOT NULL THEN 'in_review' ELSE 'matched' END`;
 
 /** The summary columns (as uploadSummaryJoin's) for files aliased `alias`, as one LATERAL join. */
 export function fileUploadSummaryJoin(alias: string): string {
   return `LEFT JOIN LATERAL (
       SELECT count(*)::int AS pages_read,
-             (count(*) FILTER (WHERE fo.o = 'matched'))::int AS matched,
+             (count(*) FILTER (WHERE fo.o IN ('matched', 'cover')))::int AS matched,
              (count(*) FILTER (WHERE fo.o IN ('in_review', 'ignored')))::int AS not_matched,
              (count(*) FILTER (WHERE fo.o = 'blank'))::int AS blank_dropped
       FROM (SELECT ${outcomeSql('fp')} AS o FROM pages fp WHERE fp.file_id = ${alias}.id) fo) summary ON true`;
@@ -45,14 +46,16 @@ interface FilePageRow {
 }
 
 function pageOf(file: { id: string; name: string }, row: FilePageRow): Schemas['UploadReportPage'] {
-  const matched = row.outcome === 'matched';
+  const matched = row.outcome === 'matched' || row.outcome === 'cover';
   return {
     page_number: row.page_number,
     result: matched ? 'matched' : row.outcome === 'blank' ? 'blank_dropped' : 'not_matched',
     reason: row.outcome === 'in_review' ? 'in_review' : row.outcome === 'ignored' ? 'ignored' : null,
     kept: matched,
     detail:
-      row.outcome !== 'in_review'
+      row.outcome === 'cover'
+        ? "The batch's cover sheet: it names the service center."
+        : row.outcome !== 'in_review'
         ? null
         : row.flag !== null
           ? `Flagged: ${FLAG_WORDS[row.flag]}. Mend it on its response in Review.`
