@@ -858,7 +858,10 @@ export interface paths {
         get?: never;
         put?: never;
         post?: never;
-        /** Delete a recruiting point (the client asks for confirmation first) */
+        /**
+         * Delete a recruiting point made by mistake (the client asks for confirmation first)
+         * @description Only a recruiting point nothing refers to: refused (409, nothing deleted) while files or students name it.
+         */
         delete: operations["deleteRecruitingPoint"];
         options?: never;
         head?: never;
@@ -1214,7 +1217,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Graded-packet uploads of congregations */
+        /**
+         * Uploads, newest first by default
+         * @description A coordinator sees its own congregation's graded uploads. An admin sees every upload: the service centers' scanned files (kind service_center) and the congregations' graded uploads; with group_id, that congregation's graded uploads only.
+         */
         get: operations["listUploads"];
         put?: never;
         post?: never;
@@ -1233,14 +1239,14 @@ export interface paths {
         };
         /**
          * An upload's report, page by page (the Feedback Upload Page)
-         * @description Every page read, and what became of it: matched (to which file and answer sheet), not matched with its reason, or blank and dropped. The summary counts are those of the list.
+         * @description Every page read, and what became of it: matched (to which file and answer sheet), not matched with its reason, or blank and dropped. The summary counts are those of the list. The id of a service center's file (admins only) gives that upload's report: pages placed on an answer sheet are matched, pages waiting in Review or ignored are not, blank pages set aside are dropped.
          */
         get: operations["getUpload"];
         put?: never;
         post?: never;
         /**
          * Withdraw a graded upload; the pages it graded are ungraded again
-         * @description The scans the upload matched are removed, so their pages (and sheets) count as not graded again, and the upload with its report is deleted. Refused (409, nothing changed) while the upload is still being read, for an intro upload whose answer sheets were written to a file, and when a file it graded is fully graded (its return file is made from the scans), downloaded or archived.
+         * @description The scans the upload matched are removed, so their pages (and sheets) count as not graded again, and the upload with its report is deleted. Refused (409, nothing changed) while the upload is still being read, for an intro upload whose answer sheets were written to a file, and when a file it graded is fully graded (its return file is made from the scans), downloaded or archived. A coordinator withdraws its own congregation's uploads only (403 for another's).
          */
         delete: operations["withdrawUpload"];
         options?: never;
@@ -1307,7 +1313,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** The scan of one page of an upload (JPEG), for the report's thumbnails */
+        /** The scan of one page of an upload (JPEG), for the report's thumbnails (a service center's file too) */
         get: operations["getUploadPageImage"];
         put?: never;
         post?: never;
@@ -2244,6 +2250,11 @@ export interface components {
             items: components["schemas"]["Course"][];
         };
         /**
+         * @description What was uploaded: a service center's scanned file (service_center; its report is that of the file's reading) or a congregation's graded upload (graded; intro files too, see is_intro).
+         * @enum {string}
+         */
+        UploadKind: "service_center" | "graded";
+        /**
          * @description What an upload's pages became (pages still being read count in pages_read only).
          * @example {
          *       "pages_read": 12,
@@ -2264,6 +2275,7 @@ export interface components {
             id: components["schemas"]["Uuid"];
             name: string;
             created_at: components["schemas"]["Timestamp"];
+            kind: components["schemas"]["UploadKind"];
             process_status?: components["schemas"]["ProcessStatus"];
             is_intro?: boolean;
             summary?: components["schemas"]["UploadSummary"];
@@ -2274,10 +2286,10 @@ export interface components {
         /** @enum {string} */
         UploadPageResult: "matched" | "not_matched" | "blank_dropped";
         /**
-         * @description Why a page was not matched (or, for already_graded, that an earlier scan existed): no_code, unreadable (a code seen but not read, or a page not processed), unknown_code, other_congregation (another congregation's packet), already_graded (see kept), file_archived, not_sent (the file is not being graded), not_packet_page (another kind of code).
+         * @description Why a page was not matched (or, for already_graded, that an earlier scan existed): no_code, unreadable (a code seen but not read, or a page not processed), unknown_code, other_congregation (another congregation's packet), already_graded (see kept), file_archived, not_sent (the file is not being graded), not_packet_page (another kind of code), return_downloaded (the file's return file was downloaded: its grading is closed, the scan was not taken). For a service center's file: in_review (the page waits in Review; detail says why) and ignored (a person set the page aside).
          * @enum {string}
          */
-        UploadPageReason: "no_code" | "unreadable" | "unknown_code" | "other_congregation" | "already_graded" | "file_archived" | "not_sent" | "not_packet_page";
+        UploadPageReason: "no_code" | "unreadable" | "unknown_code" | "other_congregation" | "already_graded" | "file_archived" | "not_sent" | "not_packet_page" | "return_downloaded" | "in_review" | "ignored";
         FileRef: {
             id: components["schemas"]["Uuid"];
             name: string;
@@ -2306,6 +2318,7 @@ export interface components {
             id: components["schemas"]["Uuid"];
             name: string;
             created_at: components["schemas"]["Timestamp"];
+            kind: components["schemas"]["UploadKind"];
             process_status: components["schemas"]["ProcessStatus"];
             is_intro: boolean;
             failure_reason: string | null;
@@ -4699,6 +4712,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            409: components["responses"]["Refused"];
         };
     };
     updateRecruitingPoint: {
@@ -6241,8 +6255,9 @@ export const fileStatusValues: ReadonlyArray<FlattenedDeepRequired<components>["
 export const answerSheetPageLengthValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["AnswerSheetPageLength"]> = [0, 1, 2];
 export const workflowStepValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["WorkflowStep"]> = ["robot", "review", "assign", "send", "grading", "return"];
 export const uploadResultStatusValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["UploadResult"]["status"]> = ["success", "error"];
+export const uploadKindValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["UploadKind"]> = ["service_center", "graded"];
 export const uploadPageResultValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["UploadPageResult"]> = ["matched", "not_matched", "blank_dropped"];
-export const uploadPageReasonValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["UploadPageReason"]> = ["no_code", "unreadable", "unknown_code", "other_congregation", "already_graded", "file_archived", "not_sent", "not_packet_page"];
+export const uploadPageReasonValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["UploadPageReason"]> = ["no_code", "unreadable", "unknown_code", "other_congregation", "already_graded", "file_archived", "not_sent", "not_packet_page", "return_downloaded", "in_review", "ignored"];
 export const resumableUploadKindValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["ResumableUpload"]["kind"]> = ["service_center", "graded"];
 export const resumableUploadStateValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["ResumableUpload"]["state"]> = ["receiving", "finishing", "accepted", "refused"];
 export const databaseResultStatusValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["DatabaseResult"]["status"]> = ["ok"];

@@ -6,8 +6,8 @@ import { degrees, rgb, type PDFPage } from 'pdf-lib';
 import type { Code } from '../pipeline/codes';
 import { shownTurn } from '../pipeline/jpeg-header';
 import type { Orientation } from '../pipeline/raster';
-import type { PageContext, PageSize } from './pdf-writer';
-import { drawFittedText } from './pdf-writer';
+import type { PageContext, PageSize, PrintFonts } from './pdf-writer';
+import { drawFittedText, fitText } from './pdf-writer';
 import { CODE_STAMP, PAGE_SIZES, mm } from './printed-page';
 import { stampCodeFast } from './code-stamp';
 
@@ -51,6 +51,19 @@ export function packetHeader(page: Pick<PacketPage, 'studentHumanId' | 'lessonNa
   ].join('  |  ');
 }
 
+const HEADER_SIZE = 9;
+
+/** A long lesson name gives way, so the student, congregation and page number always show. */
+async function withFittedLesson(fonts: PrintFonts, input: PacketPage, size: number, maxWidth: number): Promise<PacketPage> {
+  if (input.lessonName === null) return input;
+  const whole = await fitText(fonts, 'bold', packetHeader(input), size, maxWidth);
+  if (!whole.text.endsWith('...')) return input;
+  const rest = packetHeader({ ...input, lessonName: '' });
+  const restWidth = (await fonts.forText('bold', rest)).widthOfTextAtSize(rest, size);
+  const lesson = await fitText(fonts, 'bold', input.lessonName, size, maxWidth - restWidth);
+  return { ...input, lessonName: lesson.text };
+}
+
 export async function drawPacketPage({ page, fonts }: PageContext, input: PacketPage, publicUrl: string): Promise<void> {
   const width = page.getWidth();
   const height = page.getHeight();
@@ -64,16 +77,17 @@ export async function drawPacketPage({ page, fonts }: PageContext, input: Packet
     });
   }
   clearCodeCorners(page);
+  // The band runs above the top code (it starts below HEADER_BAND_MM) to the right margin.
   const band = mm(HEADER_BAND_MM);
-  const bandWidth = width - mm(CODE_TEXT_AREA.toMm);
-  page.drawRectangle({ x: 0, y: height - band, width: bandWidth, height: band, color: rgb(1, 1, 1) });
+  page.drawRectangle({ x: 0, y: height - band, width, height: band, color: rgb(1, 1, 1) });
   const left = mm(CODE_STAMP.edgeMarginMm);
-  await drawFittedText(page, fonts, 'bold', packetHeader(input), {
+  const maxWidth = width - 2 * left;
+  await drawFittedText(page, fonts, 'bold', packetHeader(await withFittedLesson(fonts, input, HEADER_SIZE, maxWidth)), {
     x: left,
     y: height - mm(7.5),
-    size: 9,
+    size: HEADER_SIZE,
     color: rgb(0, 0, 0),
-    maxWidth: bandWidth - left - mm(2),
+    maxWidth,
   });
   stampCodeFast(page, input.code, { publicUrl, fonts });
 }

@@ -17,7 +17,7 @@ import { keepDuplicate, setSheetStudent } from '../workflow/sheet-mends';
 import { addPacketPages, packetPagesSql, type PacketPageRow } from '../workflow/send-packets';
 import { SHEET_SELECT, sheetOf, sheetsWithReasonSql, type SheetRow } from './shared/answer-sheet-view';
 import { sendPdf } from './shared/blob-response';
-import { fileVisibleSql } from './shared/file-view';
+import { fileVisibleSql, sentToSql } from './shared/file-view';
 import { loadSheetPages, requireSheetAccess } from './shared/page-view';
 import { orderClause, pageOf, paged, type SortColumn } from './shared/paging';
 import { giveCongregationToStudents } from './shared/student-congregation';
@@ -61,7 +61,7 @@ export async function answerSheetsRoutes(app: FastifyInstance) {
     }
     const where = new Where();
     where.addIf(query.file, (p) => `a.file_id = ${p}::uuid`);
-    where.addIf(scope, (p) => `a.assigned_group = ${p}::uuid`);
+    where.addIf(scope, (p) => `a.assigned_group = ${p}::uuid AND ${sentToSql('a.file_id', p)}`);
     if (query.graded !== undefined) where.add((p) => `a.graded = ${p}`, query.graded);
     if (query.reason !== undefined) where.add((p) => `a.id IN (${sheetsWithReasonSql(p)})`, query.reason);
     // The sequence order's direction applies within a file; files stay newest first.

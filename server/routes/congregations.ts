@@ -8,6 +8,7 @@ import { requireCongregationAccess } from '../auth/session';
 import type { ReplyOf, Route, Schemas } from '../contract/types';
 import type { Database } from '../db/database';
 import { conflictError, notFound, validationError } from '../http-error';
+import { sentToSql } from './shared/file-view';
 import { refuseWhileUsed } from './shared/in-use';
 import { orderClause, pageOf, paged, type SortColumn } from './shared/paging';
 import { STUDY_HELPER_SELECT, studyHelperOf, studyHelperPage, type StudyHelperRow } from './shared/study-helper';
@@ -121,12 +122,12 @@ export async function congregationRoutes(app: FastifyInstance) {
     requireCongregationAccess(request, request.params.id);
     await findCongregation(db, request.params.id);
     // Ready to print: sent to this congregation and not yet printed there.
-    // All files: every file with at least one answer sheet assigned to this congregation.
+    // All files: its files list, the files with its sheets that were sent to it (not those in Review).
     const counts = await db.one<{ ready_to_print_count: number; all_files_count: number }>(
       `SELECT
          (SELECT count(*) FROM file_congregations fc JOIN files f ON f.id = fc.file_id
           WHERE fc.congregation_id = $1 AND fc.status = 'unprinted' AND f.sent_at IS NOT NULL) AS ready_to_print_count,
-         (SELECT count(*) FROM file_groups fg WHERE fg.congregation_id = $1) AS all_files_count`,
+         (SELECT count(*) FROM file_groups fg WHERE fg.congregation_id = $1 AND ${sentToSql('fg.file_id', '$1')}) AS all_files_count`,
       [request.params.id],
     );
     return { ready_to_print_count: Number(counts.ready_to_print_count), all_files_count: Number(counts.all_files_count) };

@@ -7,7 +7,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { congregationScope } from '../auth/session';
 import type { Route } from '../contract/types';
 import { forbidden, notFound } from '../http-error';
-import { fileHasSheetsOfSql } from './shared/file-view';
+import { sentToSql } from './shared/file-view';
 import { findRun, isFinished, JOB, readProgress, type ProgressKey } from '../workflow/job-progress';
 
 const RUN_NOT_FOUND = 'No such job run';
@@ -73,6 +73,6 @@ async function coordinatorMayFollow(app: FastifyInstance, key: ProgressKey, cong
     const upload = await app.db.maybeOne(`SELECT 1 FROM graded_uploads WHERE id = $1 AND congregation_id = $2`, [key.run_id, congregationId]);
     return upload !== null;
   }
-  const row = await app.db.maybeOne(`SELECT 1 FROM files f WHERE f.id = $1 AND ${fileHasSheetsOfSql('f', '$2')}`, [key.run_id, congregationId]);
+  const row = await app.db.maybeOne(`SELECT 1 FROM files f WHERE f.id = $1 AND ${sentToSql('f.id', '$2')}`, [key.run_id, congregationId]);
   return row !== null;
 }

@@ -189,11 +189,23 @@ export async function serviceCenterRoutes(app: FastifyInstance) {
   app.delete<Route<'deleteRecruitingPoint'>>(
     '/api/service_centers/:id/recruiting-points/:recruiting_point',
     async (request, reply) => {
-      const deleted = await db.execute('DELETE FROM recruiting_points WHERE id = $2 AND service_center_id = $1', [
-        request.params.id,
-        request.params.recruiting_point,
-      ]);
-      if (deleted === 0) throw notFound(RECRUITING_POINT_NOT_FOUND);
+      const { id: centerId, recruiting_point: id } = request.params;
+      await db.transaction(async (tx) => {
+        const found = await tx.maybeOne('SELECT id FROM recruiting_points WHERE id = $1 AND service_center_id = $2 FOR UPDATE', [id, centerId]);
+        if (found === null) throw notFound(RECRUITING_POINT_NOT_FOUND);
+        // As for recruiters: files and students that name it would silently lose it.
+        await refuseWhileUsed(
+          tx,
+          'recruiting point',
+          id,
+          [
+            { name: ['file', 'files'], countSql: 'SELECT count(*) FROM files WHERE recruiting_point_id = $1' },
+            { name: ['student', 'students'], countSql: 'SELECT count(*) FROM students WHERE recruiting_point_id = $1' },
+          ],
+          'is named by',
+        );
+        await tx.query('DELETE FROM recruiting_points WHERE id = $1', [id]);
+      });
       return reply.code(204).send();
     },
   );

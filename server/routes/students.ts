@@ -11,6 +11,7 @@ import { keptSheetSql, sentOrSendingSql } from '../workflow/file-steps';
 import { cachedTotal } from './shared/count-cache';
 import { SHEET_SELECT, sheetOf, type SheetRow } from './shared/answer-sheet-view';
 import { STUDY_HELPER_NOT_FOUND, studentNotFound } from './shared/errors';
+import { sentToSql } from './shared/file-view';
 import { orderClause, pageOf, paged, sortDirection, type Page, type SortColumn } from './shared/paging';
 import { rowsOfPage, type Statement } from './shared/page-rows';
 import { listCongregation } from './shared/scope';
@@ -226,9 +227,10 @@ export async function studentRoutes(app: FastifyInstance) {
         scope,
       ]);
       if (student === null) throw studentNotFound();
-      // A coordinator does not see the sheets assigned to another congregation (the student's earlier one).
+      // A coordinator sees the student's sheets sent to its congregation: not those of another
+      // congregation (the student's earlier one), nor those still in Review.
       const rows = await db.query<SheetRow>(
-        `${SHEET_SELECT} WHERE a.student_id = $1 AND ($2::uuid IS NULL OR a.assigned_group IS NULL OR a.assigned_group = $2::uuid)
+        `${SHEET_SELECT} WHERE a.student_id = $1 AND ($2::uuid IS NULL OR (a.assigned_group = $2::uuid AND ${sentToSql('a.file_id', '$2')}))
          ORDER BY ${NEWEST_ANSWER_SHEETS_FIRST}`,
         [request.params.id, scope],
       );

@@ -1,8 +1,8 @@
-// Graded-packet uploads that congregations sent back (graded uploads): the list (sorted,
-// filtered by congregation, paged, with each upload's matched / not matched counts), an upload's
-// report page by page, and the scan of a page for the report's thumbnails. A coordinator sees its
-// own congregation's uploads only. An admin withdraws an upload sent by mistake
-// (workflow/withdraw-upload.ts).
+// Uploads: the graded packets congregations sent back (graded uploads) and, for admins, the
+// service centers' files: the list (sorted, filtered by congregation, paged, with each upload's
+// matched / not matched counts), an upload's report page by page, and the scan of a page for the
+// report's thumbnails. A coordinator sees its own congregation's graded uploads only. An upload sent by mistake is withdrawn by an admin or by its
+// congregation's coordinator (workflow/withdraw-upload.ts).
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { congregationScope } from '../auth/session';
 import type { ReplyOf, Route, Schemas } from '../contract/types';
@@ -11,6 +11,7 @@ import { sendBlob } from './shared/blob-response';
 import { IMAGE_CACHE_CONTROL } from '../jobs/job-types';
 import { meaningOf, uploadSummaryJoin } from '../workflow/upload-report';
 import { UPLOAD_NOT_FOUND, withdrawUpload } from '../workflow/withdraw-upload';
+import { fileUploadReport, fileUploadSummaryJoin, filePageImageKey } from './shared/file-upload-report';
 import { orderClause, pageOf, paged, type SortColumn } from './shared/paging';
 import { listCongregation } from './shared/scope';
 import { Where } from './shared/where';
@@ -20,19 +21,21 @@ const SORT: Record<'name' | 'created_at', SortColumn> = {
   created_at: { sql: 'u.created_at', defaultDirection: 'desc' },
 };
 
-interface UploadRow {
+interface UploadHeadRow {
   id: string;
   name: string;
   created_at: Date;
   process_status: Schemas['ProcessStatus'];
   is_intro: boolean;
-  pages_read: number;
-  matched: number;
-  not_matched: number;
-  blank_dropped: number;
+  kind: Schemas['UploadKind'];
 }
 
-const summaryOf = (row: UploadRow): Schemas['UploadSummary'] => ({
+/** An upload's counts (the columns of uploadSummaryJoin and fileUploadSummaryJoin). */
+type SummaryRow = { id: string } & Schemas['UploadSummary'];
+
+type UploadRow = Omit<UploadHeadRow, 'kind'> & SummaryRow;
+
+const summaryOf = (row: SummaryRow): Schemas['UploadSummary'] => ({
   pages_read: row.pages_read,
   matched: row.matched,
   not_matched: row.not_matched,
@@ -56,17 +59,30 @@ interface ReportPageRow {
 export async function uploadRoutes(app: FastifyInstance) {
   const db = app.db;
 
-  /** The upload, when the caller may see it (404 unknown, 403 another congregation's). */
-  const uploadFor = async (request: FastifyRequest, id: string) => {
+  /**
+   * The graded upload, when the caller may see it (403 another congregation's); null when the id
+   * is none: it may be an admin's service center file.
+   */
+  const gradedUploadFor = async (request: FastifyRequest, id: string) => {
     const scope = congregationScope(request);
     const upload = await db.maybeOne<UploadRow & { congregation_id: string; failure_reason: string | null }>(
       `SELECT u.id, u.name, u.created_at, u.process_status, u.is_intro, u.congregation_id, u.failure_reason, summary.*
        FROM graded_uploads u ${uploadSummaryJoin('u')} WHERE u.id = $1`,
       [id],
     );
-    if (upload === null) throw notFound(UPLOAD_NOT_FOUND);
-    if (scope !== null && upload.congregation_id !== scope) throw forbidden();
+    if (upload === null && scope !== null) throw notFound(UPLOAD_NOT_FOUND);
+    if (upload !== null && scope !== null && upload.congregation_id !== scope) throw forbidden();
     return upload;
+  };
+
+  /** Each listed upload's counts, from its own kind's pages. */
+  const summariesOf = async (rows: readonly UploadHeadRow[]): Promise<Map<string, SummaryRow>> => {
+    const ids = (kind: Schemas['UploadKind']) => rows.filter((row) => row.kind === kind).map((row) => row.id);
+    const counts = [
+      ...(await db.query<SummaryRow>(`SELECT u.id, summary.* FROM graded_uploads u ${uploadSummaryJoin('u')} WHERE u.id = ANY($1::uuid[])`, [ids('graded')])),
+      ...(await db.query<SummaryRow>(`SELECT f.id, summary.* FROM files f ${fileUploadSummaryJoin('f')} WHERE f.id = ANY($1::uuid[])`, [ids('service_center')])),
+    ];
+    return new Map(counts.map((row) => [row.id, row]));
   };
 
   app.get<Route<'listUploads'>>('/api/uploads/', async (request): Promise<ReplyOf<'listUploads'>> => {
@@ -74,23 +90,28 @@ export async function uploadRoutes(app: FastifyInstance) {
     const congregation = listCongregation(request, query.group_id);
     const page = pageOf(query);
     const where = new Where().addIf(congregation, (p) => `u.congregation_id = ${p}`);
+    const graded = `SELECT u.id, u.name, u.created_at, u.process_status, u.is_intro, 'graded' AS kind FROM graded_uploads u ${where.sql}`;
+    // An admin's whole list holds the service centers' files too (they belong to no congregation).
+    const uploads =
+      congregation === null
+        ? `${graded} UNION ALL SELECT f.id, f.name, f.created_at, f.process_status, false, 'service_center' FROM files f`
+        : graded;
     const order = orderClause(SORT, query.order_by ?? 'created_at', query.order_direction, 'u.id');
-    const { total } = await db.one<{ total: number }>(`SELECT count(*) AS total FROM graded_uploads u ${where.sql}`, where.params);
-    const rows = await db.query<UploadRow>(
-      `SELECT u.id, u.name, u.created_at, u.process_status, u.is_intro, summary.*
-       FROM (SELECT u.* FROM graded_uploads u ${where.sql} ${order} LIMIT ${where.param(page.limit)} OFFSET ${where.param(page.skip)}) u
-       ${uploadSummaryJoin('u')}
-       ${order}`,
+    const { total } = await db.one<{ total: number }>(`SELECT count(*) AS total FROM (${uploads}) u`, where.params);
+    const rows = await db.query<UploadHeadRow>(
+      `SELECT u.* FROM (${uploads}) u ${order} LIMIT ${where.param(page.limit)} OFFSET ${where.param(page.skip)}`,
       where.params,
     );
+    const summaries = await summariesOf(rows);
     return paged(
       rows.map((row) => ({
         id: row.id,
         name: row.name,
         created_at: new Date(row.created_at).toISOString(),
+        kind: row.kind,
         process_status: row.process_status,
         is_intro: row.is_intro,
-        summary: summaryOf(row),
+        ...(summaries.has(row.id) && { summary: summaryOf(summaries.get(row.id)!) }),
       })),
       total,
       page,
@@ -98,7 +119,12 @@ export async function uploadRoutes(app: FastifyInstance) {
   });
 
   app.get<Route<'getUpload'>>('/api/uploads/:id', async (request): Promise<ReplyOf<'getUpload'>> => {
-    const upload = await uploadFor(request, request.params.id);
+    const upload = await gradedUploadFor(request, request.params.id);
+    if (upload === null) {
+      const report = await fileUploadReport(db, request.params.id);
+      if (report === null) throw notFound(UPLOAD_NOT_FOUND);
+      return report;
+    }
     const pages = await db.query<ReportPageRow>(
       `SELECT s.page_number, s.outcome, s.detail, s.code_prefix, s.code_id, s.image_blob_key IS NOT NULL AS has_image,
               f.id AS file_id, f.name AS file_name, a.id AS sheet_id, st.human_id AS student_human_id, l.name AS lesson
@@ -115,6 +141,7 @@ export async function uploadRoutes(app: FastifyInstance) {
       id: upload.id,
       name: upload.name,
       created_at: new Date(upload.created_at).toISOString(),
+      kind: 'graded',
       process_status: upload.process_status,
       is_intro: upload.is_intro,
       failure_reason: upload.failure_reason,
@@ -144,17 +171,19 @@ export async function uploadRoutes(app: FastifyInstance) {
   });
 
   app.get<Route<'getUploadPageImage'>>('/api/uploads/:id/pages/:page_number/image', async (request, reply) => {
-    const upload = await uploadFor(request, request.params.id);
-    const page = await db.maybeOne<{ image_blob_key: string | null }>(
-      'SELECT image_blob_key FROM graded_upload_pages WHERE upload_id = $1 AND page_number = $2',
-      [upload.id, request.params.page_number],
-    );
-    if (page?.image_blob_key == null) throw notFound('This page has no image');
-    return sendBlob(request, reply, app.blobStore, page.image_blob_key, { contentType: 'image/jpeg', cacheControl: IMAGE_CACHE_CONTROL, conditional: true });
+    const { id, page_number: pageNumber } = request.params;
+    const upload = await gradedUploadFor(request, id);
+    const key =
+      upload === null
+        ? await filePageImageKey(db, id, pageNumber)
+        : ((await db.maybeOne<{ image_blob_key: string | null }>('SELECT image_blob_key FROM graded_upload_pages WHERE upload_id = $1 AND page_number = $2', [id, pageNumber]))
+            ?.image_blob_key ?? null);
+    if (key === null) throw notFound('This page has no image');
+    return sendBlob(request, reply, app.blobStore, key, { contentType: 'image/jpeg', cacheControl: IMAGE_CACHE_CONTROL, conditional: true });
   });
 
   app.delete<Route<'withdrawUpload'>>('/api/uploads/:id', async (request, reply) => {
-    await withdrawUpload(db, app.blobStore, request.params.id);
+    await withdrawUpload(db, app.blobStore, request.params.id, congregationScope(request));
     return reply.code(204).send();
   });
 }

@@ -1,8 +1,9 @@
 // The demo programme in flight: on the first start, the demo's staff print answer sheets for
 // some students (the product's own masters, with their `s` codes), "scan" what comes back
-// (simulated-scan), and take six files through the real API, pipeline and workflow jobs to six
-// steps: one waiting at Review (a page whose codes are covered), one at Assign (students without
-// a congregation), one sent and Ready to Print for the demo coordinator, one partially graded,
+// (simulated-scan), and take seven files through the real API, pipeline and workflow jobs to
+// their steps: one waiting at Review (a page whose codes are covered), one at Assign (students
+// without a congregation), one at Send (read, assigned, not sent: the coordinator sees nothing of
+// it yet), one sent and Ready to Print for the demo coordinator, one partially graded,
 // one at Return (its return file made) and one archived. The graded scans are the packets
 // the product made, printed, ticked and scanned back by the demo coordinator.
 // Imported lazily (main.ts), only when it has work: it loads pdf-lib and the scan drawing.
@@ -19,7 +20,7 @@ import { pdfPageCount, simulateScan, type ScannedPage } from './simulated-scan';
 /** How long one step of the demo may wait for the jobs (the whole demo takes seconds). */
 const STEP_TIMEOUT_MS = 180_000;
 
-type DemoStep = 'review' | 'assign' | 'ready_to_print' | 'partially_graded' | 'return' | 'archived';
+type DemoStep = 'review' | 'assign' | 'send' | 'ready_to_print' | 'partially_graded' | 'return' | 'archived';
 
 interface PlannedFile {
   name: string;
@@ -49,7 +50,7 @@ interface Caller {
 }
 
 /**
- * Makes the six demo files through `app`'s routes and jobs (which must run in this process).
+ * Makes the seven demo files through `app`'s routes and jobs (which must run in this process).
  * Returns false when there was nothing to do or no way to do it.
  */
 export async function makeDemoFiles(app: FastifyInstance): Promise<boolean> {
@@ -134,6 +135,7 @@ async function planFiles(db: Database, coordinatorCongregation: string): Promise
       sheets: [...sheets(ours.slice(8, 10), onePage[1]!), ...sheets(others.slice(0, 3), onePage[0]!)],
     },
     { name: 'Nairobi batch 5', step: 'assign', center: 1, daysAgo: 3, sheets: sheets(waiting.slice(0, 3), onePage[0]!) },
+    { name: 'Accra batch 7', step: 'send', center: 0, daysAgo: 2, sheets: sheets(ours.slice(4, 6), onePage[1]!) },
     {
       name: 'Manila batch 6',
       step: 'review',
@@ -196,11 +198,13 @@ async function runPlan(app: FastifyInstance, plan: PlannedFile[], admin: Caller,
     if (status !== 'success') throw new Error(`demo file ${file.name} could not be read (${status})`);
   }
 
-  // 2. Every file past Assign is sent to its congregations' study helpers.
-  const sent = plan.filter((file) => !['review', 'assign'].includes(file.step));
+  // 2. Every file past Send is sent to its congregations' study helpers.
+  const sent = plan.filter((file) => !['review', 'assign', 'send'].includes(file.step));
   for (const file of sent) await call(app, admin, 'POST', `/api/file/${fileIds.get(file)}/send`);
   const packets = new Map<PlannedFile, string>();
   for (const file of sent) {
+    // The coordinator sees the file once every packet is made and the file is marked sent.
+    await waitFor(`${file.name} to be sent`, async () => ((await call(app, admin, 'GET', `/api/file/${fileIds.get(file)}`)) as { sent_at: string | null }).sent_at);
     packets.set(
       file,
       await waitFor(`the packet of ${file.name}`, async () => {

@@ -3,7 +3,8 @@
 // each page is staged (code, blankness, upright image) in graded_upload_pages as it is read,
 // so a restart resumes at the first page missing; then, in one transaction, every page's outcome
 // is decided (match-graded-pages), the feedback kept (the newest scan of a page replaces older
-// ones), sheets marked graded and the congregation and file states moved on (grading-state).
+// ones, until the file's return file was downloaded), sheets marked graded and the congregation
+// and file states moved on (grading-state).
 import type { BlobStore } from '../blob-store';
 import type { Database } from '../db/database';
 import type { CodePrefix } from '../pipeline/codes';
@@ -107,8 +108,23 @@ export async function matchUpload(db: Database, upload: UploadRow): Promise<Matc
       upload.congregation_id,
     );
     const resultOf = new Map(match.pages.map((result) => [result.page_number, result]));
+    // Once a file's return file was downloaded its grading is closed: scans of its pages are
+    // refused, with the reason in the report, never swapped for the scans already sent back.
+    const closed = await tx.query<{ page_id: string; name: string }>(
+      `SELECT p.id AS page_id, f.name FROM pages p JOIN files f ON f.id = p.file_id
+       WHERE p.id = ANY($1::uuid[]) AND f.file_status = 'downloaded'`,
+      [match.feedback.map((item) => item.page_id)],
+    );
+    const closedFile = new Map(closed.map((row) => [row.page_id, row.name]));
+    for (const result of match.pages) {
+      const fileName = result.page_id === null ? undefined : closedFile.get(result.page_id);
+      if (fileName === undefined || result.outcome === 'blank_back') continue;
+      result.outcome = 'return_downloaded';
+      result.detail = `The return file of "${fileName}" was already downloaded: its grading is closed, so this scan was not taken.`;
+    }
     // A front whose image could not be kept cannot become feedback.
     const feedback = match.feedback.filter((item) => {
+      if (closedFile.has(item.page_id)) return false;
       if (imageOf.get(item.front_page_number)) return true;
       const result = resultOf.get(item.front_page_number)!;
       result.outcome = 'unreadable';

@@ -30,6 +30,7 @@ export type GradedPageOutcome =
   | 'wrong_congregation'
   | 'not_sent'
   | 'file_archived'
+  | 'return_downloaded'
   | 'unknown_code'
   | 'other_kind'
   | 'unrecognized'

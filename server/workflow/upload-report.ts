@@ -26,6 +26,7 @@ export const OUTCOME_MEANINGS: Record<string, OutcomeMeaning> = {
   blank: { result: 'blank_dropped', reason: null, kept: false },
   wrong_congregation: { result: 'not_matched', reason: 'other_congregation', kept: false },
   file_archived: { result: 'not_matched', reason: 'file_archived', kept: false },
+  return_downloaded: { result: 'not_matched', reason: 'return_downloaded', kept: false },
   not_sent: { result: 'not_matched', reason: 'not_sent', kept: false },
   unknown_code: { result: 'not_matched', reason: 'unknown_code', kept: false },
   other_kind: { result: 'not_matched', reason: 'not_packet_page', kept: false },

@@ -7,19 +7,21 @@
 import type { BlobStore } from '../blob-store';
 import type { Database } from '../db/database';
 import { discardIfUnreferenced } from '../db/blob-references';
-import { conflictError, notFound } from '../http-error';
+import { conflictError, forbidden, notFound } from '../http-error';
 import { JOB } from './job-progress';
 import { refreshGrading } from './grading-state';
 
 export const UPLOAD_NOT_FOUND = 'Upload not found';
 
-export async function withdrawUpload(db: Database, blobStore: BlobStore, uploadId: string): Promise<void> {
+/** `congregationId`: the coordinator's congregation, whose own uploads alone it may withdraw (null: an admin). */
+export async function withdrawUpload(db: Database, blobStore: BlobStore, uploadId: string, congregationId: string | null): Promise<void> {
   const keys = await db.transaction(async (tx) => {
-    const upload = await tx.maybeOne<{ blob_key: string; process_status: string; is_intro: boolean; file_id: string | null }>(
-      'SELECT blob_key, process_status, is_intro, file_id FROM graded_uploads WHERE id = $1 FOR UPDATE',
+    const upload = await tx.maybeOne<{ blob_key: string; process_status: string; is_intro: boolean; file_id: string | null; congregation_id: string }>(
+      'SELECT blob_key, process_status, is_intro, file_id, congregation_id FROM graded_uploads WHERE id = $1 FOR UPDATE',
       [uploadId],
     );
     if (upload === null) throw notFound(UPLOAD_NOT_FOUND);
+    if (congregationId !== null && upload.congregation_id !== congregationId) throw forbidden();
     if (upload.process_status === 'pending') throw conflictError('This upload is still being read; it can be withdrawn once it is done.');
     if (upload.is_intro && upload.file_id !== null) {
       throw conflictError('This intro upload wrote its answer sheets to a file, so it cannot be withdrawn.');

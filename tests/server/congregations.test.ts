@@ -158,7 +158,7 @@ describe('GET /api/congregations/{id}', () => {
 });
 
 describe('GET /api/congregations/{id}/stats', () => {
-  it('counts files ready to print and files with sheets assigned to the congregation', async () => {
+  it('counts files ready to print and files sent with sheets assigned to the congregation', async () => {
     const mine = await insertCongregation(t.db, 'US 1111');
     const other = await insertCongregation(t.db, 'US 2222');
     const sent = daysAgo(1);

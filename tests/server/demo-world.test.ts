@@ -1,4 +1,4 @@
-// The demo programme in flight: on a fresh database with the demo seeded, makeDemoFiles takes six
+// The demo programme in flight: on a fresh database with the demo seeded, makeDemoFiles takes seven
 // files through the real routes, pipeline and jobs, one to each step, and every screen has
 // something to show (Ready to Print and graded rows for the demo coordinator, uploads, students
 // with answer sheets, a baptism request that can be added). It runs once.
@@ -43,13 +43,18 @@ const congregationsOf = async (who: SignedIn, id: string) =>
   (await api(h.app, who, 'GET', `/api/file/${id}/congregations`)).json as unknown as { status: string; wbs_code: string }[];
 
 describe('the demo programme in flight', () => {
-  it('has one file at each step: review, assign, ready to print, partially graded, return, archived', async () => {
+  it('has one file at each step: review, assign, send, ready to print, partially graded, return, archived', async () => {
     const all = await files(admin);
-    expect(all).toHaveLength(6);
+    expect(all).toHaveLength(7);
     const byName = Object.fromEntries(await Promise.all(all.map(async (file) => [file.name, { ...(await stepOf(file.id)), file }] as const)));
 
     expect(byName['Manila batch 6']!.step).toBe('review');
     expect(byName['Nairobi batch 5']!.step).toBe('assign');
+    const atSend = byName['Accra batch 7']!;
+    expect(atSend.step).toBe('send');
+    // Not sent yet: the coordinator, whose students it holds, sees nothing of it.
+    expect((await api(h.app, coordinator, 'GET', `/api/file/${atSend.file.id}`)).status).toBe(403);
+    expect((await files(coordinator)).map((file) => file.name)).not.toContain('Accra batch 7');
 
     const ready = byName['Accra batch 4']!;
     expect(ready.step).toBe('grading');
@@ -101,7 +106,7 @@ describe('the demo programme in flight', () => {
 
   it('is made once, in seconds', async () => {
     expect(await makeDemoFiles(h.app)).toBe(false);
-    expect(await files(admin)).toHaveLength(6);
+    expect(await files(admin)).toHaveLength(7);
     // Generous for a loaded test machine; a quiet one takes a few seconds.
     expect(madeInMs).toBeLessThan(120_000);
   });

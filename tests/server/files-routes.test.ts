@@ -1,5 +1,6 @@
 // The files calls on data written straight into the database: every filter of the files list
-// (the admin status filter follows the workflow step), sorting and paging, coordinator scoping,
+// (the admin status filter follows the workflow step), sorting and paging, coordinator scoping
+// (only files sent to its congregation),
 // one file, PATCH rules, DELETE (only before grading; blobs no longer used go), the original PDF
 // download, and the workflow steps as a file moves through review, assign, send and grading.
 import { describe, expect, it } from 'vitest';
@@ -93,9 +94,10 @@ async function filesWorld() {
   const gradingSheet = await insertAnswerSheet(db, ids.grading, { lessonId: lesson, assignedGroup: b, studentId: student.id });
   await addPage(db, ids.grading, 1, gradingSheet, { templateId: template });
   await db.query(`INSERT INTO file_congregations (file_id, congregation_id, status) VALUES ($1, $2, 'grading')`, [ids.grading, b]);
-  for (const id of [ids.return, ids.downloaded, ids.archived]) {
+  for (const [id, status] of [[ids.return, 'graded'], [ids.downloaded, 'returned'], [ids.archived, 'returned']] as const) {
     const sheet = await insertAnswerSheet(db, id, { lessonId: lesson, assignedGroup: b, graded: true });
     await addPage(db, id, 1, sheet, { templateId: template });
+    await db.query(`INSERT INTO file_congregations (file_id, congregation_id, status) VALUES ($1, $2, $3)`, [id, b, status]);
   }
   return { a, b, ghana, nigeria, helper, ids, lesson, lessonIds, template };
 }
@@ -156,18 +158,21 @@ describe('GET /api/files', () => {
     expect([defaults.skip, defaults.limit, defaults.items.length]).toEqual([0, 10, 8]);
   });
 
-  it("shows a coordinator only its congregation's files, with its own state and counts", async () => {
+  it("shows a coordinator only the files sent to its congregation, with its own state and counts", async () => {
     const world = await filesWorld();
     const a = await coordinator(t.current.app, world.a);
-    expect(await names(a)).toEqual(['Charlie']);
+    // A's only sheet is in a file still in Review: nothing of it reaches A, not even a count.
+    expect(await names(a)).toEqual([]);
+    expect((await get(a, `/api/congregations/${world.a}/stats`)).body).toEqual({ ready_to_print_count: 0, all_files_count: 0 });
     const b = await coordinator(t.current.app, world.b);
     const listed = (await get(b, '/api/files?limit=100')).body as unknown as Listed;
     expect(listed.items.map((item) => [item.name, item.congregation_file_status, item.responses_count])).toEqual([
-      ['hotel', null, 1],
-      ['golf', null, 1],
-      ['foxtrot', null, 1],
+      ['hotel', 'returned', 1],
+      ['golf', 'returned', 1],
+      ['foxtrot', 'graded', 1],
       ['echo', 'grading', 1],
     ]);
+    expect((await get(b, `/api/congregations/${world.b}/stats`)).body).toEqual({ ready_to_print_count: 0, all_files_count: 4 });
     // Its own sorting and paging (a congregation's files come from its file_groups rows).
     expect(await names(b, 'order_by=created_at&order_direction=asc')).toEqual(['echo', 'foxtrot', 'golf', 'hotel']);
     expect(await names(b, 'order_by=name&order_direction=desc')).toEqual(['hotel', 'golf', 'foxtrot', 'echo']);
@@ -175,7 +180,15 @@ describe('GET /api/files', () => {
     expect([page.total, ...page.items.map((item) => item.name)]).toEqual([4, 'golf', 'foxtrot']);
     expect(await names(await admin(t.current.app), `group_id=${world.b}&order_by=uploaded_at&order_direction=asc`)).toEqual(['echo', 'foxtrot', 'golf', 'hotel']);
     expect((await get(a, `/api/files?group_id=${world.b}`)).status).toBe(403);
-    expect(await names(a, `group_id=${world.a}`)).toEqual(['Charlie']);
+    expect(await names(a, `group_id=${world.a}`)).toEqual([]);
+    // Sent, A sees it; taken back (its file_congregations rows go), A no longer does.
+    await t.current.db.query(`INSERT INTO file_congregations (file_id, congregation_id) VALUES ($1, $2)`, [world.ids.review, world.a]);
+    expect(await names(a)).toEqual(['Charlie']);
+    expect((await get(a, `/api/files/${world.ids.review}`)).status).toBe(200);
+    await t.current.db.query('DELETE FROM file_congregations WHERE file_id = $1', [world.ids.review]);
+    expect(await names(a)).toEqual([]);
+    expect((await get(a, `/api/files/${world.ids.review}`)).status).toBe(403);
+    expect((await get(a, `/api/answer-sheets?limit=100`)).body).toMatchObject({ items: [], total: 0 });
     const nobody = await (await import('../helpers/sign-in')).signIn(t.current.app, 'nobody@test.local');
     expect((await get(nobody, '/api/files')).status).toBe(403);
     expect((await get(null, '/api/files')).status).toBe(401);
@@ -203,7 +216,8 @@ describe('one file', () => {
     const b = await coordinator(t.current.app, world.b);
     expect((await get(b, `/api/file/${world.ids.review}`)).status).toBe(403);
     expect((await get(b, `/api/file/${world.ids.review}/stats`)).status).toBe(403);
-    expect((await get(await coordinator(t.current.app, world.a), `/api/file/${world.ids.review}/steps`)).status).toBe(200);
+    // Not sent yet: not even its own congregation's coordinator sees it.
+    expect((await get(await coordinator(t.current.app, world.a), `/api/file/${world.ids.review}/steps`)).status).toBe(403);
   });
 
   it('lists the congregations with sheets in it by WBS code, and counts the sheets with a kept page', async () => {
@@ -250,6 +264,8 @@ describe('one file', () => {
     await addPage(db, id, 4, nobodys, { reason: 'unreadable' });
     await addPage(db, id, 5, null);
     await db.query('UPDATE answer_sheets SET graded = true WHERE id = $1', [bSheet]);
+    // Sent to both (counting is what is tested here: a sent file has no flags left in practice).
+    await db.query(`INSERT INTO file_congregations (file_id, congregation_id) VALUES ($1, $2), ($1, $3)`, [id, world.a, world.b]);
     const counts = async (who: SignedIn) => {
       const stats = (await get(who, `/api/file/${id}/stats`)).body as Record<string, unknown>;
       const steps = (await get(who, `/api/file/${id}/steps`)).body as Record<string, unknown>;

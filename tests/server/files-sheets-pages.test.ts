@@ -94,9 +94,14 @@ describe('answer sheets', () => {
     expect([unknown.status, unknown.body]).toEqual([404, { detail: 'File not found' }]);
   });
 
-  it("shows a coordinator only its congregation's sheets", async () => {
+  it("shows a coordinator only its congregation's sheets, once their file was sent to it", async () => {
     const w = await sheetsWorld();
     const a = await coordinator(t.current.app, w.a);
+    expect((await get(a, `/api/answer-sheets?file=${w.fileId}`)).status).toBe(403);
+    expect((await get(a, '/api/answer-sheets')).body.total).toBe(0);
+    expect((await get(a, `/api/answer-sheets/${w.s1}`)).status).toBe(403);
+    expect((await get(a, `/api/pages/${w.p2}`)).status).toBe(403);
+    await t.current.db.query('INSERT INTO file_congregations (file_id, congregation_id) VALUES ($1, $2), ($1, $3)', [w.fileId, w.a, w.b]);
     expect((await get(a, `/api/answer-sheets?file=${w.fileId}`)).body.items.map((s: { id: string }) => s.id)).toEqual([w.s1]);
     expect((await get(a, '/api/answer-sheets')).body.total).toBe(1);
     expect((await get(a, `/api/answer-sheets/${w.s1}`)).status).toBe(200);

@@ -341,11 +341,16 @@ describe('GET /api/students/{id}/answer-sheets', () => {
 
     const { status, body } = await getJson<Array<Record<string, unknown>>>(
       t.app,
-      await coordinator(t.app, a),
+      await admin(t.app),
       `/api/students/${student.id}/answer-sheets`,
     );
     expect(status).toBe(200);
     expect(body.map((sheet) => sheet.id)).toEqual([newer, older]);
+    // The coordinator sees its congregation's sheets once their file was sent to it.
+    const seen = async () => (await getJson<Array<{ id: string }>>(t.app, await coordinator(t.app, a), `/api/students/${student.id}/answer-sheets`)).body.map((sheet) => sheet.id);
+    expect(await seen()).toEqual([]);
+    await t.db.query('INSERT INTO file_congregations (file_id, congregation_id) VALUES ($1, $2)', [file, a]);
+    expect(await seen()).toEqual([newer]);
     expect(body[0]).toEqual({
       id: newer,
       file_id: file,

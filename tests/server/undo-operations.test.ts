@@ -15,6 +15,7 @@ import {
   insertCongregation,
   insertFile,
   insertRecruiter,
+  insertRecruitingPoint,
   insertServiceCenter,
   insertStudent,
   insertStudyHelper,
@@ -99,6 +100,22 @@ describe('DELETE recruiter and contact person', () => {
     expectRefused(await call(t.app, me, 'DELETE', `/api/service-centers/${center}/contact-persons/${person}`), 'This contact person cannot be deleted: it is named by 1 file.');
     expect(await count(t.db, 'SELECT count(*) FROM recruiters')).toBe(1);
     expect(await count(t.db, 'SELECT count(*) FROM contact_persons')).toBe(1);
+  });
+
+  it('refuses a recruiting point while files or students name it, as a recruiter', async () => {
+    const me = await admin(t.app);
+    const center = await insertServiceCenter(t.db, 'Center');
+    const point = await insertRecruitingPoint(t.db, center, 'Makola');
+    const student = await insertStudent(t.db, { recruitingPointId: point });
+    const file = await insertFile(t.db, 'Batch', { serviceCenterId: center, recruitingPointId: point });
+    const url = `/api/service_centers/${center}/recruiting-points/${point}`;
+    expectRefused(await call(t.app, me, 'DELETE', url), 'This recruiting point cannot be deleted: it is named by 1 file and 1 student.');
+    expect(await count(t.db, 'SELECT count(*) FROM students WHERE recruiting_point_id IS NOT NULL')).toBe(1);
+    await t.db.query('UPDATE files SET recruiting_point_id = NULL WHERE id = $1', [file]);
+    expectRefused(await call(t.app, me, 'DELETE', url), 'This recruiting point cannot be deleted: it is named by 1 student.');
+    await t.db.query('UPDATE students SET recruiting_point_id = NULL WHERE id = $1', [student.id]);
+    expect((await call(t.app, me, 'DELETE', url)).status).toBe(204);
+    expect(await count(t.db, 'SELECT count(*) FROM recruiting_points')).toBe(0);
   });
 
   it('finds a recruiter only through its own service center', async () => {
@@ -272,11 +289,17 @@ describe('DELETE /api/uploads/{id} (withdraw a graded upload)', () => {
     expect(await count(t.db, 'SELECT count(*) FROM feedback')).toBe(1);
   });
 
-  it('is the admin’s only, and refuses unknown and malformed ids', async () => {
+  it('is an admin’s or its own coordinator’s, with the same refusals, and refuses unknown and malformed ids', async () => {
     const sent = await sentFile();
     const { upload } = await gradedUpload(sent);
-    expect((await call(t.app, await coordinator(t.app, sent.congregation), 'DELETE', `/api/uploads/${upload}`)).status).toBe(403);
+    // Another congregation's coordinator is refused (403), unknown and malformed ids too.
     await expectGuarded((id) => `/api/uploads/${id}`, upload);
+    const own = await coordinator(t.app, sent.congregation);
+    await t.db.query('UPDATE files SET grading_complete = true WHERE id = $1', [sent.file]);
+    expectRefused(await call(t.app, own, 'DELETE', `/api/uploads/${upload}`), /"Sent batch" is fully graded/);
+    await t.db.query('UPDATE files SET grading_complete = false WHERE id = $1', [sent.file]);
+    expect((await call(t.app, own, 'DELETE', `/api/uploads/${upload}`)).status).toBe(204);
+    expect(await count(t.db, 'SELECT count(*) FROM feedback')).toBe(0);
   });
 });
 

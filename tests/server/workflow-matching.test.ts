@@ -1,6 +1,7 @@
 // Graded uploads and packets beyond the happy path, on real PDFs: a page of another
 // congregation's packet is refused and reported; a page scanned twice keeps the newest scan
-// (across uploads and within one); who may see, print and upload what; refusals of the upload
+// (across uploads and within one) until the return file was downloaded; who may see, print and
+// upload what; refusals of the upload
 // call; intro files of a study helper's recruits.
 import sharp from 'sharp';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
@@ -196,6 +197,30 @@ describe('graded uploads', () => {
     // The old return file's bytes are deleted once the new one is recorded (after its commit, so
     // a failed commit never loses the only copy): wait for it rather than race it.
     await waitFor('the old return file to be deleted', async () => (await h.blobStore.stat(before.return_blob_key!)) === null);
+  });
+
+  it('refuses scans of a file whose return file was downloaded, leaving earlier uploads as they were', async () => {
+    const status = (await h.db.one<{ file_status: string | null }>('SELECT file_status FROM files WHERE id = $1', [fileId])).file_status;
+    // As the portal's download of the return file marks it.
+    await h.db.query(`UPDATE files SET file_status = 'downloaded' WHERE id = $1`, [fileId]);
+    const before = await feedbackOf(sheetOf.A.pageId);
+    const earlierId = before[0]!.upload_id;
+    const report = async (id: string) => (await api(h.app, coordinatorA, 'GET', `/api/uploads/${id}`)).json as unknown as UploadReport;
+    const earlier = await report(earlierId);
+
+    const late = await gradedUpload(coordinatorA, await scanGradedPackets(packetOf.A.pdf, { seed: 10, back: () => 'comment' }), 'After download');
+    const outcomes = await uploadOutcomes(h.db, late);
+    expect(outcomes.map((row) => row.outcome)).toEqual(['return_downloaded', 'return_downloaded']);
+    expect(outcomes[0]!.detail).toMatch(/^The return file of ".+" was already downloaded: its grading is closed/);
+    expect((await report(late)).pages[0]).toMatchObject({ result: 'not_matched', reason: 'return_downloaded', kept: false });
+    // Nothing of the earlier upload changed: its scan stays the page's, its report reads the same.
+    expect(await feedbackOf(sheetOf.A.pageId)).toEqual(before);
+    expect(await report(earlierId)).toEqual(earlier);
+    // And Withdraw follows the same rule.
+    const withdraw = await api(h.app, coordinatorA, 'DELETE', `/api/uploads/${earlierId}`);
+    expect(withdraw.status).toBe(409);
+    expect(JSON.stringify(withdraw.json)).toMatch(/was downloaded/);
+    await h.db.query('UPDATE files SET file_status = $2 WHERE id = $1', [fileId, status]);
   });
 });
 

@@ -27,7 +27,7 @@ export async function waitFor<T>(what: string, check: () => Promise<T | null | u
   }
 }
 
-export async function api(app: FastifyInstance, who: SignedIn | null, method: 'GET' | 'POST' | 'PATCH', url: string, payload?: unknown) {
+export async function api(app: FastifyInstance, who: SignedIn | null, method: 'GET' | 'POST' | 'PATCH' | 'DELETE', url: string, payload?: unknown) {
   const response = await app.inject({
     method,
     url,

@@ -360,4 +360,23 @@ describe('Review mends on a response', () => {
     expect(screen.queryByRole('button', { name: 'Join to Previous Response' })).toBeNull();
     expect(screen.queryByRole('group', { name: 'Mend page 4' })).toBeNull();
   });
+
+  it("shows a coordinator the facts and what it may do, none of the admin's controls or instructions", async () => {
+    const response = responseRecord({ sent: true });
+    const { sent } = api(response, [first, flagged]);
+    renderApp(`/responses/${response.id}`, { as: 'coordinator' });
+    await screen.findByRole('article', { name: 'Page 4' });
+    const details = within(screen.getByRole('region', { name: 'Details' }));
+    expect(details.getByText('Lesson 1: The Bible')).toBeTruthy();
+    expect(details.getByText(/You can print this response, open its student, and submit a baptism request/)).toBeTruthy();
+    expect(details.queryByLabelText('Course')).toBeNull();
+    expect(details.queryByLabelText('Congregation')).toBeNull();
+    expect(screen.queryByRole('button', { name: 'Save' })).toBeNull();
+    // The reason a page was flagged may show; what an admin does about it does not.
+    expect(screen.queryByText(/No response expects this page/)).toBeNull();
+    expect(screen.queryByText(/Type the code printed beside the QR code/)).toBeNull();
+    expect(screen.queryByText('This file was sent to study helpers: its pages can no longer be changed or moved.')).toBeNull();
+    expect(screen.getByRole('link', { name: 'Print' })).toBeTruthy();
+    expect(sent).toEqual([]);
+  });
 });

@@ -1,7 +1,8 @@
 // @vitest-environment happy-dom
 // /admin/service-centers/{service_center_id} on MSW (spec §2, §5, §7): the heading with flag, name
-// and location, the disabled Archive, and the three panels: Recruiting Points (add, rename in place,
-// delete after the confirmation question), Recruiters (add with contact info), Contact Persons.
+// and location, the cover sheet PDF, the disabled Archive, and the panels: Recruiting Points (add,
+// rename in place, delete after the confirmation question, refused in use), Recruiters (add with
+// contact info), Contact Persons, and the blank lesson masters.
 import { describe, expect, it } from 'vitest';
 import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { http, HttpResponse } from 'msw';
@@ -114,7 +115,39 @@ describe('service center detail', () => {
     expect(screen.getByRole('link', { name: 'Back to Service Centers' }).getAttribute('href')).toBe('/admin/service-centers');
     expect(
       screen.getAllByRole('heading', { level: 2 }).map((h) => h.textContent),
-    ).toEqual(['Recruiting Points', 'Recruiters', 'Contact Persons']);
+    ).toEqual(['Recruiting Points', 'Recruiters', 'Contact Persons', 'Blank Lesson Masters']);
+    expect(screen.getByRole('link', { name: 'Cover Sheet' }).getAttribute('href')).toBe(`/api/service_centers/${SC}/cover-sheet.pdf`);
+  });
+
+  it("offers each course's lessons with their blank masters", async () => {
+    server.use(
+      http.get('*/api/courses', () =>
+        HttpResponse.json({
+          items: [{ id: 'co1', name: 'Search the Scriptures', version: '1', lessons: [{ id: 'l1', name: 'Lesson 1: The Bible', number: 1 }] }],
+          total: 1,
+          skip: 0,
+          limit: 500,
+        }),
+      ),
+    );
+    await open();
+    const masters = within(panel('Blank Lesson Masters'));
+    fireEvent.click(await masters.findByText('Search the Scriptures'));
+    expect(masters.getByRole('link', { name: 'Blank master of Lesson 1: The Bible (PDF)' }).getAttribute('href')).toBe('/api/courses/co1/lessons/l1/master.pdf');
+  });
+
+  it('keeps a recruiting point that students name, saying why', async () => {
+    await open();
+    server.use(
+      http.delete('*/api/service_centers/:id/recruiting-points/:point', () =>
+        HttpResponse.json({ detail: { error_type: 'CONFLICT', message: 'This recruiting point cannot be deleted: it is named by 3 students.' } }, { status: 409 }),
+      ),
+    );
+    const points = within(panel('Recruiting Points'));
+    fireEvent.click(points.getByRole('button', { name: 'Delete Makola Market stand' }));
+    fireEvent.click(within(await screen.findByRole('dialog', { name: 'Delete Location' })).getByRole('button', { name: 'Delete' }));
+    expect(await screen.findByText('This recruiting point cannot be deleted: it is named by 3 students.')).toBeTruthy();
+    expect(points.getByText('Makola Market stand')).toBeTruthy();
   });
 
   it('says so for an unknown service center', async () => {

@@ -1,7 +1,7 @@
 // @vitest-environment happy-dom
 // /files/uploads/ on MSW (spec §2): GET /api/uploads/ with group_id from the groupId search param,
-// columns Name and Create Time, both sortable, and paging, all kept in the address; an admin may
-// withdraw an upload (a coordinator is not offered it).
+// columns Name and Create Time, both sortable, and paging, all kept in the address; a graded
+// upload may be withdrawn (by an admin or its coordinator), a service center's file not here.
 import { describe, expect, it } from 'vitest';
 import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { http, HttpResponse } from 'msw';
@@ -17,6 +17,15 @@ const upload: UploadListItem = {
   id: 'u0000000-0000-4000-8000-000000000001',
   name: 'graded-packet-march.pdf',
   created_at: '2024-03-05T14:30:00Z',
+  kind: 'graded',
+};
+const scan: UploadListItem = {
+  id: 'f0000000-0000-4000-8000-000000000002',
+  name: 'service-center-scan.pdf',
+  created_at: '2024-03-04T09:00:00Z',
+  kind: 'service_center',
+  process_status: 'success',
+  summary: { pages_read: 4, matched: 3, not_matched: 1, blank_dropped: 0 },
 };
 
 function uploadsApi(page: UploadList) {
@@ -38,7 +47,7 @@ describe('uploads list', () => {
     const link = await screen.findByRole('link', { name: 'graded-packet-march.pdf' });
     expect(link.getAttribute('href')).toBe(`/files/uploads/${upload.id}`);
     // The spec's two columns, and the pages each upload matched or not (issue: upload reports).
-    expect(screen.getAllByRole('columnheader').map((th) => th.textContent)).toEqual(['Name', 'Create Time', 'Pages', '']);
+    expect(screen.getAllByRole('columnheader').map((th) => th.textContent)).toEqual(['Name', 'Create Time', 'Kind', 'Pages', '']);
     const cells = within(link.closest('tr') as HTMLElement).getAllByRole('cell').map((c) => c.textContent);
     expect(cells.slice(0, 2)).toEqual(['graded-packet-march.pdf', formatDateTime(upload.created_at)]);
     expect(cells[1]).toMatch(/^Mar [56], 2024, \d{1,2}:\d{2} [AP]M$/);
@@ -47,12 +56,27 @@ describe('uploads list', () => {
     expect(queries.at(-1)?.get('limit')).toBe('10');
   });
 
-  it('lists every upload without groupId', async () => {
+  it('lists a coordinator\'s uploads without groupId, each one it may withdraw', async () => {
     const queries = uploadsApi({ items: [upload], total: 1, skip: 0, limit: 10 });
     renderApp('/files/uploads/', { as: 'coordinator' });
     await screen.findByRole('link', { name: 'graded-packet-march.pdf' });
     expect(queries.at(-1)?.has('group_id')).toBe(false);
-    expect(screen.queryByRole('button', { name: /^Withdraw / })).toBeNull();
+    expect(screen.getByRole('button', { name: 'Withdraw graded-packet-march.pdf' })).toBeTruthy();
+    // Only an admin filters by congregation.
+    expect(screen.queryByRole('button', { name: 'Filter' })).toBeNull();
+  });
+
+  it('shows an admin the service centers\' files beside graded uploads, and filters by congregation', async () => {
+    uploadsApi({ items: [upload, scan], total: 2, skip: 0, limit: 10 });
+    const { router } = renderApp('/files/uploads/', { as: 'admin' });
+    const link = await screen.findByRole('link', { name: 'service-center-scan.pdf' });
+    const cells = within(link.closest('tr') as HTMLElement).getAllByRole('cell').map((c) => c.textContent);
+    expect(cells.slice(2, 4)).toEqual(['Service center file', '3 matched / 1 not matched']);
+    expect(screen.queryByRole('button', { name: 'Withdraw service-center-scan.pdf' })).toBeNull();
+    expect(screen.getByRole('button', { name: 'Withdraw graded-packet-march.pdf' })).toBeTruthy();
+    fireEvent.click(screen.getByRole('button', { name: 'Filter' }));
+    expect(await screen.findByText('Congregation')).toBeTruthy();
+    expect(router.state.location.search).toBe('');
   });
 
   it('sorts by both columns and pages, in the address', async () => {

@@ -262,6 +262,7 @@ export * from './timestamp';
 export * from './tooManyUploadsResponse';
 export * from './unauthorizedResponse';
 export * from './unrecognizedReason';
+export * from './uploadKind';
 export * from './uploadList';
 export * from './uploadListAllOf';
 export * from './uploadListItem';

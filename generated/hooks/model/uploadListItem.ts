@@ -19,6 +19,7 @@ congregation's data), `admin` (scanning_admin only).
  */
 import type { Uuid } from './uuid';
 import type { Timestamp } from './timestamp';
+import type { UploadKind } from './uploadKind';
 import type { ProcessStatus } from './processStatus';
 import type { UploadSummary } from './uploadSummary';
 
@@ -26,6 +27,7 @@ export interface UploadListItem {
   id: Uuid;
   name: string;
   created_at: Timestamp;
+  kind: UploadKind;
   process_status?: ProcessStatus;
   is_intro?: boolean;
   summary?: UploadSummary;

@@ -19,6 +19,7 @@ congregation's data), `admin` (scanning_admin only).
  */
 import type { Uuid } from './uuid';
 import type { Timestamp } from './timestamp';
+import type { UploadKind } from './uploadKind';
 import type { ProcessStatus } from './processStatus';
 import type { UploadReportFailureReason } from './uploadReportFailureReason';
 import type { UploadSummary } from './uploadSummary';
@@ -28,6 +29,7 @@ export interface UploadReport {
   id: Uuid;
   name: string;
   created_at: Timestamp;
+  kind: UploadKind;
   process_status: ProcessStatus;
   is_intro: boolean;
   failure_reason: UploadReportFailureReason;

@@ -904,7 +904,8 @@ export const useUpdateRecruitingPoint = <TError = BadRequestResponse | Unauthori
       return useMutation(mutationOptions, queryClient);
     }
     /**
- * @summary Delete a recruiting point (the client asks for confirmation first)
+ * Only a recruiting point nothing refers to: refused (409, nothing deleted) while files or students name it.
+ * @summary Delete a recruiting point made by mistake (the client asks for confirmation first)
  */
 export const getDeleteRecruitingPointUrl = (id: string,
     recruitingPoint: Uuid,) => {
@@ -930,7 +931,7 @@ export const deleteRecruitingPoint = async (id: string,
 
 
 
-export const getDeleteRecruitingPointMutationOptions = <TError = BadRequestResponse | UnauthorizedResponse | ForbiddenResponse | NotFoundResponse,
+export const getDeleteRecruitingPointMutationOptions = <TError = BadRequestResponse | UnauthorizedResponse | ForbiddenResponse | NotFoundResponse | RefusedResponse,
     TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof deleteRecruitingPoint>>, TError,{id: string;recruitingPoint: Uuid}, TContext>, request?: SecondParameter<typeof apiFetch>}
 ): UseMutationOptions<Awaited<ReturnType<typeof deleteRecruitingPoint>>, TError,{id: string;recruitingPoint: Uuid}, TContext> => {
 
@@ -957,12 +958,12 @@ const {mutation: mutationOptions, request: requestOptions} = options ?
 
     export type DeleteRecruitingPointMutationResult = NonNullable<Awaited<ReturnType<typeof deleteRecruitingPoint>>>
     
-    export type DeleteRecruitingPointMutationError = BadRequestResponse | UnauthorizedResponse | ForbiddenResponse | NotFoundResponse
+    export type DeleteRecruitingPointMutationError = BadRequestResponse | UnauthorizedResponse | ForbiddenResponse | NotFoundResponse | RefusedResponse
 
     /**
- * @summary Delete a recruiting point (the client asks for confirmation first)
+ * @summary Delete a recruiting point made by mistake (the client asks for confirmation first)
  */
-export const useDeleteRecruitingPoint = <TError = BadRequestResponse | UnauthorizedResponse | ForbiddenResponse | NotFoundResponse,
+export const useDeleteRecruitingPoint = <TError = BadRequestResponse | UnauthorizedResponse | ForbiddenResponse | NotFoundResponse | RefusedResponse,
     TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof deleteRecruitingPoint>>, TError,{id: string;recruitingPoint: Uuid}, TContext>, request?: SecondParameter<typeof apiFetch>}
  , queryClient?: QueryClient): UseMutationResult<
         Awaited<ReturnType<typeof deleteRecruitingPoint>>,

@@ -58,7 +58,8 @@ type SecondParameter<T extends (...args: never) => unknown> = Parameters<T>[1];
 
 
 /**
- * @summary Graded-packet uploads of congregations
+ * A coordinator sees its own congregation's graded uploads. An admin sees every upload: the service centers' scanned files (kind service_center) and the congregations' graded uploads; with group_id, that congregation's graded uploads only.
+ * @summary Uploads, newest first by default
  */
 export const getListUploadsUrl = (params?: ListUploadsParams,) => {
   const normalizedParams = new URLSearchParams();
@@ -144,7 +145,7 @@ export function useListUploads<TData = Awaited<ReturnType<typeof listUploads>>, 
  , queryClient?: QueryClient
   ):  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> }
 /**
- * @summary Graded-packet uploads of congregations
+ * @summary Uploads, newest first by default
  */
 
 export function useListUploads<TData = Awaited<ReturnType<typeof listUploads>>, TError = BadRequestResponse | UnauthorizedResponse | ForbiddenResponse>(
@@ -164,7 +165,7 @@ export function useListUploads<TData = Awaited<ReturnType<typeof listUploads>>, 
 
 
 /**
- * Every page read, and what became of it: matched (to which file and answer sheet), not matched with its reason, or blank and dropped. The summary counts are those of the list.
+ * Every page read, and what became of it: matched (to which file and answer sheet), not matched with its reason, or blank and dropped. The summary counts are those of the list. The id of a service center's file (admins only) gives that upload's report: pages placed on an answer sheet are matched, pages waiting in Review or ignored are not, blank pages set aside are dropped.
  * @summary An upload's report, page by page (the Feedback Upload Page)
  */
 export const getGetUploadUrl = (id: string,) => {
@@ -264,7 +265,7 @@ export function useGetUpload<TData = Awaited<ReturnType<typeof getUpload>>, TErr
 
 
 /**
- * The scans the upload matched are removed, so their pages (and sheets) count as not graded again, and the upload with its report is deleted. Refused (409, nothing changed) while the upload is still being read, for an intro upload whose answer sheets were written to a file, and when a file it graded is fully graded (its return file is made from the scans), downloaded or archived.
+ * The scans the upload matched are removed, so their pages (and sheets) count as not graded again, and the upload with its report is deleted. Refused (409, nothing changed) while the upload is still being read, for an intro upload whose answer sheets were written to a file, and when a file it graded is fully graded (its return file is made from the scans), downloaded or archived. A coordinator withdraws its own congregation's uploads only (403 for another's).
  * @summary Withdraw a graded upload; the pages it graded are ungraded again
  */
 export const getWithdrawUploadUrl = (id: string,) => {
@@ -721,7 +722,7 @@ export const useCancelResumableUpload = <TError = BadRequestResponse | Unauthori
       return useMutation(mutationOptions, queryClient);
     }
     /**
- * @summary The scan of one page of an upload (JPEG), for the report's thumbnails
+ * @summary The scan of one page of an upload (JPEG), for the report's thumbnails (a service center's file too)
  */
 export const getGetUploadPageImageUrl = (id: string,
     pageNumber: number,) => {
@@ -807,7 +808,7 @@ export function useGetUploadPageImage<TData = Awaited<ReturnType<typeof getUploa
  , queryClient?: QueryClient
   ):  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> }
 /**
- * @summary The scan of one page of an upload (JPEG), for the report's thumbnails
+ * @summary The scan of one page of an upload (JPEG), for the report's thumbnails (a service center's file too)
  */
 
 export function useGetUploadPageImage<TData = Awaited<ReturnType<typeof getUploadPageImage>>, TError = BadRequestResponse | UnauthorizedResponse | ForbiddenResponse | NotFoundResponse>(

@@ -20,7 +20,7 @@ import { pageWorkerCount } from '../../pipeline/process-pages';
 import { DELETABLE_STEPS, fileStateSql, fileStepOf, fileStepQuery, type FileStepName, type FileStepRow } from '../../workflow/file-steps';
 import { pdfName, sendBlob } from '../shared/blob-response';
 import { cachedTotal } from '../shared/count-cache';
-import { fileOf, fileScope, fileSelect, loadFile, loadFileStats, type FileRow } from '../shared/file-view';
+import { fileOf, fileScope, fileSelect, loadFile, loadFileStats, sentToSql, type FileRow } from '../shared/file-view';
 import { rowsOfPage } from '../shared/page-rows';
 import { orderClause, pageOf, paged, type SortColumn } from '../shared/paging';
 import { checkPdfBounded } from '../shared/bounded-pdf-check';
@@ -94,6 +94,8 @@ export function createFilesRoutes(options: FilesRoutesOptions = {}) {
       // range (migration 009) rather than a walk through every file.
       const from = viewer === null ? 'files f' : 'file_groups vg JOIN files f ON f.id = vg.file_id';
       const conditions = viewer === null ? [] : [`vg.congregation_id = ${viewer}::uuid`];
+      // A coordinator's files are those sent to it (an admin looking at one congregation sees them all).
+      if (scope !== null && viewer !== null) conditions.push(sentToSql('f.id', viewer));
       const viewersSheet = (sheet: string) => (viewer === null ? '' : `AND ${sheet} = ${viewer}::uuid`);
       if (query.file_state !== undefined) conditions.push(fileStateSql('f', query.file_state));
       const name = query.query_name?.trim();

@@ -1,6 +1,6 @@
 // A file as the contract shows it (File), its counts (FileStats), and who may see it: an admin
-// sees every file; a coordinator only files with sheets assigned to its congregation, with that
-// congregation's own state of the file, its own sheet count, and no other congregation named.
+// sees every file; a coordinator only files sent to its congregation, with that congregation's
+// own state of the file, its own sheet count, and no other congregation named.
 import type { FastifyRequest } from 'fastify';
 import { congregationScope } from '../../auth/session';
 import type { Schemas } from '../../contract/types';
@@ -139,19 +139,23 @@ export function fileOf(row: FileRow): Schemas['File'] {
   };
 }
 
-/** Visible to a coordinator of `congregationId`: a sheet of the file is assigned to it. */
+/** Visible to a coordinator of `congregationId` (null: an admin): the file was sent to it. */
 export function fileVisibleSql(file: string, scopeParam: string): string {
-  return `(${scopeParam}::uuid IS NULL OR ${fileHasSheetsOfSql(file, scopeParam)})`;
-}
-
-/** The file holds sheets assigned to the congregation (file_groups, kept by a trigger on answer_sheets). */
-export function fileHasSheetsOfSql(file: string, congregationParam: string): string {
-  return `EXISTS (SELECT 1 FROM file_groups vg WHERE vg.file_id = ${file}.id AND vg.congregation_id = ${congregationParam}::uuid)`;
+  return `(${scopeParam}::uuid IS NULL OR ${sentToSql(`${file}.id`, scopeParam)})`;
 }
 
 /**
- * The caller's scope for one file: 404 when the file does not exist, 403 when a coordinator's
- * congregation has no sheet in it. Returns the scope (null for an admin).
+ * The file (its id in `fileId`) was sent to the congregation: Send made its row of
+ * file_congregations, Take Back removes it. A file still in Review, or taken back, is the
+ * admins' work: its congregations see nothing of it.
+ */
+export function sentToSql(fileId: string, congregationParam: string): string {
+  return `EXISTS (SELECT 1 FROM file_congregations sent WHERE sent.file_id = ${fileId} AND sent.congregation_id = ${congregationParam}::uuid)`;
+}
+
+/**
+ * The caller's scope for one file: 404 when the file does not exist, 403 when it was not sent to
+ * a coordinator's congregation. Returns the scope (null for an admin).
  */
 export async function fileScope(db: Database, request: FastifyRequest, fileId: string): Promise<string | null> {
   const scope = congregationScope(request);

@@ -6,6 +6,7 @@ import type { Schemas } from '../../contract/types';
 import type { Database } from '../../db/database';
 import { forbidden, notFound } from '../../http-error';
 import type { PageFlag } from '../../pipeline/split';
+import { sentToSql } from './file-view';
 
 export const PAGE_NOT_FOUND = 'Page not found';
 
@@ -159,24 +160,29 @@ export function pageOf(row: PageRow): Schemas['Page'] {
 
 /**
  * Checks the caller may see a page: 404 when it does not exist, 403 for a coordinator unless the
- * page's answer sheet is assigned to its congregation.
+ * page's answer sheet is assigned to its congregation and its file was sent there.
  */
 export async function requirePageAccess(db: Database, request: FastifyRequest, pageId: string): Promise<void> {
   const scope = congregationScope(request);
-  const row = await db.maybeOne<{ assigned_group: string | null }>(
-    'SELECT a.assigned_group FROM pages p LEFT JOIN answer_sheets a ON a.id = p.answer_sheet_id WHERE p.id = $1',
-    [pageId],
+  const row = await db.maybeOne<{ visible: boolean }>(
+    `SELECT ($2::uuid IS NULL OR (a.assigned_group = $2::uuid AND ${sentToSql('p.file_id', '$2')})) AS visible
+     FROM pages p LEFT JOIN answer_sheets a ON a.id = p.answer_sheet_id WHERE p.id = $1`,
+    [pageId, scope],
   );
   if (row === null) throw notFound(PAGE_NOT_FOUND);
-  if (scope !== null && row.assigned_group !== scope) throw forbidden();
+  if (row.visible !== true) throw forbidden();
 }
 
 /** Same for an answer sheet. */
 export async function requireSheetAccess(db: Database, request: FastifyRequest, sheetId: string): Promise<void> {
   const scope = congregationScope(request);
-  const row = await db.maybeOne<{ assigned_group: string | null }>('SELECT assigned_group FROM answer_sheets WHERE id = $1', [sheetId]);
+  const row = await db.maybeOne<{ visible: boolean }>(
+    `SELECT ($2::uuid IS NULL OR (a.assigned_group = $2::uuid AND ${sentToSql('a.file_id', '$2')})) AS visible
+     FROM answer_sheets a WHERE a.id = $1`,
+    [sheetId, scope],
+  );
   if (row === null) throw notFound('Answer sheet not found');
-  if (scope !== null && row.assigned_group !== scope) throw forbidden();
+  if (row.visible !== true) throw forbidden();
 }
 
 export async function loadPage(db: Database, pageId: string): Promise<Schemas['Page']> {

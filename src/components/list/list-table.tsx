@@ -14,6 +14,7 @@ export interface ListColumn<T> {
   /** The order_by value that sorts by this column; absent for a column that does not sort. */
   sortKey?: string;
   cell: (row: T) => ReactNode;
+  /** On the column's cells and header; `list-col-secondary` hides it on a phone's width. */
   className?: string;
 }
 
@@ -109,9 +110,10 @@ export function ListTable<T>(props: ListTableProps<T>) {
                   orderBy={orderBy}
                   direction={orderDirection}
                   onSort={onSort}
+                  className={column.className}
                 />
               ) : (
-                <th key={column.id} scope="col">
+                <th key={column.id} scope="col" className={column.className}>
                   {column.header}
                 </th>
               ),

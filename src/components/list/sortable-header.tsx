@@ -8,14 +8,15 @@ export interface SortableHeaderProps {
   orderBy: string | undefined;
   direction: SortDirection | undefined;
   onSort: (sortKey: string) => void;
+  className?: string;
 }
 
-export function SortableHeader({ label, sortKey, orderBy, direction, onSort }: SortableHeaderProps) {
+export function SortableHeader({ label, sortKey, orderBy, direction, onSort, className }: SortableHeaderProps) {
   const active = orderBy === sortKey;
   const ariaSort = active ? (direction === 'desc' ? 'descending' : 'ascending') : 'none';
   const icon = active ? (direction === 'desc' ? 'pi-sort-amount-down' : 'pi-sort-amount-up-alt') : 'pi-sort-alt';
   return (
-    <th scope="col" aria-sort={ariaSort} className={active ? 'list-sorted' : undefined}>
+    <th scope="col" aria-sort={ariaSort} className={[active ? 'list-sorted' : null, className].filter(Boolean).join(' ') || undefined}>
       <button type="button" className="list-sort-button" onClick={() => onSort(sortKey)}>
         <span>{label}</span>
         <span className={`pi ${icon}`} aria-hidden="true" />

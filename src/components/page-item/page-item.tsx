@@ -141,7 +141,8 @@ export function PageItem({ page, response, mends, onNewResponse }: PageItemProps
           )}
           {mismatched && <StatusTag value={MISMATCHED} severity="danger" />}
         </h3>
-        {reason && !blankBack && page.flagged && (
+        {/* What to do is the mending admin's: a coordinator (no mends) reads the reason alone. */}
+        {reason && !blankBack && page.flagged && mends && (
           <p className="page-item-reason">{REVIEW_REASON_HINT[reason]}</p>
         )}
         <ReviewDetail page={page} canMend={!!mends} />

@@ -1,7 +1,7 @@
 // Deleting (or withdrawing) a record made by mistake: a danger button, the spec's confirmation
 // "Are you sure you want to delete this … ? This action cannot be undone." (spec §5), then the
 // call. A refusal shows the server's own message (409: the record is in use, or it is too late).
-// Admin screens only: the calls are x-access admin.
+// The screen offers it only to a role whose call allows it (mostly admins; a coordinator withdraws its uploads).
 import { useState, type MouseEvent } from 'react';
 import { Button } from 'primereact/button';
 import { ConfirmDialog } from 'primereact/confirmdialog';

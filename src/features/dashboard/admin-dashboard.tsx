@@ -1,5 +1,6 @@
 // The admin home (spec §2 "Admin dashboard"): header "Admin", subtitle "Admin Tag", the spec's six
-// tiles and Mail (what the portal e-mailed, and what failed).
+// tiles and Mail (what the portal e-mailed, and what failed), and a link to the uploads and their reports.
+import { LinkButton } from '../../components/ui/link-button';
 import { PageHeader } from '../../components/ui/page-header';
 import { Tile, TileGrid } from '../../components/ui/tile';
 import { paths, routes } from '../../config/paths';
@@ -10,7 +11,8 @@ const filesRoot = routes.files.pattern;
 export default function AdminDashboard() {
   return (
     <>
-      <PageHeader title="Admin" subtitle="Admin Tag" />
+      {/* Upload reports sit beside the spec's six tiles, not among them. */}
+      <PageHeader title="Admin" subtitle="Admin Tag" actions={<LinkButton to={paths.uploads()} icon="pi-inbox" label="Uploads" />} />
       <TileGrid label="Admin">
         <Tile label="Upload" to={filesRoot} icon="pi-upload" />
         <Tile label="Files" to={filesRoot} icon="pi-file" />

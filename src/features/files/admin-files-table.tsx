@@ -14,6 +14,7 @@ import { TextFilter } from '../../components/list/text-filter';
 import { useListState } from '../../components/list/use-list-state';
 import { CountryPicker } from '../../components/pickers/country-picker';
 import { StudyHelperPicker } from '../../components/pickers/study-helper-picker';
+import { LinkButton } from '../../components/ui/link-button';
 import { PageHeader } from '../../components/ui/page-header';
 import { paths } from '../../config/paths';
 import { formatDate } from '../../lib/format';
@@ -86,6 +87,7 @@ export function AdminFilesTable({ title }: { title: string }) {
         actions={
           <>
             <ServiceCenterUploadButton />
+            <LinkButton to={paths.uploads()} icon="pi-inbox" label="Uploads" />
             <FilterPanel activeCount={activeFilters} onClear={list.clearFilters}>
               <StudyHelperPicker value={filters.studyHelper} onChange={(id) => list.setFilter('studyHelper', id)} />
               <div className="filter-field">

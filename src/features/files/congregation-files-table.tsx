@@ -7,6 +7,7 @@ import type { File, ListFilesParams } from '../../../generated/hooks/model';
 import { ListTable, type ListColumn } from '../../components/list/list-table';
 import { Pagination } from '../../components/list/pagination';
 import { useListState } from '../../components/list/use-list-state';
+import { LinkButton } from '../../components/ui/link-button';
 import { PageHeader } from '../../components/ui/page-header';
 import { paths } from '../../config/paths';
 import { formatDate } from '../../lib/format';
@@ -16,8 +17,9 @@ import { offersPacket, PrintPacketButton } from './print-packet-button';
 
 const columns: ListColumn<File>[] = [
   { id: 'name', header: 'Name', sortKey: 'name', cell: (file) => <Link to={paths.file(file.id)}>{file.name}</Link> },
-  { id: 'uploaded', header: 'Uploaded', sortKey: 'created_at', cell: (file) => formatDate(file.created_at ?? file.uploaded_at) },
-  { id: 'responses', header: 'Responses', cell: (file) => file.responses_count },
+  // On a phone the name, status and Print stay; the date and count give way.
+  { id: 'uploaded', header: 'Uploaded', sortKey: 'created_at', cell: (file) => formatDate(file.created_at ?? file.uploaded_at), className: 'list-col-secondary' },
+  { id: 'responses', header: 'Responses', cell: (file) => file.responses_count, className: 'list-col-secondary' },
   { id: 'status', header: 'Status', cell: (file) => <CongregationFileStateTag file={file} /> },
   // "Print again" until the file is archived (Ready to Print lists only the unprinted).
   { id: 'print', header: 'Print', cell: (file) => (offersPacket(file) ? <PrintPacketButton file={file} /> : null) },
@@ -34,7 +36,7 @@ export function CongregationFilesTable({ title }: { title: string }) {
   const files = useListFiles(params);
   return (
     <>
-      <PageHeader title={title} />
+      <PageHeader title={title} actions={<LinkButton to={paths.uploads()} icon="pi-inbox" label="Uploads" />} />
       <ListTable
         label="Files"
         columns={columns}

@@ -34,6 +34,8 @@ export function LessonPicker({
         options={groups}
         optionGroupLabel="label"
         optionGroupChildren="items"
+        // A course's heading is no option of the listbox (axe: aria-required-children, listitem).
+        pt={{ itemGroup: { role: 'presentation' } }}
         optionValue="value"
         optionLabel="label"
         filter

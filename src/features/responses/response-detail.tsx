@@ -24,7 +24,7 @@ import { ReviewComplete } from '../../components/review-complete/review-complete
 import { DuplicateDecision } from './duplicate-decision';
 import { JoinPreviousButton } from './join-previous-button';
 import { BaptismRequestButton } from './baptism-request-button';
-import { ResponseDetailsForm } from './response-details-form';
+import { ResponseDetails } from './response-details-form';
 import './responses.css';
 
 export const NO_RESPONSE_FOUND = 'No response found';
@@ -129,7 +129,7 @@ function ResponseContent({ response }: { response: AnswerSheet }) {
       <BackToResponses fileId={response.file_id} />
       <PageHeader title={routes.response.title} subtitle={subtitle} actions={actions} />
       <div className="response-columns">
-        <ResponseDetailsForm response={response} />
+        <ResponseDetails response={response} />
         <section className="page-list" aria-label="Pages">
           {isScanningAdmin(user) && sent && <Message severity="info" text={SENT_FILE_PAGES} />}
           {isScanningAdmin(user) && <ReviewComplete fileId={response.file_id} />}

@@ -2,6 +2,7 @@
 // (a response started by hand in Review has none: admins pick it), a course (lesson) picker and
 // a congregation picker; Save sends the changed ones with PATCH /api/answer-sheets/{id}. Once
 // the response was sent its congregation is fixed: the picker is disabled, with a line saying why.
+// A coordinator (PATCH is the admins') reads the facts and what it may do instead.
 import { useState, type FormEvent } from 'react';
 import { Link } from 'react-router-dom';
 import { useQueryClient } from '@tanstack/react-query';
@@ -50,8 +51,51 @@ export function answerSheetChanges(
 }
 
 export const RESPONSE_SAVE_FAILED = 'The response could not be saved. Please try again.';
+export const RESPONSE_COORDINATOR_NOTE =
+  'You can print this response, open its student, and submit a baptism request. Its course and congregation are set by a scanning admin.';
 
-export function ResponseDetailsForm({ response }: { response: AnswerSheet }) {
+function ResponseFacts({ response, course }: { response: AnswerSheet; course?: boolean }) {
+  return (
+    <dl className="response-facts">
+      <div>
+        <dt>Congregation</dt>
+        <dd>{response.congregation?.wbs_code ?? 'None'}</dd>
+      </div>
+      <div>
+        <dt>Student</dt>
+        <dd>
+          {response.student ? (
+            <Link to={paths.student(response.student.id)}>{response.student.human_id}</Link>
+          ) : (
+            'No student'
+          )}
+        </dd>
+      </div>
+      {course && (
+        <div>
+          <dt>Course</dt>
+          <dd>{response.lesson?.name ?? 'None'}</dd>
+        </div>
+      )}
+    </dl>
+  );
+}
+
+/** The Details panel: an admin's form, or (PATCH is the admins') the facts and what a coordinator may do. */
+export function ResponseDetails({ response }: { response: AnswerSheet }) {
+  if (isScanningAdmin(useCurrentUser())) return <ResponseDetailsForm response={response} />;
+  return (
+    <section className="response-card" aria-labelledby="response-details-title">
+      <h2 id="response-details-title">Details</h2>
+      <div className="response-details">
+        <ResponseFacts response={response} course />
+        <p className="response-fixed">{RESPONSE_COORDINATOR_NOTE}</p>
+      </div>
+    </section>
+  );
+}
+
+function ResponseDetailsForm({ response }: { response: AnswerSheet }) {
   const queryClient = useQueryClient();
   const sent = response.sent === true;
   const [draft, setDraft] = useState<ResponseDraft>({});
@@ -88,22 +132,7 @@ export function ResponseDetailsForm({ response }: { response: AnswerSheet }) {
     <section className="response-card" aria-labelledby="response-details-title">
       <h2 id="response-details-title">Details</h2>
       <form className="response-details" onSubmit={submit}>
-        <dl className="response-facts">
-          <div>
-            <dt>Congregation</dt>
-            <dd>{response.congregation?.wbs_code ?? 'None'}</dd>
-          </div>
-          <div>
-            <dt>Student</dt>
-            <dd>
-              {response.student ? (
-                <Link to={paths.student(response.student.id)}>{response.student.human_id}</Link>
-              ) : (
-                'No student'
-              )}
-            </dd>
-          </div>
-        </dl>
+        <ResponseFacts response={response} />
         {naming && (
           <StudentPicker
             value={draft.student}

@@ -1,6 +1,6 @@
 // The Recruiting Points panel of a service center (spec §2, §5): add one with name and location,
 // rename one in place, and delete one after "Are you sure you want to delete this location? This
-// action cannot be undone.".
+// action cannot be undone." (refused, with a banner saying why, while files or students name it).
 import { useId, useState, type FormEvent } from 'react';
 import { useQueryClient } from '@tanstack/react-query';
 import { Button } from 'primereact/button';
@@ -17,6 +17,7 @@ import {
 import type { RecruitingPoint } from '../../../generated/hooks/model';
 import { useNotifications } from '../../components/notifications/notifications-context';
 import { Panel } from '../../components/page-layout/panel';
+import { refusalMessage } from '../../lib/refusal';
 import { saveErrorText } from './save-error';
 
 export const DELETE_LOCATION_QUESTION = 'Are you sure you want to delete this location? This action cannot be undone.';
@@ -171,7 +172,8 @@ export function RecruitingPointsPanel({ serviceCenterId }: { serviceCenterId: st
           ))}
         </ul>
       )}
-      {remove.isError && <Message severity="error" text="The recruiting point could not be deleted. Please try again." />}
+      {/* A refusal says what still names the recruiting point (409). */}
+      {remove.isError && <Message severity="error" text={refusalMessage(remove.error, 'The recruiting point could not be deleted. Please try again.')} />}
       <AddRecruitingPointForm serviceCenterId={serviceCenterId} />
       <ConfirmDialog
         visible={deleting !== null}

@@ -1,10 +1,10 @@
 // /admin/service-centers/{service_center_id} (spec §2): a heading with the country's flag, the
-// center's name and location; the Recruiting Points, Recruiters and Contact Persons panels; and
-// the delete action, shown as a disabled "Archive" as the spec has it (the contract's delete of a
+// center's name and location; its batch cover sheet (PDF); the Recruiting Points, Recruiters and
+// Contact Persons panels and the blank lesson masters it hands out; and the delete action, shown as a disabled "Archive" as the spec has it (the contract's delete of a
 // service center made by mistake is for API clients).
 import { Button } from 'primereact/button';
 import { useParams } from 'react-router-dom';
-import { useGetServiceCenter } from '../../../generated/hooks/service-centers/service-centers';
+import { getPrintServiceCenterCoverSheetUrl, useGetServiceCenter } from '../../../generated/hooks/service-centers/service-centers';
 import { CountryFlag } from '../../components/list/country-flag';
 import { BackLink } from '../../components/page-layout/back-link';
 import { Loading } from '../../components/ui/loading';
@@ -12,6 +12,7 @@ import { PageHeader } from '../../components/ui/page-header';
 import { paths } from '../../config/paths';
 import { ApiError } from '../../lib/api-client';
 import { ContactPersonsPanel } from './contact-persons-panel';
+import { LessonMastersPanel } from './lesson-masters-panel';
 import { RecruitersPanel } from './recruiters-panel';
 import { RecruitingPointsPanel } from './recruiting-points-panel';
 
@@ -45,22 +46,29 @@ export default function ServiceCenterDetail() {
         }
         subtitle={sc.location}
         actions={
-          <Button
-            type="button"
-            label="Archive"
-            icon="pi pi-box"
-            severity="secondary"
-            outlined
-            disabled
-            tooltip="Archiving service centers is not available yet"
-            tooltipOptions={{ showOnDisabled: true, position: 'left' }}
-          />
+          <>
+            <a className="p-button p-button-outlined link-button" href={getPrintServiceCenterCoverSheetUrl(sc.id)} target="_blank" rel="noopener">
+              <span className="pi pi-file-pdf" aria-hidden="true" />
+              <span>Cover Sheet</span>
+            </a>
+            <Button
+              type="button"
+              label="Archive"
+              icon="pi pi-box"
+              severity="secondary"
+              outlined
+              disabled
+              tooltip="Archiving service centers is not available yet"
+              tooltipOptions={{ showOnDisabled: true, position: 'left' }}
+            />
+          </>
         }
       />
       <div className="panel-grid">
         <RecruitingPointsPanel serviceCenterId={sc.id} />
         <RecruitersPanel serviceCenterId={sc.id} />
         <ContactPersonsPanel serviceCenterId={sc.id} />
+        <LessonMastersPanel />
       </div>
     </>
   );

@@ -1,7 +1,7 @@
 // /files/uploads/{id}, under the spec's heading "Feedback Upload Page": an upload's report, whole
-// (GET /api/uploads/{id}): the counts; every page not matched with its thumbnail and its reason;
-// the pages matched, each to its file and answer sheet; the blank backs dropped. It refreshes
-// while the upload is still being read.
+// (GET /api/uploads/{id}), a graded upload's or a service center file's: the counts; every page
+// not matched with its thumbnail and its reason; the pages matched, each to its file and answer
+// sheet; the blank backs dropped. It refreshes while the upload is still being read.
 import { Link, useParams } from 'react-router-dom';
 import { Message } from 'primereact/message';
 import { getGetUploadPageImageUrl, useGetUpload } from '../../../generated/hooks/uploads/uploads';
@@ -25,7 +25,7 @@ function Counts({ report }: { report: UploadReport }) {
     ['Pages read', summary.pages_read],
     ['Matched', summary.matched],
     ['Not matched', summary.not_matched],
-    ['Blank backs dropped', summary.blank_dropped],
+    [report.kind === 'service_center' ? 'Blank pages set aside' : 'Blank backs dropped', summary.blank_dropped],
   ] as const;
   return (
     <dl className="upload-report-counts" aria-label="Upload summary">
@@ -100,6 +100,11 @@ export default function FeedbackUpload() {
       {report.process_status === 'pending' && <Message severity="info" text="The pages are still being read; this report fills in as they are." />}
       {report.process_status === 'failed' && <Message severity="error" text={report.failure_reason ?? 'Processing failed. Please try again.'} />}
       {report.process_status === 'success' && notMatched.length === 0 && report.summary.matched > 0 && <Message severity="success" text="Every page went through." />}
+      {report.kind === 'service_center' && (
+        <p className="upload-report-file">
+          This is a service center's file: its pages are mended on <Link to={paths.file(report.id)}>the file's page</Link>.
+        </p>
+      )}
       <Counts report={report} />
       <div className="panel-stack">
         <Panel title={`Pages not matched (${notMatched.length})`}>
@@ -111,19 +116,21 @@ export default function FeedbackUpload() {
         </Panel>
         <Panel title={`Pages matched (${matched.length})`}>
           {matched.length === 0 ? <p>None.</p> : (
-            <table className="upload-report-matched">
-              <thead>
-                <tr>
-                  <th scope="col">Page</th>
-                  <th scope="col">File</th>
-                  <th scope="col">Answer sheet</th>
-                  <th scope="col">Note</th>
-                </tr>
-              </thead>
-              <tbody>
-                {matched.map((page) => <MatchedRow key={page.page_number} page={page} />)}
-              </tbody>
-            </table>
+            <div className="upload-report-scroll">
+              <table className="upload-report-matched">
+                <thead>
+                  <tr>
+                    <th scope="col">Page</th>
+                    <th scope="col">File</th>
+                    <th scope="col">Answer sheet</th>
+                    <th scope="col">Note</th>
+                  </tr>
+                </thead>
+                <tbody>
+                  {matched.map((page) => <MatchedRow key={page.page_number} page={page} />)}
+                </tbody>
+              </table>
+            </div>
           )}
         </Panel>
       </div>

@@ -1,6 +1,6 @@
 // How an upload's report reads: the label of each reason a page was not matched (one source for
-// the upload page and its tests) and the list's "matched / not matched" counts.
-import type { UploadPageReason, UploadReportPage, UploadSummary } from '../../../generated/hooks/model';
+// the upload page and its tests), what kind of upload it is, and the list's counts.
+import type { UploadKind, UploadPageReason, UploadReportPage, UploadSummary } from '../../../generated/hooks/model';
 
 export const REASON_LABELS: Record<UploadPageReason, string> = {
   no_code: 'No code found',
@@ -11,7 +11,16 @@ export const REASON_LABELS: Record<UploadPageReason, string> = {
   file_archived: 'File archived',
   not_sent: 'File not being graded',
   not_packet_page: 'Not a packet page',
+  return_downloaded: 'Return file already downloaded',
+  in_review: 'Waits in Review',
+  ignored: 'Ignored',
 };
+
+/** What an upload is, in the list's Kind column. */
+export function kindLabel(upload: { kind: UploadKind; is_intro?: boolean }): string {
+  if (upload.kind === 'service_center') return 'Service center file';
+  return upload.is_intro ? 'Intro sheets' : 'Graded pages';
+}
 
 /** The reason as the upload page says it; already graded says whether this newer scan was kept. */
 export function reasonLabel(page: Pick<UploadReportPage, 'reason' | 'kept'>): string {

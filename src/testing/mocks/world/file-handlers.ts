@@ -13,6 +13,7 @@ import {
   fileStep,
   fileSteps,
   fileView,
+  fileHasSheetsOf,
   fileVisible,
   keptSheets,
   pageView,
@@ -67,7 +68,8 @@ export function fileHandlers(access: WorldAccess): RequestHandler[] {
       const rows = world().files.filter((file) => {
         const center = world().serviceCenters.find((row) => row.id === file.serviceCenterId);
         return (
-          fileVisible(world(), file, who) &&
+          fileVisible(world(), file, viewer()) &&
+          (who === null || fileHasSheetsOf(world(), file, who)) &&
           (q('file_state') === null || fileInState(world(), file, q('file_state') as S['FileStateFilter'])) &&
           contains(file.name, q('query_name')) &&
           (q('country') === null || center?.country.iso_code === q('country')) &&
@@ -306,14 +308,17 @@ export function fileHandlers(access: WorldAccess): RequestHandler[] {
     http.get('*/api/uploads/', ({ request }) => {
       const url = new URL(request.url);
       const group = viewer() ?? url.searchParams.get('group_id');
-      const rows = world().uploads.filter((upload) => group === null || upload.congregationId === group);
-      const page = paged(url, sorted(url, rows, { name: (upload) => upload.name.toLowerCase(), created_at: (upload) => upload.created_at }, 'created_at', 'desc'));
-      return json<S['UploadList']>({
-        ...page,
-        items: page.items.map((upload) => ({ ...uploadHead(upload), summary: uploadSummary(upload) })),
-      });
+      const graded = world()
+        .uploads.filter((upload) => group === null || upload.congregationId === group)
+        .map((upload) => ({ ...uploadHead(upload), summary: uploadSummary(upload) }));
+      // An admin's whole list holds the service centers' files too (as the server).
+      const files = group === null ? world().files.map((file) => fileUpload(world(), file).head) : [];
+      const page = paged(url, sorted(url, [...graded, ...files], { name: (upload) => upload.name.toLowerCase(), created_at: (upload) => upload.created_at }, 'created_at', 'desc'));
+      return json<S['UploadList']>({ ...page, items: page.items });
     }),
     http.get('*/api/uploads/:id', ({ params }) => {
+      const file = viewer() === null ? world().files.find((row) => row.id === params.id) : undefined;
+      if (file) return json<S['UploadReport']>(fileUpload(world(), file).report);
       const upload = world().uploads.find((row) => row.id === params.id && (viewer() === null || row.congregationId === viewer()));
       if (!upload) return notFound('Upload not found');
       // Every page of a mock upload went through: the world keeps no scans to match.
@@ -337,9 +342,9 @@ export function fileHandlers(access: WorldAccess): RequestHandler[] {
     }),
     http.get('*/api/uploads/:id/pages/:page_number/image', () => notFound('This page has no image')),
     http.delete('*/api/uploads/:id', ({ params }) => {
-      if (viewer() !== null) return forbidden();
       const upload = world().uploads.find((row) => row.id === params.id);
       if (!upload) return notFound('Upload not found');
+      if (viewer() !== null && upload.congregationId !== viewer()) return forbidden();
       if (upload.process_status === 'pending') return refusal(409, 'CONFLICT', 'This upload is still being read; it can be withdrawn once it is done.');
       world().uploads = world().uploads.filter((row) => row.id !== upload.id);
       tick(world());
@@ -422,7 +427,33 @@ export function packetHandlers(access: WorldAccess): RequestHandler[] {
 }
 
 function uploadHead({ id, name, created_at, process_status, is_intro }: UploadRow) {
-  return { id, name, created_at, process_status, is_intro };
+  return { id, name, created_at, kind: 'graded' as const, process_status, is_intro };
+}
+
+/** A service center's file as an upload: its pages on a sheet matched, the others not (as the server). */
+function fileUpload(world: World, file: FileRow): { head: S['UploadListItem']; report: S['UploadReport'] } {
+  const pages = world.pages.filter((page) => page.fileId === file.id).sort((a, b) => a.page_number - b.page_number);
+  const matched = (page: (typeof pages)[number]) => !page.ignored && page.sheetId !== null && page.unrecognized_reason === null;
+  const summary = { pages_read: pages.length, matched: pages.filter(matched).length, not_matched: pages.filter((page) => !matched(page)).length, blank_dropped: 0 };
+  const head = { id: file.id, name: file.name, created_at: file.uploaded_at, kind: 'service_center' as const, process_status: file.process_status, is_intro: false, summary };
+  return {
+    head,
+    report: {
+      ...head,
+      failure_reason: file.failure_reason,
+      pages: pages.map((page) => ({
+        page_number: page.page_number,
+        result: matched(page) ? ('matched' as const) : ('not_matched' as const),
+        reason: matched(page) ? null : page.ignored ? ('ignored' as const) : ('in_review' as const),
+        kept: matched(page),
+        detail: null,
+        code: null,
+        file: matched(page) ? { id: file.id, name: file.name } : null,
+        answer_sheet: null,
+        has_image: false,
+      })),
+    },
+  };
 }
 
 /** A mock upload's pages: a few, all matched, counted from its name so they never change. */

@@ -85,9 +85,14 @@ function fileCongregationIds(world: World, fileId: string): string[] {
   return [...new Set(keptSheets(world, fileId).flatMap((sheet) => (sheet.assignedGroup === null ? [] : [sheet.assignedGroup])))];
 }
 
-/** A viewer sees a file once one of its sheets is assigned to the viewer's congregation. */
+/** One of the file's kept sheets is assigned to the congregation. */
+export function fileHasSheetsOf(world: World, file: FileRow, congregationId: string): boolean {
+  return fileCongregationIds(world, file.id).includes(congregationId);
+}
+
+/** A coordinator sees a file once it was sent with sheets of its congregation (as the server). */
 export function fileVisible(world: World, file: FileRow, viewer: Viewer): boolean {
-  return viewer === null || fileCongregationIds(world, file.id).includes(viewer);
+  return viewer === null || (file.sent_at !== null && fileHasSheetsOf(world, file, viewer));
 }
 
 export function fileView(world: World, file: FileRow, viewer: Viewer): S['File'] {
