@@ -59,6 +59,7 @@ export default function UploadsList() {
             what="upload"
             verb="Withdraw"
             name={u.name}
+            question={withdrawQuestion(u.name)}
             run={() => withdraw.mutateAsync({ id: u.id })}
             onDone={() => void queryClient.invalidateQueries({ queryKey: getListUploadsQueryKey() })}
           />
