@@ -63,6 +63,8 @@ interface Req {
   query?: Record<string, string>;
   body?: unknown;
   form?: Record<string, string | Blob>;
+  /** Bytes sent as they are (the Content-Type goes in `headers`). */
+  raw?: Uint8Array;
   /** Headers on top of the check's own (which set Origin to the server's). */
   headers?: Record<string, string>;
 }
@@ -96,6 +98,8 @@ interface Step {
   anonymous?: boolean;
   /** The main request is deliberately invalid (a refusal the check wants): sent to the server itself. */
   invalid?: boolean;
+  /** Sent to the server itself, never through a proxy (a protocol a proxy may not pass whole): why. */
+  direct?: string;
 }
 
 const UNKNOWN_UUID = '00000000-0000-4000-8000-000000000000';
@@ -140,6 +144,8 @@ export async function runContractCheck(options: CheckOptions): Promise<CheckRepo
         else form.set(k, v, 'contract-check.pdf');
       }
       body = form;
+    } else if (req.raw !== undefined) {
+      body = new Blob([req.raw.slice()]);
     } else if (req.body !== undefined) {
       headers['content-type'] = 'application/json';
       body = JSON.stringify(req.body);
@@ -185,6 +191,8 @@ export async function runContractCheck(options: CheckOptions): Promise<CheckRepo
     if (!documented) return [`status ${status} is not in the contract`];
     const problems: string[] = [];
     if (!expect.includes(status)) problems.push(`status ${status}, expected ${expect.join(' or ')}`);
+    // A HEAD answer carries GET's headers and no body.
+    if (op.method.toLowerCase() === 'head') return problems;
     const types = Object.keys(documented);
     const hasBody = answer.json !== undefined || (answer.bytes?.length ?? 0) > 0;
     if (types.length > 0 && hasBody && !types.includes(answer.type)) {
@@ -276,7 +284,7 @@ export async function runContractCheck(options: CheckOptions): Promise<CheckRepo
       checks.push('anonymous 401');
     }
     if (options.coordinator && !step.noCoordinatorProbe && op.access !== 'public') {
-      const answer = await send(op, probe, options.coordinator, op.multipart || step.invalid ? directUrl : options.baseUrl, step.stream);
+      const answer = await send(op, probe, options.coordinator, op.multipart || step.invalid || step.direct ? directUrl : options.baseUrl, step.stream);
       if (op.access === 'admin') {
         if (answer.status !== 403) problems.push(`coordinator: status ${answer.status || answer.error}, expected 403 (x-access admin)`);
         else problems.push(...judge(op, answer, [403]).map((p) => `coordinator: ${p}`));
@@ -289,7 +297,8 @@ export async function runContractCheck(options: CheckOptions): Promise<CheckRepo
       }
     }
 
-    const wrong = wrongInput(op, step.req);
+    // A HEAD answer has no body to say what was wrong.
+    const wrong = op.method.toLowerCase() === 'head' ? null : wrongInput(op, step.req);
     if (wrong) {
       const answer = await send(op, wrong.req, options.admin, directUrl);
       const found = judge(op, answer, [400]);
@@ -303,7 +312,7 @@ export async function runContractCheck(options: CheckOptions): Promise<CheckRepo
     // Uploads and redirects go to the server itself: a proxy may mangle binary bodies or follow
     // the redirect (Stoplight Prism does both).
     const redirects = Object.keys(op.responses).some((s) => /^30[1278]$/.test(s));
-    const target = op.multipart || redirects || step.invalid ? directUrl : options.baseUrl;
+    const target = op.multipart || redirects || step.invalid || step.direct ? directUrl : options.baseUrl;
     const answer = await send(op, step.req, step.anonymous ? undefined : options.admin, target, step.stream);
     const url = new URL(fill(op.path, step.req.path), options.baseUrl);
     for (const [k, v] of Object.entries(step.req.query ?? {})) url.searchParams.set(k, v);
@@ -796,6 +805,30 @@ export async function runContractCheck(options: CheckOptions): Promise<CheckRepo
     verify: gone('file', 'getFile', { path: filePath }),
   });
 
+  // ---- Resumable uploads (tus): start one, ask where it stands, send a part, read it, cancel it ----
+  const tus = { 'tus-resumable': '1.0.0' };
+  const metadata = Object.entries({ kind: 'service_center', name: 'Contract check resumable', filename: 'contract-check.pdf', answer_sheet_page_length: '0' })
+    .map(([key, value]) => `${key} ${Buffer.from(value).toString('base64')}`)
+    .join(',');
+  const startTus: Req = { headers: { ...tus, 'upload-length': '64', 'upload-metadata': metadata } };
+  const direct = 'tus headers and raw bytes';
+  const started = await check('createResumableUpload', { req: startTus, probe: startTus, expect: [201], note: 'a 64-byte upload, never finished', direct });
+  const tusId = started?.location?.split('/').filter(Boolean).pop() ?? '0'.repeat(32);
+  const tusPath = { id: tusId };
+  await check('getResumableUploadOffset', { req: { path: tusPath, headers: tus }, expect: started?.location ? [200] : [404], direct });
+  await check('appendResumableUpload', {
+    req: {
+      path: tusPath,
+      headers: { ...tus, 'upload-offset': '0', 'content-type': 'application/offset+octet-stream' },
+      raw: new TextEncoder().encode('%PDF-1.4 part'),
+    },
+    expect: started?.location ? [204] : [404],
+    note: 'the first bytes only: no file is made',
+    direct,
+  });
+  await check('getResumableUpload', { req: { path: tusPath }, expect: started?.location ? [200] : [404], direct });
+  await check('cancelResumableUpload', { req: { path: tusPath, headers: tus }, expect: started?.location ? [204] : [404], note: 'its parts removed', direct });
+
   // ---- Database, View As, session ------------------------------------------------------
   // ---- Mail: the record (read only) and the admin's own settings, set to what they were ----
   await check('listMailMessages', { req: { query: { limit: '3' } }, expect: [200] });
@@ -839,6 +872,7 @@ export async function runContractCheck(options: CheckOptions): Promise<CheckRepo
     noCoordinatorProbe: 'would end that session',
     anonymous: !options.ownSessions,
     note: options.ownSessions ? 'ends the session the check signed in with' : 'called without the given session, which is kept',
+    direct: 'a proxy may not forward a body-less POST as the portal sends it',
   });
 
   const covered = new Set(results.map((r) => r.operationId));
