@@ -171,6 +171,13 @@ const requests: Record<string, (w: World, s: Side) => Request> = {
   getCongregationStats: (_w, s) => ({ url: `/api/congregations/${s.congregation}/stats` }),
   listCongregationStudyHelpers: (_w, s) => ({ url: `/api/congregations/${s.congregation}/study-helpers` }),
   createCongregationStudyHelper: (_w, s) => ({ url: `/api/congregations/${s.congregation}/study-helpers`, payload: { name: 'New helper', email: 'x@example.org' } }),
+  listCongregationEmails: (_w, s) => ({ url: `/api/congregations/${s.congregation}/emails` }),
+  createCongregationEmail: (_w, s) => ({ url: `/api/congregations/${s.congregation}/emails`, payload: { email: `roles-${Math.random().toString(36).slice(2)}@example.org` } }),
+  // No such address: an allowed caller meets a 404, a refused one its refusal.
+  deleteCongregationEmail: (_w, s) => ({ url: `/api/congregations/${s.congregation}/emails/00000000-0000-4000-8000-000000000000` }),
+  listMailMessages: () => ({ url: '/api/mail/messages' }),
+  getMailSettings: () => ({ url: '/api/mail/settings' }),
+  updateMailSettings: () => ({ url: '/api/mail/settings', payload: { upload_reports: true } }),
   listStudyHelpers: (_w, s) => ({ url: `/api/study-helpers?congregation=${s.congregation}` }),
   getStudyHelper: (_w, s) => ({ url: `/api/study-helpers/${s.helper}` }),
   getPacketExists: (_w, s) => ({ url: `/api/study-helpers/distributed-files/${s.distributed}/exists` }),
@@ -319,7 +326,9 @@ describe('roles on every call', () => {
 
   it('answers HEAD as it answers GET, for every GET operation and caller', async () => {
     await setUp();
-    const gets = contract().operations.filter((op) => op.method === 'GET');
+    // A path whose HEAD is an operation of its own (tus) is answered by that one.
+    const ownHead = new Set(contract().operations.filter((op) => op.method === 'HEAD').map((op) => op.path));
+    const gets = contract().operations.filter((op) => op.method === 'GET' && !ownHead.has(op.path));
     const differences: string[] = [];
     for (const caller of ['anonymous', 'standard', 'coordinatorOnOther', 'coordinatorOnOwn', 'admin'] as Caller[]) {
       for (const op of gets) {

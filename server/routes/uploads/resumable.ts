@@ -272,6 +272,9 @@ function tusRefusal(status: number, text: string): Error {
     case 403:
       // tus answers a missing Upload-Offset or a wrong Content-Type with 403: bad input all the same.
       return validationError(text || 'Invalid tus request');
+    case 500:
+      // tus cannot read the parts it was given (they were removed, or never written): start again.
+      return notFound('The bytes of this upload are no longer on the server: start the upload again.');
     default:
       return new Error(`tus answered ${status}: ${text}`);
   }
