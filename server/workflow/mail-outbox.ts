@@ -54,6 +54,9 @@ const DUE = `(status = 'queued' AND next_attempt_at <= now()) OR (status = 'send
 
 /** Whether a message waits to be sent now. */
 export async function hasDueMail(db: Database): Promise<boolean> {
+  // A database not migrated yet (POST /api/database/init is still to come) has no mail at all.
+  const table = await db.one<{ present: boolean }>(`SELECT to_regclass('mail_messages') IS NOT NULL AS present`);
+  if (!table.present) return false;
   return (await db.maybeOne(`SELECT 1 FROM mail_messages WHERE ${DUE} LIMIT 1`)) !== null;
 }
 

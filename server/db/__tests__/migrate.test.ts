@@ -55,7 +55,7 @@ describe.each(kinds)('migrate on $name', ({ databaseUrl }) => {
   it('is idempotent: a second run applies nothing', async () => {
     const before = await db.query('SELECT version FROM schema_migrations ORDER BY version');
     expect(before.length).toBe(readMigrations().length);
-    expect(await migrate(db)).toEqual({ applied: [], changed: [] });
+    expect(await migrate(db)).toEqual({ applied: [], changed: [], fresh: false });
     expect(await db.query('SELECT version FROM schema_migrations ORDER BY version')).toEqual(before);
   });
 
