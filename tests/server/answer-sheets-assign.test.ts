@@ -45,6 +45,14 @@ async function fileWith(name: string, students: (string | null)[], options: { se
   return { file, sheets };
 }
 
+/** Send made the file's rows of file_congregations: only then do its congregations see it. */
+async function sendTo(fileId: string, ...congregations: string[]) {
+  await t.db.query('UPDATE files SET sent_at = coalesce(sent_at, now()) WHERE id = $1', [fileId]);
+  for (const congregation of congregations) {
+    await t.db.query('INSERT INTO file_congregations (file_id, congregation_id) VALUES ($1, $2)', [fileId, congregation]);
+  }
+}
+
 describe('assigning gives a student without a congregation that congregation', () => {
   it('one sheet at a time: only a student who has none takes it; unassigning leaves the student as it is', async () => {
     const a = await insertCongregation(t.db, 'GH 0001');
@@ -171,11 +179,17 @@ describe("the admin moves a student on the student card", () => {
     const b = await insertCongregation(t.db, 'GH 0002', 'Second congregation');
     const student = await insertStudent(t.db, { congregationId: a });
     const sent = await fileWith('Sent', [student.id], { sentAt: daysAgo(3), assignedGroup: a });
+    await sendTo(sent.file, a);
     const waiting = await fileWith('Waiting', [student.id], { assignedGroup: a });
     expect((await call(t.app, await admin(t.app), 'PATCH', `/api/students/${student.id}`, { congregation: b })).status).toBe(200);
+    expect(await groupOf(waiting.sheets[0]!)).toBe(b);
 
     const coordinatorB = await coordinator(t.app, b);
-    const sheets = await getJson<{ id: string; assigned_group: string | null }[]>(t.app, coordinatorB, `/api/students/${student.id}/answer-sheets`);
+    const sheetsOfB = () => getJson<{ id: string; assigned_group: string | null }[]>(t.app, coordinatorB, `/api/students/${student.id}/answer-sheets`);
+    // The sheet that followed the student is B's once its file is sent to B (in Review it is the admins').
+    expect(await sheetsOfB()).toMatchObject({ status: 200, body: [] });
+    await sendTo(waiting.file, b);
+    const sheets = await sheetsOfB();
     expect(sheets.status).toBe(200);
     expect(sheets.body.map((sheet) => sheet.id)).toEqual([waiting.sheets[0]]);
     expect(JSON.stringify(sheets.body)).not.toContain(a);
@@ -199,6 +213,12 @@ describe("a coordinator's answers name only its own congregation", () => {
       await insertPage(t.db, file, index + 1, sheet);
     }
     const coordinatorA = await coordinator(t.app, a);
+    // Not sent yet: the file is the admins' alone.
+    expect((await getJson(t.app, coordinatorA, `/api/file/${file}`)).status).toBe(403);
+    expect((await getJson<{ items: unknown[] }>(t.app, coordinatorA, '/api/files')).body.items).toEqual([]);
+    await sendTo(file, a, b);
+    // Its own sheet's page alone (B's two are not A's to count).
+    expect((await getJson<{ page_count?: number }>(t.app, coordinatorA, `/api/file/${file}`)).body.page_count).toBe(1);
     for (const url of [`/api/file/${file}`, `/api/files/${file}`]) {
       const seen = await getJson<{ congregations: unknown[]; responses_count: number }>(t.app, coordinatorA, url);
       expect(seen.status, url).toBe(200);
