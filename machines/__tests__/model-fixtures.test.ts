@@ -64,12 +64,23 @@ describe('upload dialog', () => {
     expect(uploadDialogEventFixtures.SET_PAGE_LENGTH.pageLength).toBe(2);
   });
 
-  it('walks both variants on a PDF picker, with an upload that succeeds and one refused as a duplicate, then processing that ends clean or with problems', () => {
+  it('sends part of the chosen file, then loses the connection with a retry 8 s later', () => {
+    const { UPLOAD_PROGRESS, UPLOAD_RETRYING, CHOOSE_FILES } = uploadDialogEventFixtures;
+    expect(UPLOAD_PROGRESS).toMatchObject({ loaded: 1_024, total: CHOOSE_FILES.files[0]?.size });
+    expect(UPLOAD_PROGRESS.loaded).toBeLessThan(UPLOAD_PROGRESS.total);
+    expect(UPLOAD_RETRYING.delayMs).toBe(8_000);
+    expect(UPLOAD_RETRYING.at).toBeGreaterThan(UPLOAD_PROGRESS.at);
+  });
+
+  it('walks both variants on a PDF picker, with no earlier upload and one half sent, an upload that succeeds and one refused as a duplicate, then processing that ends clean or with problems', () => {
     expect(uploadDialogModelInputs).toEqual([
       { variant: 'service_center', acceptedTypes: ['application/pdf'] },
       { variant: 'study_helper', acceptedTypes: ['application/pdf'] },
     ]);
     expect(uploadDialogActorResults).toEqual([
+      { type: 'xstate.done.actor.findEarlierUpload', output: null },
+      // Bytes kept on the server (offset > 0): the dialog offers to continue.
+      { type: 'xstate.done.actor.findEarlierUpload', output: { offset: 1_024, size: 2_048 } },
       { type: 'xstate.done.actor.uploadFile', output: { id: 'file-1' } },
       { type: 'xstate.error.actor.uploadFile', error: { status: 409, body: { detail: { error_type: 'DUPLICATE_FILE' } } } },
       {

@@ -3,11 +3,12 @@
 // status icons, filters, default sort and 2 s refetch, the service-center upload (request fields,
 // size rule, dropped-file filter, error banners, going to the new file), the coordinator's
 // congregation file states, and Ready to Print with its Print/Download.
-import { describe, expect, it, vi } from 'vitest';
+import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { http, HttpResponse } from 'msw';
 import type { File, FileList } from '../../generated/hooks/model';
 import { MAX_UPLOAD_BYTES } from '../../machines/constants';
+import { RETRY_DELAYS_MS } from '../../src/components/upload/resumable-upload';
 import { renderApp, setupMockApi } from '../../src/testing/test-utils';
 import { server } from '../../src/testing/mocks/server';
 import { chooseOption, optionLabels } from './support/dropdown';
@@ -122,7 +123,92 @@ describe('files list, admin', () => {
   });
 });
 
+/** What the dialog sent as one resumable upload: its tus metadata (the multipart call's fields) and bytes. */
+interface SentUpload {
+  fields: Record<string, string>;
+  length: number;
+  received: number;
+}
+
+/** The multipart call's answer to a finished upload: the new file, or its refusal (status and JSON body). */
+type Outcome = { id: string } | { status: number; body: unknown };
+
+const RESUMABLE = '/api/uploads/resumable';
+const TUS = { 'tus-resumable': '1.0.0' };
+
+/** The tus metadata of a creation request, decoded. */
+function metadataOf(request: Request): Record<string, string> {
+  return Object.fromEntries(
+    (request.headers.get('upload-metadata') ?? '').split(',').map((pair) => {
+      const [key = '', value = ''] = pair.split(' ');
+      return [key, atob(value)];
+    }),
+  );
+}
+
+/**
+ * Answers the dialog's resumable uploads (tus at /api/uploads/resumable) as the server does: the
+ * last byte goes to the multipart call, whose answer `finish` gives: 204 naming the new file in
+ * Upload-Result-Id, or the call's refusal in the final PATCH answer (and, asked again, HEAD says
+ * the upload ended and GET carries the refusal). Returns the uploads as they were created.
+ */
+function resumableApi(finish: (upload: SentUpload, index: number) => Outcome) {
+  const uploads: SentUpload[] = [];
+  const outcomes = new Map<number, Outcome>();
+  const indexOf = (id: unknown) => Number(id) - 1;
+  const position = (index: number) => {
+    const upload = uploads[index] as SentUpload;
+    const outcome = outcomes.get(index);
+    return {
+      ...TUS,
+      'upload-offset': String(outcome ? upload.length : upload.received),
+      'upload-length': String(upload.length),
+      ...(outcome && 'id' in outcome ? { 'upload-result-id': outcome.id } : {}),
+    };
+  };
+  server.use(
+    http.post(`*${RESUMABLE}`, ({ request }) => {
+      uploads.push({ fields: metadataOf(request), length: Number(request.headers.get('upload-length')), received: 0 });
+      return new HttpResponse(null, { status: 201, headers: { ...TUS, location: `${RESUMABLE}/${uploads.length}` } });
+    }),
+    http.head(`*${RESUMABLE}/:id`, ({ params }) =>
+      uploads[indexOf(params.id)] ? new HttpResponse(null, { headers: position(indexOf(params.id)) }) : new HttpResponse(null, { status: 404 }),
+    ),
+    http.patch(`*${RESUMABLE}/:id`, async ({ params, request }) => {
+      const index = indexOf(params.id);
+      const upload = uploads[index] as SentUpload;
+      upload.received += (await request.arrayBuffer()).byteLength;
+      if (upload.received < upload.length) return new HttpResponse(null, { status: 204, headers: position(index) });
+      const outcome = finish(upload, index);
+      outcomes.set(index, outcome);
+      if ('id' in outcome) return new HttpResponse(null, { status: 204, headers: position(index) });
+      return HttpResponse.json(outcome.body as Record<string, unknown>, { status: outcome.status });
+    }),
+    http.get(`*${RESUMABLE}/:id`, ({ params }) => {
+      const index = indexOf(params.id);
+      const upload = uploads[index] as SentUpload;
+      const outcome = outcomes.get(index);
+      return HttpResponse.json({
+        id: String(params.id),
+        kind: 'service_center',
+        name: upload.fields.name ?? '',
+        filename: upload.fields.filename ?? '',
+        offset: upload.received,
+        length: upload.length,
+        state: outcome === undefined ? 'receiving' : 'id' in outcome ? 'accepted' : 'refused',
+        result_id: outcome && 'id' in outcome ? outcome.id : null,
+        refusal: outcome && !('id' in outcome) ? { status: outcome.status, detail: (outcome.body as { detail?: unknown }).detail } : null,
+        created_at: '2024-01-01T00:00:00Z',
+      });
+    }),
+  );
+  return uploads;
+}
+
 describe('service-center upload', () => {
+  // tus-js-client remembers unfinished uploads in localStorage: each test starts with none.
+  beforeEach(() => localStorage.clear());
+
   async function openUpload() {
     filesApi(page([]));
     const app = renderApp('/files', { as: 'admin' });
@@ -136,12 +222,8 @@ describe('service-center upload', () => {
   }
 
   it('offers page lengths 0, 1 and 2 and sends one request per file with name, page length and scanned_at', async () => {
-    const requests: FormData[] = [];
+    const uploads = resumableApi((_upload, index) => ({ id: `new-${index + 1}` }));
     server.use(
-      http.post('*/api/file', async ({ request }) => {
-        requests.push(await request.formData());
-        return HttpResponse.json({ id: `new-${requests.length}` }, { status: 201 });
-      }),
       http.get('*/api/file/:id', () => HttpResponse.json(fileRecord())),
       http.get('*/api/file/:id/stats', () =>
         HttpResponse.json(statsRecord({ pages: 6, sheets: 3, unassigned: 3 })),
@@ -156,24 +238,31 @@ describe('service-center upload', () => {
     expect((dialog().getByLabelText('0 (QR code)') as HTMLInputElement).checked).toBe(true);
     expect((dialog().getByRole('button', { name: 'Upload' }) as HTMLButtonElement).disabled).toBe(true);
     fireEvent.click(dialog().getByLabelText('1 (Single-page intro)'));
-    choose(pdfFile('a.pdf', 2_048, Date.UTC(2024, 2, 1, 9)), pdfFile('b.pdf'));
+    choose(pdfFile('a.pdf', 2_048, Date.UTC(2024, 2, 1, 9)), pdfFile('b.pdf', 1_024));
     fireEvent.click(dialog().getByRole('button', { name: 'Upload' }));
     // The dialog stays for the processing and its summary (nothing flagged: success); Done goes to the file.
     expect(await dialog().findByText('Upload complete: every page went through. 12 pages read, 6 answer sheets.')).toBeTruthy();
     fireEvent.click(dialog().getByRole('button', { name: 'Done' }));
     await waitFor(() => expect(router.state.location.pathname).toBe('/file/new-1'));
-    expect(requests).toHaveLength(2);
-    expect(requests[0]?.get('name')).toBe('a.pdf');
-    expect(requests[0]?.get('answer_sheet_page_length')).toBe('1');
-    expect(requests[0]?.get('scanned_at')).toBe('2024-03-01T09:00:00.000Z');
-    expect((requests[0]?.get('file') as globalThis.File).name).toBe('a.pdf');
-    expect(requests[1]?.get('name')).toBe('b.pdf');
+    // One upload per file, carrying the multipart call's fields, and every byte of the file.
+    expect(uploads).toHaveLength(2);
+    expect(uploads[0]?.fields).toEqual({
+      kind: 'service_center',
+      name: 'a.pdf',
+      filename: 'a.pdf',
+      answer_sheet_page_length: '1',
+      scanned_at: '2024-03-01T09:00:00.000Z',
+    });
+    expect(uploads[0]?.length).toBe(2_048);
+    expect(uploads[0]?.received).toBe(2_048);
+    expect(uploads[1]?.fields.name).toBe('b.pdf');
+    expect(uploads[1]?.received).toBe(1_024);
     expect(await screen.findByText('Operation successful.')).toBeTruthy();
   });
 
   it('warns with the counts and the next step when the processed file has flagged pages', async () => {
+    resumableApi(() => ({ id: 'new-1' }));
     server.use(
-      http.post('*/api/file', () => HttpResponse.json({ id: 'new-1' }, { status: 201 })),
       http.get('*/api/file/:id', () => HttpResponse.json(fileRecord())),
       http.get('*/api/file/:id/stats', () =>
         HttpResponse.json(
@@ -217,6 +306,9 @@ describe('service-center upload', () => {
     expect(listed.map((item) => item.querySelector('.upload-file-name')?.textContent)).toEqual(['scan.pdf']);
   });
 
+  // The multipart call's refusal comes back in the final PATCH answer. One without an error_type
+  // (or a 5xx) is tried again after 1 s: the server says the upload ended, and its GET carries
+  // the refusal.
   it.each([
     [409, { detail: { error_type: 'DUPLICATE_FILE' } }, 'This file has already been uploaded. Please upload a different file.'],
     [409, { detail: 'duplicate' }, 'This file has already been uploaded. Please upload a different file.'],
@@ -225,20 +317,37 @@ describe('service-center upload', () => {
     [403, { detail: 'Forbidden' }, 'Upload failed. Please check your connection and try again.'],
     [409, { detail: { error_type: 'SOMETHING_ELSE' } }, 'Operation failed. Please try again.'],
   ])('answers %i %o with "%s" in the banner', async (status, body, message) => {
-    server.use(http.post('*/api/file', () => HttpResponse.json(body, { status })));
+    const uploads = resumableApi(() => ({ status, body }));
     const { router } = await openUpload();
     choose(pdfFile('scan.pdf'));
     fireEvent.click(dialog().getByRole('button', { name: 'Upload' }));
-    await waitFor(() => expect(screen.getAllByText(message)).toHaveLength(2));
+    await waitFor(() => expect(screen.getAllByText(message)).toHaveLength(2), { timeout: 5_000 });
+    expect(uploads).toHaveLength(1);
+    expect(uploads[0]?.received).toBe(2_048);
     expect(router.state.location.pathname).toBe('/files');
   });
 
-  it('says "Upload failed…" when the network fails', async () => {
-    server.use(http.post('*/api/file', () => HttpResponse.error()));
+  it('says "Upload failed…" when the network fails, once the retries are used up', async () => {
+    let attempts = 0;
+    server.use(http.post(`*${RESUMABLE}`, () => ((attempts += 1), HttpResponse.error())));
     await openUpload();
-    choose(pdfFile('scan.pdf'));
-    fireEvent.click(dialog().getByRole('button', { name: 'Upload' }));
-    await waitFor(() => expect(screen.getAllByText('Upload failed. Please check your connection and try again.')).toHaveLength(2));
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout', 'setInterval', 'clearInterval', 'Date'], shouldAdvanceTime: true });
+    try {
+      choose(pdfFile('scan.pdf'));
+      fireEvent.click(dialog().getByRole('button', { name: 'Upload' }));
+      // A dropped connection is tried again with backoff (about 20 minutes in all), saying so.
+      expect(await dialog().findByText(/^Connection lost, retrying/)).toBeTruthy();
+      expect(screen.queryByText('Upload failed. Please check your connection and try again.')).toBeNull();
+      for (let minute = 0; minute < 25 && screen.queryAllByText('Upload failed. Please check your connection and try again.').length < 2; minute += 1) {
+        await vi.advanceTimersByTimeAsync(60_000);
+        await new Promise((resolve) => queueMicrotask(() => resolve(undefined)));
+      }
+      await waitFor(() => expect(screen.getAllByText('Upload failed. Please check your connection and try again.')).toHaveLength(2));
+      // The first try and one per retry delay.
+      expect(attempts).toBe(1 + RETRY_DELAYS_MS.length);
+    } finally {
+      vi.useRealTimers();
+    }
   });
 });
 

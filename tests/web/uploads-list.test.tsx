@@ -122,7 +122,12 @@ describe('uploads list', () => {
     renderApp('/files/uploads/', { as: 'admin' });
     fireEvent.click(await screen.findByRole('button', { name: 'Withdraw graded-packet-march.pdf' }));
     let dialog = await screen.findByRole('dialog', { name: 'Withdraw Upload' });
-    expect(within(dialog).getByText('Are you sure you want to withdraw this upload? This action cannot be undone.')).toBeTruthy();
+    // The question names the upload and says what withdrawing does (issue 31).
+    expect(
+      within(dialog).getByText(
+        'Withdraw the upload “graded-packet-march.pdf”? The pages it graded count as not graded again, and its report and scans are deleted. This action cannot be undone.',
+      ),
+    ).toBeTruthy();
     fireEvent.click(within(dialog).getByRole('button', { name: 'Withdraw' }));
     expect(await screen.findByText('This upload cannot be withdrawn: the file "March" is archived.')).toBeTruthy();
     answer = 'withdraw';
