@@ -23,7 +23,7 @@ function operationIds(): string[] {
     paths: Record<string, Record<string, { operationId?: string }>>;
   };
   return Object.values(document.paths).flatMap((item) =>
-    ['get', 'post', 'put', 'patch', 'delete'].flatMap((method) => item[method]?.operationId ?? []),
+    ['get', 'head', 'post', 'put', 'patch', 'delete'].flatMap((method) => item[method]?.operationId ?? []),
   );
 }
 

@@ -2,8 +2,8 @@
 // student's pages in reverse order, a page whose QR codes are covered (the short code beside them
 // still legible) and a student's letter after their sheet. The admin sees each page's reason,
 // moves the reversed page to its student, types the covered page's code, starts a new response in
-// the middle of the file and joins it back, and joins the letter to the sheet before it; the file
-// then goes on to Assign.
+// the middle of the file and joins it back, joins the letter to the sheet before it, and keeps a
+// page 2 that could belong to more than one response; the file then goes on to Assign.
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -114,7 +114,7 @@ describe('Review mends in the browser', () => {
     await dialog.locator('input[type="file"]').setInputFiles(path);
     await dialog.getByRole('button', { name: 'Upload' }).click();
     // The dialog follows the processing: the flagged pages make its summary a warning, never a success.
-    await expect.poll(() => dialog.textContent(), { timeout: 120_000 }).toMatch(/not everything went through\. .*3 pages to review/);
+    await expect.poll(() => dialog.textContent(), { timeout: 120_000 }).toMatch(/not everything went through\. .*6 pages to review/);
     expect(await dialog.textContent()).toMatch(/Open the file and mend the flagged pages in Review\./);
     await snap(admin, 'review-00-upload-summary');
     await dialog.getByRole('button', { name: 'Done' }).click();
@@ -126,6 +126,9 @@ describe('Review mends in the browser', () => {
     await expect.poll(() => items.textContent(), { timeout: 20_000 }).toMatch(/1 page: Out of order/);
     expect(await items.textContent()).toMatch(/1 page: No code found/);
     expect(await items.textContent()).toMatch(/1 page: Stray page/);
+    // Once B's sheet was left short, every later page 2 is a guess (D's and E's), and B says it is short.
+    expect(await items.textContent()).toMatch(/2 pages: Could belong to more than one sheet/);
+    expect(await items.textContent()).toMatch(/1 page: Page missing/);
     await snap(admin, 'review-01-action-items');
     await expectAccessible(admin, 'file detail with review reasons');
 
@@ -198,6 +201,17 @@ describe('Review mends in the browser', () => {
     await admin.waitForURL(new RegExp(`/responses/${before}`));
     await expect.poll(async () => (await pagesOf(before)).map((page) => page.page_number)).toEqual([7, 8, 9]);
     await snap(admin, 'review-06-joined');
+    // E's page 2 names the responses it could belong to; the admin keeps it where it is.
+    const last = await sheetWithPage(11);
+    await admin.goto(`/responses/${last}`);
+    const guessed = admin.getByRole('article', { name: 'Page 11' });
+    await expect.poll(() => guessed.textContent()).toMatch(/Could belong to more than one sheet/);
+    const candidates = guessed.getByRole('group', { name: 'Responses page 11 could belong to' });
+    expect(await candidates.getByRole('listitem').count()).toBeGreaterThan(1);
+    await snap(admin, 'review-06b-candidates');
+    await expectAccessible(admin, 'a page that could belong to more than one response');
+    await candidates.getByRole('button', { name: 'Keep It Here' }).click();
+    await expect.poll(async () => (await pagesOf(last)).find((page) => page.page_number === 11)?.review_reason ?? null).toBeNull();
     await expect.poll(async () => (await getJson<{ step: string }>(admin, `/api/file/${fileId}/steps`)).step).toBe('assign');
     await admin.goto(`/file/${fileId}`);
     await expect.poll(() => admin.textContent('body')).toMatch(/No action items|responses? without a congregation/);
