@@ -201,10 +201,14 @@ async function perform(event: PathEvent, before: Served) {
       fireEvent.click(button('Regenerate'));
       await waitFor(() => expect(gates.pending('regenerateFile')).toBe(1));
       return;
-    case 'ARCHIVE':
+    case 'ARCHIVE': {
+      // Archive asks first (issue 31): the person confirms in the dialog.
       fireEvent.click(button('Archive'));
+      await waitFor(() => expect(screen.getAllByRole('button', { name: 'Archive' }).length).toBe(2));
+      fireEvent.click(screen.getAllByRole('button', { name: 'Archive' }).at(-1)!);
       await waitFor(() => expect(gates.pending('archiveFile')).toBe(1));
       return;
+    }
   }
 }
 
@@ -257,6 +261,10 @@ async function expectScreen(state: Snapshot, record: Served) {
       expect(button('Download').disabled).toBe(!(steps?.prepped === true && idle));
       expect(button('Regenerate').disabled).toBe(!(steps?.prepped === true && idle));
       expect(button('Archive').disabled).toBe(!(steps?.downloaded === true && idle));
+    } else if (settled && record.archived) {
+      // An archived file's return file can still be downloaded (issue 31); nothing else is offered.
+      expect(panel.queryByRole('button', { name: 'Download' })).not.toBeNull();
+      expect(panel.queryByRole('button', { name: 'Archive' })).toBeNull();
     } else {
       expect(panel.queryByRole('button', { name: 'Download' })).toBeNull();
     }

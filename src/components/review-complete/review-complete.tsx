@@ -24,9 +24,10 @@ export function reviewEndText(before: WorkflowStep | undefined, now: WorkflowSte
 /** Files this session saw in Review. */
 const seenInReview = new Set<string>();
 
-export function ReviewComplete({ fileId, linkToFile = true }: { fileId: string; linkToFile?: boolean }) {
-  const steps = useGetFileSteps(fileId, { query: { enabled: fileId !== '' } });
-  const now = steps.data?.step;
+/** `step`: the file's step when the screen already follows it (the file detail's stepper): no request of its own. */
+export function ReviewComplete({ fileId, linkToFile = true, step }: { fileId: string; linkToFile?: boolean; step?: WorkflowStep | null }) {
+  const steps = useGetFileSteps(fileId, { query: { enabled: fileId !== '' && step === undefined } });
+  const now = step === undefined ? steps.data?.step : (step ?? undefined);
   if (now === 'review') seenInReview.add(fileId);
   const text = reviewEndText(seenInReview.has(fileId) ? 'review' : undefined, now);
   if (text === null) return null;

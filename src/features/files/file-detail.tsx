@@ -70,7 +70,7 @@ function FileDetailContent({ fileId, file }: { fileId: string; file: File }) {
     <>
       <BackToFiles />
       <PageHeader title={routes.file.title} subtitle={file.name} />
-      {admin && <ReviewComplete fileId={fileId} linkToFile={false} />}
+      {admin && <ReviewComplete fileId={fileId} linkToFile={false} step={loaded ? snapshot.context.currentStep : null} />}
       <FileWorkflowStepper snapshot={snapshot} send={send} stats={stats.data} readOnly={!admin} notice={workflow.notice} />
       <div className="file-detail-columns">
         <aside className="file-detail-left">
