@@ -1,5 +1,5 @@
 // The real app on a fresh test database and a temporary blob folder, for app.inject tests.
-import { mkdtemp, rm } from 'node:fs/promises';
+import { mkdtemp, readdir, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type { FastifyInstance } from 'fastify';
@@ -7,6 +7,7 @@ import { buildApp, type AppPlugin, type BuildAppOptions } from '../../server/app
 import { FolderBlobStore } from '../../server/blob-store.js';
 import { loadConfig, type Config } from '../../server/config.js';
 import type { Database } from '../../server/db/database.js';
+import { resumablePartsFolder } from '../../server/workflow/resumable-parts.js';
 import { createTestDb } from './test-db.js';
 
 export const TEST_PUBLIC_URL = 'http://localhost:3000';
@@ -61,4 +62,14 @@ export async function createTestApp(options: TestAppOptions = {}): Promise<TestA
       await rm(dataDir, { recursive: true, force: true });
     },
   };
+}
+
+/**
+ * What is left in the blob store's temporary area, leaving out the resumable uploads' parts
+ * folder, which lives there on purpose (its own tests look inside it).
+ */
+export async function temporaryFilesLeft(test: Pick<TestApp, 'blobStore' | 'config'>): Promise<string[]> {
+  const partsFolder = path.basename(resumablePartsFolder(test.blobStore, test.config));
+  const names = await readdir(path.join(test.config.dataDir, 'blobs', 'tmp')).catch(() => []);
+  return names.filter((name) => name !== partsFolder);
 }

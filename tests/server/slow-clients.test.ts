@@ -2,13 +2,11 @@
 // (1 s here, 30 s by default) with nothing written, and one user cannot keep more than three
 // uploads arriving at once. Other requests are answered meanwhile.
 import { connect, type Socket } from 'node:net';
-import { readdir } from 'node:fs/promises';
-import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { apiPlugins } from '../../server/routes/index';
 import { createJobsPlugin, jobsPlugin } from '../../server/jobs/jobs-plugin';
 import { admin } from './support';
-import { createTestApp, type TestApp } from '../helpers/test-app';
+import { createTestApp, temporaryFilesLeft, type TestApp } from '../helpers/test-app';
 import type { SignedIn } from '../helpers/sign-in';
 
 interface SlowUpload {
@@ -63,8 +61,7 @@ describe('slow clients', () => {
     await test?.close();
   });
 
-  // The resumable uploads' parts folder lives there too, on purpose.
-  const tempFiles = async () => (await readdir(path.join(test.config.dataDir, 'blobs', 'tmp')).catch(() => [])).filter((name) => name !== 'resumable');
+  const tempFiles = () => temporaryFilesLeft(test);
 
   it('ends an upload whose body stops arriving, removing what was written', async () => {
     const who = await admin(test.app);

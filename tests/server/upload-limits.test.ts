@@ -1,13 +1,11 @@
 // An upload announced over the limit is refused before its body is read (nothing reaches the
 // disk), and temporary files of writes that stopped are removed.
 import { connect } from 'node:net';
-import { readdir } from 'node:fs/promises';
-import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { apiPlugins } from '../../server/routes/index';
 import { createJobsPlugin, jobsPlugin } from '../../server/jobs/jobs-plugin';
 import { admin } from './support';
-import { createTestApp, type TestApp } from '../helpers/test-app';
+import { createTestApp, temporaryFilesLeft, type TestApp } from '../helpers/test-app';
 
 describe('POST /api/file with Content-Length over 1.5 GB', () => {
   let test: TestApp;
@@ -54,7 +52,6 @@ describe('POST /api/file with Content-Length over 1.5 GB', () => {
     expect(answer).toMatch(/^HTTP\/1\.1 413 /);
     expect(answer).toMatch(/connection: close/i);
     expect(answer).toContain('{"detail":{"error_type":"FILE_TOO_LARGE","message":"File too large"}}');
-    const temp = path.join(test.config.dataDir, 'blobs', 'tmp');
-    expect(await readdir(temp).catch(() => [])).toEqual([]);
+    expect(await temporaryFilesLeft(test)).toEqual([]);
   });
 });

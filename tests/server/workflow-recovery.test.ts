@@ -3,8 +3,6 @@
 // staged pages are not read twice) and the result is the same as one clean run. Re-running a
 // finished job changes nothing; regenerating a return file while one is being made is refused.
 // Jobs are run here by hand (no queue worker), so a crash can be placed exactly.
-import { readdir } from 'node:fs/promises';
-import path from 'node:path';
 import sharp from 'sharp';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { BlobStore } from '../../server/blob-store';
@@ -17,10 +15,9 @@ import { sendPackets } from '../../server/jobs/send-packets';
 import { makeAnswerSheetMaster } from '../../server/pdf/answer-sheet-master';
 import { apiPlugins } from '../../server/routes/index';
 import { refreshGrading } from '../../server/workflow/grading-state';
-import { resumablePartsFolder } from '../../server/workflow/resumable-parts';
 import { renderPdfPage } from '../fixtures/render-pdf';
 import { signIn, type SignedIn } from '../helpers/sign-in';
-import { createTestApp, type TestApp } from '../helpers/test-app';
+import { createTestApp, temporaryFilesLeft, type TestApp } from '../helpers/test-app';
 import { dropJobSchema } from './pipeline-harness';
 import { coordinator, insertCongregation, insertFile, insertStudent } from './support';
 import { api, scanGradedPackets, uploadGraded, uploadOutcomes } from './workflow-world';
@@ -159,10 +156,8 @@ describe('a crash part way', () => {
     await sendPackets(crashingContext('worker-4', null).context, fileId);
     expect((await t.db.one<{ sent_at: Date }>('SELECT sent_at FROM files WHERE id = $1', [fileId])).sent_at).toEqual(sent.sent_at);
     expect(await packets()).toEqual(done);
-    // Nothing half-written left behind by the crashed run (the temporary area also holds the
-    // resumable uploads' parts folder, which no write of a packet makes).
-    const partsFolder = path.basename(resumablePartsFolder(t.blobStore, t.config));
-    expect((await readdir(path.join(t.config.dataDir, 'blobs', 'tmp'))).filter((name) => name !== partsFolder)).toEqual([]);
+    // Nothing half-written left behind by the crashed run.
+    expect(await temporaryFilesLeft(t)).toEqual([]);
   });
 
   it('a graded upload resumes at the first page not read, and matches every page once', async () => {
