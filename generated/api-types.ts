@@ -1868,6 +1868,13 @@ export interface components {
              */
             student_id: number;
         };
+        /**
+         * @description The field `file`, repeated: either one scanned PDF, or photos of pages (JPEG, PNG or
+         *     HEIC/HEIF, one page each, in the order taken; at most 50). At most 1,500,000,000 bytes in
+         *     all. A PDF among photos, a file that is neither, more than 50 photos or a photo too small to
+         *     read (under 600 pixels on its shorter side) gives 400 VALIDATION_ERROR with the reason.
+         */
+        UploadedPages: string[];
         FileUpload: {
             name: string;
             /**
@@ -1877,11 +1884,7 @@ export interface components {
             answer_sheet_page_length: "0" | "1" | "2";
             /** @description ISO timestamp from the file's modified date. */
             scanned_at?: string;
-            /**
-             * Format: binary
-             * @description The scanned PDF, at most 1,500,000,000 bytes.
-             */
-            file: string;
+            file: components["schemas"]["UploadedPages"];
         };
         /**
          * @example {
@@ -2219,8 +2222,7 @@ export interface components {
              * @description Only for intro files, whose new students go to this study helper.
              */
             study_helper?: string;
-            /** Format: binary */
-            file: string;
+            file: components["schemas"]["UploadedPages"];
         };
         /**
          * @example {

@@ -63,7 +63,7 @@ describe('api client', () => {
       name: 'scan',
       answer_sheet_page_length: '0',
       scanned_at: '2026-11-02T10:00:00Z',
-      file: pdf,
+      file: [pdf],
     });
     expect(seen[0]!.headers.get('content-type')).toMatch(/^multipart\/form-data; boundary=/);
     expect(received?.get('name')).toBe('scan');
@@ -84,7 +84,7 @@ describe('api client', () => {
       ),
     );
     const pdf = new File(['%PDF'], 'a.pdf');
-    const error = await uploadFile({ name: 'a', answer_sheet_page_length: '0', file: pdf }).catch(
+    const error = await uploadFile({ name: 'a', answer_sheet_page_length: '0', file: [pdf] }).catch(
       (e: unknown) => e,
     );
     expect(error).toBeInstanceOf(ApiError);

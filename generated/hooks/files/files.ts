@@ -92,7 +92,7 @@ formData.append(`answer_sheet_page_length`, fileUpload.answer_sheet_page_length)
 if(fileUpload.scanned_at !== undefined) {
  formData.append(`scanned_at`, fileUpload.scanned_at)
  }
-formData.append(`file`, fileUpload.file)
+fileUpload.file.forEach(value => formData.append(`file`, value));
 
   return apiFetch<Created>(getUploadFileUrl(),
   {      

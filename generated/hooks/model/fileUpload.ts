@@ -18,6 +18,7 @@ congregation's data), `admin` (scanning_admin only).
  * OpenAPI spec version: 1.0.0
  */
 import type { FileUploadAnswerSheetPageLength } from './fileUploadAnswerSheetPageLength';
+import type { UploadedPages } from './uploadedPages';
 
 export interface FileUpload {
   /**
@@ -29,6 +30,5 @@ export interface FileUpload {
   answer_sheet_page_length: FileUploadAnswerSheetPageLength;
   /** ISO timestamp from the file's modified date. */
   scanned_at?: string;
-  /** The scanned PDF, at most 1,500,000,000 bytes. */
-  file: Blob;
+  file: UploadedPages;
 }

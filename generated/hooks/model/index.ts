@@ -282,6 +282,7 @@ export * from './uploadReportSheetStudentHumanId';
 export * from './uploadResult';
 export * from './uploadResultStatus';
 export * from './uploadSummary';
+export * from './uploadedPages';
 export * from './uuid';
 export * from './viewAsRequest';
 export * from './viewAsRequestCongregation';

@@ -17,6 +17,7 @@ congregation's data), `admin` (scanning_admin only).
 
  * OpenAPI spec version: 1.0.0
  */
+import type { UploadedPages } from './uploadedPages';
 
 export interface StudyHelperFileUpload {
   /**
@@ -26,5 +27,5 @@ export interface StudyHelperFileUpload {
   name: string;
   /** Only for intro files, whose new students go to this study helper. */
   study_helper?: string;
-  file: Blob;
+  file: UploadedPages;
 }

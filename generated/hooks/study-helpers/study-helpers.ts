@@ -553,7 +553,7 @@ formData.append(`name`, studyHelperFileUpload.name)
 if(studyHelperFileUpload.study_helper !== undefined) {
  formData.append(`study_helper`, studyHelperFileUpload.study_helper)
  }
-formData.append(`file`, studyHelperFileUpload.file)
+studyHelperFileUpload.file.forEach(value => formData.append(`file`, value));
 
   return apiFetch<UploadResult>(getUploadStudyHelperFileUrl(),
   {      
