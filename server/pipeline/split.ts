@@ -15,7 +15,8 @@
 // - placing by position (DESIGN §4 "Placing a page by position"): a page without its own identity
 //   (an intro page 2..n) joins a sheet only when exactly one sheet of the file can take it; when
 //   an earlier sheet is still short of that page, the page is flagged ambiguous_position with the
-//   sheets it could belong to. A sheet left short says which pages are missing (page_missing).
+//   sheets it could belong to. A sheet left short says which pages are missing (page_missing),
+//   and the pages placed by position just before its page 1 may be its own, fed in reverse.
 // - paper seen twice: a page that is a copy of an earlier page of the file (a double feed) joins
 //   the original's sheet, flagged scanned_twice, and counts for nothing; a page seen in an earlier
 //   file (a rescan) makes no new student: its sheet takes the earlier page's student, flagged.
@@ -324,8 +325,47 @@ export function splitIntoSheets(
     place(open ?? startSheet(null, null, false), page, null, noCodeFlag(page));
   }
 
+  flagPagesAShortSheetMayOwn(pageLength);
   flagMissingPages(pageLength);
   return result;
+
+  /**
+   * A sheet left short may own the pages just before its page 1: its pages fed in reverse order
+   * (B2, B1) read the same as the sheet before finishing and this one losing a page (A1 A2, B1).
+   * Pages placed there by position alone, of the lesson pages the short sheet lacks, are a guess.
+   */
+  function flagPagesAShortSheetMayOwn(length: AnswerSheetPageLength) {
+    if (length === 0 || !codesExpected) return;
+    for (const short of opened) {
+      if (!short.byPosition || solidPages(short) >= length) continue;
+      const kept = short.sheet.pages.filter((p) => !p.ignored && !copies.has(p.page_number));
+      const first = kept[0];
+      // Only a sheet that surely begins there (its page 1's code was read) may own pages before it.
+      if (!first || first.lesson_page_number !== 1) continue;
+      const present = new Set(kept.flatMap((p) => (p.lesson_page_number === null ? [] : [p.lesson_page_number])));
+      for (let i = ordered.findIndex((p) => p.page_number === first.page_number) - 1; i >= 0; i--) {
+        const before = ordered[i]!;
+        if (before.blank || copies.has(before.page_number)) continue;
+        const owner = sheetOfPage.get(before.page_number);
+        const placed = owner?.sheet.pages.find((p) => p.page_number === before.page_number);
+        const guess =
+          owner !== undefined &&
+          owner !== short &&
+          owner.byPosition &&
+          placed !== undefined &&
+          placed.flag === null &&
+          placed.lesson_page_number !== null &&
+          placed.lesson_page_number !== 1 &&
+          !present.has(placed.lesson_page_number) &&
+          sheetPage(i)?.student_id === null &&
+          sheetPage(i)?.lesson_id === short.sheet.lesson_id;
+        if (!guess) break;
+        placed.flag = 'ambiguous_position';
+        placed.detail = { candidates: [owner.index, short.index].sort((a, b) => a - b) };
+        owner.firm.delete(placed.lesson_page_number!);
+      }
+    }
+  }
 
   /**
    * An intro page 2..n joins a sheet by position only when exactly one sheet of the file can take

@@ -315,6 +315,18 @@ describe('the paper wins over the count: a page that does not fit is flagged, ne
     expect(flags(2, ['T.L1.2', 'T.L1.1'])).toEqual(['new/L1: 1!out_of_order', 'new/L1: 2!page_missing']);
   });
 
+  it('flags the page 2 before a sheet left short: it may be that sheet\'s, fed in reverse order', () => {
+    // A1 A2 B1 and A1 B2 B1 read the same: either A or B lost a page 2.
+    expect(flags(2, ['T.L1.1', 'T.L1.2', 'T.L1.1'])).toEqual(['new/L1: 1 2!ambiguous_position', 'new/L1: 3!page_missing']);
+    expect(flags(2, ['T.L1.1', 'T.L1.2', '_', 'T.L1.1', 'T.L1.1', 'T.L1.2'])).toEqual([
+      'new/L1: 1 2!ambiguous_position 3',
+      'new/L1: 4!page_missing',
+      'new/L1: 5 6!ambiguous_position',
+    ]);
+    // A sheet whose first page is not surely a page 1 owns nothing before it.
+    expect(flags(2, ['T.L1.1', 'T.L1.2', '?'])).toEqual(['new/L1: 1 2', 'new/-: 3!stray_page']);
+  });
+
   it('flags a page whose codes are covered, where a code was expected', () => {
     // Page 2 covered: it stays with its page 1, flagged.
     expect(flags(2, ['T.L1.1', '?', 'T.L1.1', 'T.L1.2'])).toEqual(['new/L1: 1 2!no_code_found', 'new/L1: 3 4!ambiguous_position']);
