@@ -1547,6 +1547,8 @@ export interface components {
                 page_number: number;
                 file_id: components["schemas"]["Uuid"];
                 file_name: string;
+                /** @description already_uploaded in an intro file: the response took that page's student; PagePatch new_student gives it its own if the paper is another. */
+                student_taken: boolean;
             };
             /** @description For page_missing, the lesson pages the sheet lacks. */
             missing_pages?: number[];
@@ -1555,7 +1557,7 @@ export interface components {
          * @description What a person did to a page in Review.
          * @enum {string}
          */
-        ReviewMendAction: "moved" | "new_sheet" | "joined" | "code_typed" | "template_set" | "ignored" | "unignored" | "duplicate_kept" | "student_set" | "turned";
+        ReviewMendAction: "moved" | "new_sheet" | "joined" | "code_typed" | "template_set" | "ignored" | "unignored" | "duplicate_kept" | "student_set" | "turned" | "new_student";
         /**
          * Format: date-time
          * @example 2026-11-02T10:15:00Z
@@ -1637,7 +1639,7 @@ export interface components {
             feedback_pages: components["schemas"]["FeedbackPage"][];
         };
         /**
-         * @description ignored and template may come together; answer_sheet, new_sheet, code and turn each come alone (400
+         * @description ignored and template may come together; answer_sheet, new_sheet, code, turn and new_student each come alone (400
          *     otherwise). Every change mends the page in Review, before the file is sent (409 SHEET_ALREADY_SENT
          *     after), and is recorded; answer_sheet, new_sheet and code clear the page's flag, and a template
          *     clears a no-code flag.
@@ -1663,6 +1665,11 @@ export interface components {
              * @enum {integer}
              */
             turn?: 90 | 180 | 270;
+            /**
+             * @description Not the same paper after all: a page flagged already_uploaded in an intro file took the student of the earlier page it looked like; its response gets a new student instead (and loses the congregation that student brought). Once the response has its own new student, the response's other already_uploaded pages only lose their flag. Sent alone; clears the page's flag; recorded (new_student). 400 on any other page.
+             * @constant
+             */
+            new_student?: true;
         };
         /** @enum {string} */
         JobType: "send_to_study_helpers" | "process_service_center_upload" | "generate_return_file_requested" | "process_graded_upload" | "remove_abandoned_uploads";
@@ -6242,7 +6249,7 @@ export const healthDatabaseValues: ReadonlyArray<FlattenedDeepRequired<component
 export const roleValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["Role"]> = ["scanning_admin", "study_helper_coordinator", "standard_user"];
 export const unrecognizedReasonValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["UnrecognizedReason"]> = ["no_code_found", "unreadable", "unknown_code", "other_kind"];
 export const reviewReasonValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["ReviewReason"]> = ["no_code_found", "unreadable", "unknown_code", "out_of_order", "stray_page", "another_course", "duplicate_sheet", "blank_back", "ambiguous_position", "page_missing", "scanned_twice", "already_uploaded"];
-export const reviewMendActionValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["ReviewMendAction"]> = ["moved", "new_sheet", "joined", "code_typed", "template_set", "ignored", "unignored", "duplicate_kept", "student_set", "turned"];
+export const reviewMendActionValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["ReviewMendAction"]> = ["moved", "new_sheet", "joined", "code_typed", "template_set", "ignored", "unignored", "duplicate_kept", "student_set", "turned", "new_student"];
 export const pagePatchTurnValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["PagePatch"]["turn"]> = [90, 180, 270];
 export const jobTypeValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["JobType"]> = ["send_to_study_helpers", "process_service_center_upload", "generate_return_file_requested", "process_graded_upload", "remove_abandoned_uploads"];
 export const genderValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["Gender"]> = ["his_Male", "her_Female", "their_Prefer Not to Answer"];

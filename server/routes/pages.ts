@@ -1,12 +1,12 @@
 // Scanned pages: the pages of an answer sheet, one page, its mends in Review (ignore, template,
-// move, start a sheet, typed code: server/workflow/review-mends.ts; turn: sheet-mends.ts), its upright image in full
+// move, start a sheet, typed code, a new student: server/workflow/review-mends.ts; turn: sheet-mends.ts), its upright image in full
 // or as a thumbnail, and its latest graded scan (front or back).
 import type { FastifyInstance } from 'fastify';
 import { requireAdmin } from '../auth/session';
 import type { ReplyOf, Route } from '../contract/types';
 import { notFound, validationError } from '../http-error';
 import { IMAGE_CACHE_CONTROL } from '../jobs/job-types';
-import { movePage, setIgnored, setTemplate, startSheetAt, typeCode } from '../workflow/review-mends';
+import { giveNewStudent, movePage, setIgnored, setTemplate, startSheetAt, typeCode } from '../workflow/review-mends';
 import { turnPage } from '../workflow/sheet-mends';
 import { sendBlob } from './shared/blob-response';
 import { pageThumbnail } from './shared/page-images';
@@ -33,7 +33,7 @@ export async function pagesRoutes(app: FastifyInstance) {
       const exists = await db.maybeOne('SELECT 1 FROM page_templates WHERE id = $1', [body.template]);
       if (exists === null) throw validationError('template: no such page template');
     }
-    const mends = ['answer_sheet', 'new_sheet', 'code', 'turn'].filter((key) => key in body);
+    const mends = ['answer_sheet', 'new_sheet', 'code', 'turn', 'new_student'].filter((key) => key in body);
     if (mends.length > 0 && Object.keys(body).length > 1) throw validationError(`${mends[0]}: send it alone`);
     if (body.ignored !== undefined) await setIgnored(db, pageId, body.ignored, by);
     if (body.template !== undefined) await setTemplate(db, pageId, body.template, by);
@@ -41,6 +41,7 @@ export async function pagesRoutes(app: FastifyInstance) {
     else if (body.new_sheet !== undefined) await startSheetAt(db, pageId, by);
     else if (body.code !== undefined) await typeCode(db, pageId, body.code, by);
     else if (body.turn !== undefined) await turnPage(db, app.blobStore, pageId, body.turn, by);
+    else if (body.new_student !== undefined) await giveNewStudent(db, pageId, by);
     return loadPage(db, pageId);
   });
 

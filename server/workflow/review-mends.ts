@@ -297,6 +297,33 @@ export async function startSheetAt(db: Database, pageId: string, by: Mender): Pr
   });
 }
 
+/**
+ * A page taken for a rescan (already_uploaded) that a person says is other paper: its response
+ * took the earlier page's student, and gets a new student instead. The earlier student stays
+ * (an earlier file made them); the response drops the congregation they brought. When the
+ * response already has a student this file made, the page only loses its flag.
+ */
+export async function giveNewStudent(db: Database, pageId: string, by: Mender): Promise<void> {
+  await mend(db, async (tx) => {
+    const page = await lockPage(tx, pageId);
+    if (!page.intro || page.flag !== 'already_uploaded' || page.answer_sheet_id === null)
+      throw invalidMend('new_student: only a page flagged as already uploaded, in an intro file, can take a new student');
+    const sheet = (await sheetOf(tx, page.answer_sheet_id))!;
+    const madeHere = await tx.maybeOne(
+      'SELECT 1 FROM students s, files f WHERE s.id = $1 AND f.id = $2 AND s.created_at >= f.created_at',
+      [sheet.student_id, page.file_id],
+    );
+    if (madeHere === null) {
+      const studentId = await newIntroStudent(tx, page.file_id);
+      await tx.query('UPDATE answer_sheets SET student_id = $2, assigned_group = NULL, duplicate_kept = false WHERE id = $1', [sheet.id, studentId]);
+      await settleSheet(tx, sheet.id);
+    }
+    await tx.query('UPDATE pages SET flag = NULL, flag_detail = NULL WHERE id = $1', [pageId]);
+    await record(tx, page.file_id, [pageId], 'new_student', by);
+    await settleDuplicates(tx, page.file_id);
+  });
+}
+
 /** Joins a sheet to the sheet before it in its file: its pages move there and it goes. Returns the sheet joined. */
 export async function joinPrevious(db: Database, sheetId: string, by: Mender): Promise<string> {
   return mend(db, async (tx) => {

@@ -221,3 +221,41 @@ describe(`${CASES} generated stacks of mishandled intro sheets, through the whol
     expect(shared, made.name).toEqual([]);
   }, 180_000);
 });
+
+describe('a page taken for a rescan that is other paper', () => {
+  it('gets a new student with New Student, the earlier student untouched; any other page is refused', async () => {
+    const prng = createPrng('rescan-mend');
+    const stack = ['first', 'second'].flatMap((who) => [filledIn(prng, printed[0], `mend-${who}`), filledIn(prng, printed[1], `mend-${who}`)]);
+    const first = await uploadScan('Mend: first scan', stack, await scan(prng, stack));
+    const again = await uploadScan('Mend: scanned again', stack, await scan(prng, stack));
+    const sheetStudent = async (sheetId: string) => (await h.db.one<{ student_id: string }>('SELECT student_id FROM answer_sheets WHERE id = $1', [sheetId])).student_id;
+    const pageId = async (fileId: string, pageNumber: number) =>
+      (await h.db.one<{ id: string }>('SELECT id FROM pages WHERE file_id = $1 AND page_number = $2', [fileId, pageNumber])).id;
+
+    // Page 1 of the rescan took the first scan's student, flagged.
+    const rescanned = again.placed.find((page) => page.page_number === 1)!;
+    expect(rescanned.flag).toBe('already_uploaded');
+    const earlier = first.placed.find((page) => page.page_number === 1)!.student_id!;
+    expect(rescanned.student_id).toBe(earlier);
+
+    const mended = await api(h.app, admin, 'PATCH', `/api/pages/${await pageId(again.fileId, 1)}`, { new_student: true });
+    expect(mended.status).toBe(200);
+    expect(mended.json).toMatchObject({ flagged: false, mended: { action: 'new_student', by: 'admin@mishaps.local' } });
+    const own = await sheetStudent(rescanned.sheet_id);
+    expect(own).not.toBe(earlier);
+    expect(await h.db.maybeOne('SELECT 1 FROM students WHERE id = $1', [earlier])).not.toBeNull();
+
+    // Its page 2, flagged too, only loses its flag: the response keeps the student it now has.
+    const second = again.placed.find((page) => page.page_number === 2)!;
+    expect(second).toMatchObject({ sheet_id: rescanned.sheet_id, flag: 'already_uploaded' });
+    expect((await api(h.app, admin, 'PATCH', `/api/pages/${await pageId(again.fileId, 2)}`, { new_student: true })).status).toBe(200);
+    expect(await sheetStudent(rescanned.sheet_id)).toBe(own);
+
+    // A page of the first scan was never taken for a rescan: nothing to mend.
+    const refused = await api(h.app, admin, 'PATCH', `/api/pages/${await pageId(first.fileId, 1)}`, { new_student: true });
+    expect(refused.status).toBe(400);
+    expect(refused.json).toMatchObject({ detail: { error_type: 'VALIDATION_ERROR' } });
+    const mixed = await api(h.app, admin, 'PATCH', `/api/pages/${await pageId(again.fileId, 3)}`, { new_student: true, ignored: true });
+    expect(mixed.status).toBe(400);
+  }, 180_000);
+});

@@ -333,6 +333,26 @@ describe('Review mends on a response', () => {
     await waitFor(() => expect(sent).toContainEqual({ method: 'PATCH', path: '/api/pages/p4', body: { code: 'S-ABCD2345' } }));
   });
 
+  it('names the earlier page a rescan repeats and gives the response a new student when it is other paper', async () => {
+    const response = responseRecord();
+    const rescanned = pageRecord({
+      id: 'p1',
+      page_number: 1,
+      review_reason: 'already_uploaded',
+      flagged: true,
+      review_detail: { copy_of: { page_id: 'e1', page_number: 7, file_id: 'f0000000-0000-4000-8000-00000000000e', file_name: 'Accra October', student_taken: true } },
+    });
+    const { sent } = api(response, [rescanned]);
+    sheetsOfFile(response);
+    renderApp(`/responses/${response.id}`, { as: 'admin' });
+    await screen.findByRole('article', { name: 'Page 1' });
+    expect(pageItem(1).getByText(/Already uploaded in file “Accra October” as/)).toBeTruthy();
+    expect(pageItem(1).getByRole('link', { name: 'page 7' }).getAttribute('href')).toBe('/admin/pages/e1');
+    expect(pageItem(1).getByText(/This response took that page’s student\./)).toBeTruthy();
+    fireEvent.click(pageItem(1).getByRole('button', { name: 'New Student for this response' }));
+    await waitFor(() => expect(sent).toContainEqual({ method: 'PATCH', path: '/api/pages/p1', body: { new_student: true } }));
+  });
+
   it('joins the response to the one before it and opens that one', async () => {
     const response = responseRecord();
     const { sent } = api(response, [first]);

@@ -22,7 +22,7 @@ import type { Uuid } from './uuid';
 import type { PagePatchTurn } from './pagePatchTurn';
 
 /**
- * ignored and template may come together; answer_sheet, new_sheet, code and turn each come alone (400
+ * ignored and template may come together; answer_sheet, new_sheet, code, turn and new_student each come alone (400
 otherwise). Every change mends the page in Review, before the file is sent (409 SHEET_ALREADY_SENT
 after), and is recorded; answer_sheet, new_sheet and code clear the page's flag, and a template
 clears a no-code flag.
@@ -44,4 +44,6 @@ export interface PagePatch {
   code?: string;
   /** Turn the page's image clockwise by this many degrees (a sideways or upside-down scan whose code could not be read). Its preview, thumbnails, packet page and return file show it turned from then on. Sent alone; recorded (turned); does not clear a flag. */
   turn?: PagePatchTurn;
+  /** Not the same paper after all: a page flagged already_uploaded in an intro file took the student of the earlier page it looked like; its response gets a new student instead (and loses the congregation that student brought). Once the response has its own new student, the response's other already_uploaded pages only lose their flag. Sent alone; clears the page's flag; recorded (new_student). 400 on any other page. */
+  new_student?: true;
 }

@@ -28,4 +28,6 @@ export type ReviewDetailCopyOf = {
   page_number: number;
   file_id: Uuid;
   file_name: string;
+  /** already_uploaded in an intro file: the response took that page's student; PagePatch new_student gives it its own if the paper is another. */
+  student_taken: boolean;
 };

@@ -36,4 +36,5 @@ export const ReviewMendAction = {
   duplicate_kept: 'duplicate_kept',
   student_set: 'student_set',
   turned: 'turned',
+  new_student: 'new_student',
 } as const;

@@ -19,8 +19,9 @@ export const PAGE_SELECT = `
           FROM answer_sheets cs LEFT JOIN students cst ON cst.id = cs.student_id
           WHERE p.flag = 'ambiguous_position' AND cs.file_id = p.file_id
             AND cs.id::text IN (SELECT jsonb_array_elements_text(p.flag_detail -> 'candidate_sheets'))) AS candidate_sheets,
-         (SELECT json_build_object('page_id', cp.id, 'page_number', cp.page_number, 'file_id', cf.id, 'file_name', cf.name)
-          FROM pages cp JOIN files cf ON cf.id = cp.file_id
+         (SELECT json_build_object('page_id', cp.id, 'page_number', cp.page_number, 'file_id', cf.id, 'file_name', cf.name,
+                                   'student_taken', p.flag = 'already_uploaded' AND pf.answer_sheet_page_length > 0)
+          FROM pages cp JOIN files cf ON cf.id = cp.file_id JOIN files pf ON pf.id = p.file_id
           WHERE p.flag IN ('scanned_twice', 'already_uploaded') AND cp.id = (p.flag_detail ->> 'copy_page_id')::uuid) AS copy_of,
          (SELECT json_build_object('action', m.action, 'by', m.user_email, 'at', m.created_at)
           FROM review_mends m WHERE m.page_id = p.id ORDER BY m.created_at DESC, m.id LIMIT 1) AS mended,
@@ -54,7 +55,7 @@ export interface PageRow {
   duplicate_of: string | null;
   missing_pages: number[] | null;
   candidate_sheets: { id: string; number: number; student_id: string | null; human_id: number | null }[] | null;
-  copy_of: { page_id: string; page_number: number; file_id: string; file_name: string } | null;
+  copy_of: Schemas['ReviewDetail']['copy_of'] | null;
   mended: { action: Schemas['ReviewMendAction']; by: string; at: string } | null;
   turns: number;
   template_id: string | null;

@@ -56,13 +56,35 @@ export function ReviewDetail({ page, canMend }: { page: Page; canMend: boolean }
   if (detail.copy_of) {
     const sameFile = detail.copy_of.file_id === page.file_id;
     return (
-      <p className="page-item-copy">
-        {sameFile
-          ? 'The same paper as '
-          : `Already uploaded in file “${detail.copy_of.file_name}” as `}
-        <Link to={paths.page(detail.copy_of.page_id)}>{`page ${detail.copy_of.page_number}`}</Link>
-        {sameFile ? ' of this file.' : '.'}
-      </p>
+      <div className="page-item-copy">
+        <p>
+          {sameFile
+            ? 'The same paper as '
+            : `Already uploaded in file “${detail.copy_of.file_name}” as `}
+          <Link to={paths.page(detail.copy_of.page_id)}>{`page ${detail.copy_of.page_number}`}</Link>
+          {sameFile ? ' of this file.' : '.'}
+          {detail.copy_of.student_taken && ' This response took that page’s student.'}
+        </p>
+        {canMend && detail.copy_of.student_taken && (
+          <p>
+            {'Not the same paper? '}
+            <Button
+              type="button"
+              size="small"
+              text
+              label="New Student"
+              aria-label="New Student for this response"
+              disabled={update.isPending}
+              onClick={() =>
+                update.mutate(
+                  { pageId: page.id, data: { new_student: true } },
+                  { onSuccess: () => void invalidateAnswerSheetsAndFiles(queryClient) },
+                )
+              }
+            />
+          </p>
+        )}
+      </div>
     );
   }
 
