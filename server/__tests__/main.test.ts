@@ -63,7 +63,7 @@ describe('server/main.ts', () => {
   it('starts on an empty data folder, seeds once, refuses a second process, and shuts down cleanly', async () => {
     const env = { DATA_DIR: dataDir, PORT: String(port), HOST: '127.0.0.1' };
     const first = startServer(env);
-    await waitFor(() => first.output().includes('is running at'), 'the start banner', first);
+    await waitFor(() => first.output().includes('is running at'), 'the start banner', first, 150_000);
     expect(first.output()).toContain(`Bible Study Portal is running at http://localhost:${port}`);
     expect(first.output()).toContain('demo data created');
     expect(first.output()).toMatch(/admin@demo\.local\s+scanning_admin/);
@@ -84,11 +84,11 @@ describe('server/main.ts', () => {
 
     // A restart keeps the data and does not seed again.
     const again = startServer(env);
-    await waitFor(() => again.output().includes('is running at'), 'the second start', again);
+    await waitFor(() => again.output().includes('is running at'), 'the second start', again, 150_000);
     expect(again.output()).not.toContain('demo data created');
     again.child.kill('SIGINT');
     expect(await again.exited).toBe(0);
-  }, 120_000);
+  }, 360_000);
 
   it('makes demo accounts only in demo mode, and warns of them on a public address', async () => {
     const ownDir = await mkdtemp(path.join(tmpdir(), 'portal-main-'));
