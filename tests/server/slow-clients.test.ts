@@ -16,7 +16,11 @@ interface SlowUpload {
 }
 
 /** Starts a 10 MB upload, sends its first kilobytes and then nothing. */
-function startSlowUpload(port: number, who: SignedIn): SlowUpload {
+/**
+ * `firstBytes` of the file are sent at once. A refused upload is sent none: bytes the server never
+ * read make its close a reset, which may drop its answer before the client reads it.
+ */
+function startSlowUpload(port: number, who: SignedIn, firstBytes = 64 * 1024): SlowUpload {
   const boundary = 'slow-test';
   const socket = connect(port, '127.0.0.1');
   const started = Date.now();
@@ -40,7 +44,7 @@ function startSlowUpload(port: number, who: SignedIn): SlowUpload {
       `--${boundary}\r\nContent-Disposition: form-data; name="name"\r\n\r\nSlow\r\n--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="slow.pdf"\r\nContent-Type: application/pdf\r\n\r\n%PDF-1.4\n`,
     ].join('\r\n'),
   );
-  socket.write(Buffer.alloc(64 * 1024, 0x20));
+  if (firstBytes > 0) socket.write(Buffer.alloc(firstBytes, 0x20));
   return { socket, closed };
 }
 
@@ -97,7 +101,7 @@ describe('slow clients', () => {
     const dribble = setInterval(() => uploads.forEach((upload) => upload.socket.write(' ')), 200);
     try {
       await expect.poll(tempFiles, { timeout: 10_000 }).toHaveLength(3);
-      const fourth = startSlowUpload(port, who);
+      const fourth = startSlowUpload(port, who, 0);
       const { answer } = await fourth.closed;
       expect(answer).toMatch(/^HTTP\/1\.1 429 /);
       expect(answer).toContain('"error_type":"TOO_MANY_UPLOADS"');
@@ -115,5 +119,35 @@ describe('slow clients', () => {
     await expect.poll(tempFiles, { timeout: 10_000 }).toHaveLength(1);
     await again.closed;
     await expect.poll(tempFiles, { timeout: 5_000 }).toEqual([]);
+  });
+
+  it('counts the bytes of a resumable upload among them: its PATCH is refused with 429 while three arrive', async () => {
+    const who = await admin(test.app, 'resumable-admin@test.local');
+    const tus = { 'tus-resumable': '1.0.0', ...who.headers };
+    const bytes = Buffer.from('%PDF-1.4\n');
+    const metadata = [['kind', 'service_center'], ['name', 'Resumable'], ['filename', 'resumable.pdf'], ['answer_sheet_page_length', '0']]
+      .map(([key, value]) => `${key} ${Buffer.from(value!).toString('base64')}`)
+      .join(',');
+    const created = await test.app.inject({ method: 'POST', url: '/api/uploads/resumable', headers: { ...tus, 'upload-length': '1000', 'upload-metadata': metadata } });
+    expect(created.statusCode).toBe(201);
+    const location = new URL(String(created.headers.location), 'http://localhost').pathname;
+    const write = () =>
+      test.app.inject({ method: 'PATCH', url: location, headers: { ...tus, 'upload-offset': '0', 'content-type': 'application/offset+octet-stream' }, payload: bytes });
+
+    const uploads = [startSlowUpload(port, who), startSlowUpload(port, who), startSlowUpload(port, who)];
+    const dribble = setInterval(() => uploads.forEach((upload) => upload.socket.write(' ')), 200);
+    try {
+      await expect.poll(tempFiles, { timeout: 10_000 }).toHaveLength(3);
+      const refused = await write();
+      expect(refused.statusCode).toBe(429);
+      expect(refused.json()).toEqual({ detail: { error_type: 'TOO_MANY_UPLOADS', message: 'You are already sending 3 uploads. Try again when one of them has arrived.' } });
+    } finally {
+      clearInterval(dribble);
+    }
+    await Promise.all(uploads.map((upload) => upload.closed));
+    // Nothing of it was kept; once the others have ended it is written.
+    let accepted = await write();
+    await expect.poll(async () => (accepted.statusCode === 429 ? (accepted = await write()) : accepted).statusCode, { timeout: 10_000 }).toBe(204);
+    expect(accepted.headers['upload-offset']).toBe(String(bytes.length));
   });
 });

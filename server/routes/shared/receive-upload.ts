@@ -6,6 +6,7 @@ import type { Multipart, MultipartFile } from '@fastify/multipart';
 import { BlobTooLargeError, type BlobInfo, type BlobStore } from '../../blob-store';
 import { discardIfUnreferenced } from '../../db/blob-references';
 import { HttpError, validationError } from '../../http-error';
+import { startArriving } from './uploads-arriving';
 
 export class UploadTooLargeError extends Error {
   constructor(public readonly limit: number) {
@@ -18,15 +19,6 @@ export class UploadTooLargeError extends Error {
 export function fileTooLarge(): HttpError {
   return new HttpError(413, { error_type: 'FILE_TOO_LARGE', message: 'File too large' });
 }
-
-/**
- * Uploads one user may be sending to this process at once: a slow or hostile client cannot hold
- * many connections and temporary files open (each still ends when its body stops arriving).
- */
-export const MAX_UPLOADS_PER_USER = 3;
-export const TOO_MANY_UPLOADS_MESSAGE = `You are already sending ${MAX_UPLOADS_PER_USER} uploads. Try again when one of them has arrived.`;
-/** Uploads whose body is arriving now, by user id. */
-const uploadsArriving = new Map<string, number>();
 
 /** Room in a multipart body for its boundaries, part headers and text fields besides the file. */
 const MULTIPART_ALLOWANCE = 2 * 1024 * 1024;
@@ -126,14 +118,7 @@ export async function receiveUploadOrRefuse(
   blobStore: BlobStore,
   maxBytes: number,
 ): Promise<ReceivedUpload> {
-  const sender = request.user?.id ?? request.ip;
-  const sending = uploadsArriving.get(sender) ?? 0;
-  if (sending >= MAX_UPLOADS_PER_USER) {
-    // The body is not read: the client may still be sending it.
-    reply.header('connection', 'close').header('retry-after', '30');
-    throw new HttpError(429, { error_type: 'TOO_MANY_UPLOADS', message: TOO_MANY_UPLOADS_MESSAGE });
-  }
-  uploadsArriving.set(sender, sending + 1);
+  const ended = startArriving(request.user?.id ?? request.ip, reply);
   try {
     return await receiveUpload(request, blobStore, { maxBytes });
   } catch (error) {
@@ -144,8 +129,6 @@ export async function receiveUploadOrRefuse(
     if ((error as { code?: string }).code === 'FST_INVALID_MULTIPART_CONTENT_TYPE') throw validationError('The request must be multipart/form-data');
     throw error;
   } finally {
-    const left = (uploadsArriving.get(sender) ?? 1) - 1;
-    if (left === 0) uploadsArriving.delete(sender);
-    else uploadsArriving.set(sender, left);
+    ended();
   }
 }

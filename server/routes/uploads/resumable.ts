@@ -21,6 +21,7 @@ import {
   storeParts,
 } from '../../workflow/resumable-parts';
 import { fileTooLarge } from '../shared/receive-upload';
+import { startArriving } from '../shared/uploads-arriving';
 import { acceptServiceCenterFile, uploadFieldsProblem } from '../files';
 import { acceptGradedUpload, gradedUploadTarget } from '../study-helpers';
 
@@ -182,7 +183,13 @@ export function createResumableUploadRoutes(options: ResumableUploadOptions = {}
       if (!request.headers['content-type']?.startsWith(PARTS_TYPE)) throw validationError(`Content-Type must be ${PARTS_TYPE}`);
       if (row.state !== 'receiving') throw new HttpError(409, { error_type: 'CONFLICT', message: 'This upload has ended.' });
       await db.query('UPDATE resumable_uploads SET touched_at = now() WHERE id = $1', [row.id]);
-      const response = await tus.handleWeb(webRequest(request));
+      const ended = startArriving(user.id, reply);
+      let response: Response;
+      try {
+        response = await tus.handleWeb(webRequest(request));
+      } finally {
+        ended();
+      }
       if (response.status !== 204 || Number(response.headers.get('upload-offset')) !== Number(row.length)) return relay(reply, response);
       const finished = await finish(request, user, row.id);
       const refusal = refusalOf(finished);
