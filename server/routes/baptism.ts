@@ -8,6 +8,7 @@ import type { ReplyOf, Route, Schemas } from '../contract/types';
 import type { Database } from '../db/database';
 import { badRequest, conflict, conflictError, notFound } from '../http-error';
 import { SHEET_SELECT, sheetOf, type SheetRow } from './shared/answer-sheet-view';
+import { sentToSql } from './shared/file-view';
 import { studentNotFound } from './shared/errors';
 import { pageOf, paged } from './shared/paging';
 import { studentName } from './shared/refs';
@@ -110,11 +111,11 @@ export async function baptismRoutes(app: FastifyInstance) {
       const scope = congregationScope(request);
       const id = request.params.response_id;
       await db.transaction(async (tx) => {
-        // A coordinator may flag responses assigned to its congregation, or unassigned ones of its
-        // students; not one assigned to another congregation (the answer would name it).
+        // A coordinator may flag the responses it can see: assigned to its congregation, in a file
+        // sent to it. Any other is unknown to it (the answer would name it).
         const sheet = await tx.maybeOne<{ student_id: string | null }>(
-          `SELECT a.student_id FROM answer_sheets a LEFT JOIN students s ON s.id = a.student_id
-           WHERE a.id = $1 AND ($2::uuid IS NULL OR a.assigned_group = $2::uuid OR (a.assigned_group IS NULL AND s.congregation_id = $2::uuid))
+          `SELECT a.student_id FROM answer_sheets a
+           WHERE a.id = $1 AND ($2::uuid IS NULL OR (a.assigned_group = $2::uuid AND ${sentToSql('a.file_id', '$2')}))
            FOR UPDATE OF a`,
           [id, scope],
         );

@@ -166,6 +166,9 @@ describe('POST /api/responses/{response_id}/baptism-request', () => {
     const file = await insertFile(t.db, 'Accra batch');
     const sheet = await insertAnswerSheet(t.db, file, { studentId: student.id, assignedGroup: a });
     const me = await coordinator(t.app, a);
+    // Not sent to the congregation yet: the coordinator does not see the response.
+    expect(await call(t.app, me, 'POST', `/api/responses/${sheet}/baptism-request`)).toMatchObject({ status: 404, body: { detail: 'Answer sheet not found' } });
+    await t.db.query(`INSERT INTO file_congregations (file_id, congregation_id, status) VALUES ($1, $2, 'unprinted')`, [file, a]);
 
     const first = await call(t.app, me, 'POST', `/api/responses/${sheet}/baptism-request`);
     expect(first.status).toBe(200);
