@@ -33,7 +33,7 @@ export const REVIEW_REASON_HINT: Record<ReviewReason, string> = {
   scanned_twice:
     'The same paper as another page of this file (fed twice): ignore this copy. It made no student.',
   already_uploaded:
-    'This paper was uploaded before: ignore the page if it is a rescan. It made no new student; its response is the earlier student’s.',
+    'This paper was uploaded before: ignore the page if it is a rescan. It made no new student; its response is the earlier student’s. If it is other paper, give its response a New Student.',
 };
 
 /** The order Action Items list them in: what holds the file first. */
