@@ -21,9 +21,6 @@ export function selectionProblemText(problem: SelectionProblem): string {
 
 export function SelectionProblemMessage({ problem }: { problem: SelectionProblem | null }) {
   if (!problem) return null;
-  return (
-    <div role="alert">
-      <Message severity="error" text={selectionProblemText(problem)} />
-    </div>
-  );
+  // PrimeReact's Message is an alert: it is read out as the choice changes.
+  return <Message severity="error" className="upload-selection-problem" text={selectionProblemText(problem)} />;
 }
