@@ -840,6 +840,6 @@ export const uploadDialogActorResults: readonly ActorResultEvent[] = [
 
 /** Inputs under which, together, every state is reachable. */
 export const uploadDialogModelInputs: readonly UploadDialogInput[] = [
-  { variant: 'service_center', acceptedTypes: ['application/pdf'] },
-  { variant: 'study_helper', acceptedTypes: ['application/pdf'] },
+  { variant: 'service_center', acceptedTypes: ['application/pdf', 'image/*', '.heic', '.heif'] },
+  { variant: 'study_helper', acceptedTypes: ['application/pdf', 'image/*', '.heic', '.heif'] },
 ];
