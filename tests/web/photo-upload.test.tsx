@@ -72,7 +72,7 @@ describe('photos in the graded upload dialog', () => {
     const camera = dialog().getByLabelText('Photos from the camera') as HTMLInputElement;
     expect(camera.accept).toBe('image/*');
     expect(camera.getAttribute('capture')).toBe('environment');
-    expect(dialog().getByText('One PDF, or up to 50 photos of pages (JPEG, PNG, HEIC).')).toBeTruthy();
+    expect(dialog().getByText('PDF scans, or up to 50 photos of pages (JPEG, PNG, HEIC), one page each.')).toBeTruthy();
   });
 
   it('shows thumbnails in order, removes one, and sends the rest in one request, in order', async () => {

@@ -44,7 +44,7 @@ export const PROCESSING_TEXT = 'Uploaded. Reading the pages…';
 export const ALL_MATCHED_TEXT = 'Upload complete: every page went through.';
 export const NOT_EVERYTHING_TEXT = 'Uploaded, but not everything went through.';
 export const PAUSED_TEXT = 'Paused. The part already sent is kept: Resume continues from there.';
-export const CHOOSE_HINT = 'One PDF, or up to 50 photos of pages (JPEG, PNG, HEIC).';
+export const CHOOSE_HINT = 'PDF scans, or up to 50 photos of pages (JPEG, PNG, HEIC), one page each.';
 
 export interface UploadDialogViewProps {
   snapshot: UploadDialogSnapshot;
