@@ -64,7 +64,6 @@ function PhotoThumbnail({ photo, number, onRemove }: { photo: FileLike; number: 
           type="button"
           icon="pi pi-times"
           rounded
-          severity="secondary"
           className="upload-photo-remove"
           aria-label={`Remove photo ${number}`}
           onClick={onRemove}
