@@ -42,6 +42,9 @@
 //                          request (a tus upload is one file), UPLOAD_PROGRESS counting the bytes
 //                          of them all; done or error → nextFile with all of them handled. No
 //                          pause: a multipart request cannot continue, only start again
+//         transferring     bytes going out. UPLOAD_RETRYING → waitingToRetry
+//         waitingToRetry   the connection dropped; the actor sends the request again from the
+//                          start after a wait, by itself; UPLOAD_PROGRESS → transferring
 //     cancelled            invokes actor `cancelUpload` (the server drops the unfinished upload's
 //                          parts); shows that nothing of the file was stored. CLOSE → closed
 //     (decide)             transient: summarizeUploadResults → processing | failed
@@ -366,6 +369,8 @@ export interface UploadPhotosInput {
   studyHelperId: string | null;
   /** Called with the bytes of the whole request sent so far. */
   onProgress?: (progress: UploadProgress) => void;
+  /** Called when the connection dropped and the actor will send the request again. */
+  onRetry?: (retry: UploadRetry) => void;
 }
 
 /** What a request's refusal says in words (the contract's detail.message), or null. */
@@ -513,6 +518,8 @@ export const uploadDialogMachine = setup({
       startOver: false,
       retry: null,
     })),
+    // The request goes again from its first byte: nothing sent counts, and the rate starts afresh.
+    countFromZero: assign(({ context }) => ({ transfer: { ...context.transfer, loaded: 0, startedAt: null, startLoaded: 0, at: null } })),
     // One request carried every photo: one result for them all, and nothing left to send.
     recordPhotosUploaded: assign(({ context }, params: { output: UploadFileOutput | undefined }) => {
       const result: UploadFileResult = { status: 'success', fileName: photosLabel(context.files.length), id: params.output?.id ?? null };
@@ -721,7 +728,8 @@ export const uploadDialogMachine = setup({
               on: { RESUME: { target: 'sending' } },
             },
             sendingPhotos: {
-              on: { UPLOAD_PROGRESS: { actions: 'countBytes' } },
+              initial: 'transferring',
+              on: { UPLOAD_PROGRESS: { target: '.transferring', actions: 'countBytes' } },
               invoke: {
                 id: 'uploadPhotos',
                 src: 'uploadPhotos',
@@ -732,6 +740,7 @@ export const uploadDialogMachine = setup({
                   isIntro: context.isIntro,
                   studyHelperId: context.isIntro ? context.studyHelperId : null,
                   onProgress: (progress: UploadProgress) => self.send({ type: 'UPLOAD_PROGRESS', ...progress }),
+                  onRetry: (retry: UploadRetry) => self.send({ type: 'UPLOAD_RETRYING', ...retry }),
                 }),
                 onDone: {
                   target: 'nextFile',
@@ -740,6 +749,14 @@ export const uploadDialogMachine = setup({
                 onError: {
                   target: 'nextFile',
                   actions: { type: 'recordPhotosFailed', params: ({ event }) => ({ error: event.error }) },
+                },
+              },
+              states: {
+                transferring: {
+                  on: { UPLOAD_RETRYING: { target: 'waitingToRetry', actions: ['keepRetry', 'countFromZero'] } },
+                },
+                waitingToRetry: {
+                  on: { UPLOAD_RETRYING: { actions: 'keepRetry' } },
                 },
               },
             },

@@ -160,6 +160,20 @@ describe('photos in the graded upload dialog', () => {
     expect(received[0]!.files.map((file) => file.name)).toEqual(Array.from({ length: 50 }, (_, i) => `p${i + 1}.jpg`));
   });
 
+  it('sends the photos again after a dropped connection, saying so', async () => {
+    let calls = 0;
+    const received = gradedApi((call) => {
+      calls += 1;
+      return calls === 1 ? HttpResponse.error() : HttpResponse.json({ status: 'success', id: 'u9' }, { status: 201 });
+    });
+    await openGraded();
+    choose(photoFile('a.jpg'), photoFile('b.jpg', 3_000, 2));
+    fireEvent.click(uploadButton());
+    expect(await dialog().findByText(/^Connection lost, retrying (in \d s|now)…$/)).toBeTruthy();
+    expect(await dialog().findByText(/^Upload complete: every page went through\./, {}, { timeout: 5_000 })).toBeTruthy();
+    expect(received.map((call) => call.files.map((file) => file.name))).toEqual([['a.jpg', 'b.jpg'], ['a.jpg', 'b.jpg']]);
+  });
+
   it('shows the server\'s reason when it refuses the photos', async () => {
     gradedApi(() => HttpResponse.json({ detail: { error_type: 'VALIDATION_ERROR', message: 'Photo 2 is too small to read (under 600 pixels on its shorter side).' } }, { status: 400 }));
     await openGraded();

@@ -102,16 +102,17 @@ describe('uploadDialogMachine with photos', () => {
     actor.send({ type: 'CHOOSE_FILES', files: photos });
     expect(canUpload(state().context)).toBe(true);
     actor.send({ type: 'UPLOAD' });
-    expect(state().value).toEqual({ open: { uploading: 'sendingPhotos' } });
+    expect(state().value).toEqual({ open: { uploading: { sendingPhotos: 'transferring' } } });
     expect(sent).toHaveLength(1);
-    const { onProgress, ...input } = sent[0]!.input;
+    const { onProgress, onRetry, ...input } = sent[0]!.input;
+    expect(onRetry).toBeTypeOf('function');
     expect(input).toEqual({ variant: 'study_helper', photos, answerSheetPageLength: 0, isIntro: false, studyHelperId: null });
     expect(state().context.transfer.total).toBe(12_000);
     onProgress?.({ loaded: 6_000, total: 12_400, at: 10 });
     expect(state().context.transfer).toMatchObject({ loaded: 6_000, total: 12_400 });
     // A multipart request cannot continue: no pause.
     actor.send({ type: 'PAUSE' });
-    expect(state().value).toEqual({ open: { uploading: 'sendingPhotos' } });
+    expect(state().value).toEqual({ open: { uploading: { sendingPhotos: 'transferring' } } });
     sent[0]!.resolve({ id: 'u-7' });
     await waitFor(actor, (s) => s.matches({ open: 'success' }));
     expect(state().context.results).toEqual([{ status: 'success', fileName: '3 photos', id: 'u-7' }]);
@@ -168,7 +169,7 @@ describe('uploadDialogMachine with photos', () => {
     expect(state().value).toEqual({ open: 'choosing' });
     actor.send({ type: 'REMOVE_PHOTO', index: 50 });
     actor.send({ type: 'UPLOAD' });
-    expect(state().value).toEqual({ open: { uploading: 'sendingPhotos' } });
+    expect(state().matches({ open: { uploading: 'sendingPhotos' } })).toBe(true);
     expect(sent[0]?.input.photos).toHaveLength(50);
   });
 
@@ -183,6 +184,21 @@ describe('uploadDialogMachine with photos', () => {
     expect(state().context.results).toEqual([
       { status: 'error', fileName: '2 photos', errorType: 'VALIDATION_ERROR', message: 'Photo 2 is too small to read.' },
     ]);
+  });
+
+  it('waits to retry when the connection drops, counting the bytes again from the first', () => {
+    const { actor, sent, state } = start({ variant: 'service_center' });
+    actor.send({ type: 'CHOOSE_FILES', files: [photo('a.jpg', 5_000)] });
+    actor.send({ type: 'UPLOAD' });
+    const { onProgress, onRetry } = sent[0]!.input;
+    onProgress?.({ loaded: 4_000, total: 5_200, at: 10 });
+    onRetry?.({ delayMs: 3_000, at: 20 });
+    expect(state().value).toEqual({ open: { uploading: { sendingPhotos: 'waitingToRetry' } } });
+    expect(state().context.retry).toEqual({ delayMs: 3_000, at: 20 });
+    expect(state().context.transfer).toMatchObject({ loaded: 0, startedAt: null });
+    onProgress?.({ loaded: 1_000, total: 5_200, at: 3_100 });
+    expect(state().value).toEqual({ open: { uploading: { sendingPhotos: 'transferring' } } });
+    expect(state().context.retry).toBeNull();
   });
 
   it('CANCEL while sending aborts the request and says so', () => {

@@ -86,6 +86,7 @@ export function UploadDialogView({ snapshot, send, studyHelperPicker }: UploadDi
   const offering = snapshot.matches({ open: { uploading: 'offeringToContinue' } });
   const sending = snapshot.matches({ open: { uploading: 'sending' } });
   const sendingPhotos = snapshot.matches({ open: { uploading: 'sendingPhotos' } });
+  const retryingPhotos = snapshot.matches({ open: { uploading: { sendingPhotos: 'waitingToRetry' } } });
   const retrying = snapshot.matches({ open: { uploading: { sending: 'waitingToRetry' } } });
   const paused = snapshot.matches({ open: { uploading: 'paused' } });
   const cancelled = snapshot.matches({ open: 'cancelled' });
@@ -210,6 +211,7 @@ export function UploadDialogView({ snapshot, send, studyHelperPicker }: UploadDi
             <p>{`Uploading ${photosLabel(context.files.length)}…`}</p>
             <ProgressBar value={uploadPercent(context)} showValue={false} style={{ height: '6px' }} aria-label="Bytes sent" />
             <p className="upload-transfer">{transferText(context)}</p>
+            {retryingPhotos && context.retry && <RetryCountdown retry={context.retry} />}
           </div>
         )}
         {cancelled && <Message severity="info" text={cancelledText(context)} />}

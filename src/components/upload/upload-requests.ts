@@ -121,8 +121,34 @@ export function refusedUpload(errorType: string | undefined): UploadHttpError {
   return { status: 400, body: { detail: errorType ? { error_type: errorType } : 'Upload refused' } };
 }
 
-/** The `uploadPhotos` actor: every photo in one request, its progress reported as it goes. */
-export async function uploadPhotos(input: UploadPhotosInput, signal: AbortSignal): Promise<UploadFileOutput> {
+/**
+ * Waits before sending photos again after a dropped connection: quick at first, then once a minute
+ * for a few minutes (a phone walking back into coverage). Each attempt starts from the first byte.
+ */
+export const PHOTO_RETRY_DELAYS_MS = [1_000, 3_000, 8_000, 15_000, 30_000, 60_000, 60_000, 60_000];
+
+/** A dropped connection or a server that failed, not a refusal of the photos themselves. */
+function worthRetrying(error: unknown): boolean {
+  if (error instanceof TypeError) return true;
+  const status = (error as UploadHttpError | null)?.status;
+  return typeof status === 'number' && (status === 0 || status >= 500);
+}
+
+function wait(ms: number, signal: AbortSignal): Promise<void> {
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(resolve, ms);
+    signal.addEventListener(
+      'abort',
+      () => {
+        clearTimeout(timer);
+        reject(new DOMException('The upload was cancelled.', 'AbortError'));
+      },
+      { once: true },
+    );
+  });
+}
+
+async function sendPhotosOnce(input: UploadPhotosInput, signal: AbortSignal): Promise<UploadFileOutput> {
   const { url, form } = photosRequest(input);
   if (input.variant === 'service_center') {
     const created = await postWithProgress<Created>(url, form, signal, input.onProgress);
@@ -131,4 +157,18 @@ export async function uploadPhotos(input: UploadPhotosInput, signal: AbortSignal
   const result = await postWithProgress<UploadResult>(url, form, signal, input.onProgress);
   if (result.status === 'error') throw refusedUpload(result.errorType);
   return { id: result.id ?? null };
+}
+
+/** The `uploadPhotos` actor: every photo in one request, its progress reported as it goes. */
+export async function uploadPhotos(input: UploadPhotosInput, signal: AbortSignal, delays: readonly number[] = PHOTO_RETRY_DELAYS_MS): Promise<UploadFileOutput> {
+  for (let attempt = 0; ; attempt += 1) {
+    try {
+      return await sendPhotosOnce(input, signal);
+    } catch (error) {
+      const delayMs = delays[attempt];
+      if (signal.aborted || delayMs === undefined || !worthRetrying(error)) throw error;
+      input.onRetry?.({ delayMs, at: Date.now() });
+      await wait(delayMs, signal);
+    }
+  }
 }
