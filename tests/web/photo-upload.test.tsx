@@ -162,7 +162,7 @@ describe('photos in the graded upload dialog', () => {
 
   it('sends the photos again after a dropped connection, saying so', async () => {
     let calls = 0;
-    const received = gradedApi((call) => {
+    const received = gradedApi(() => {
       calls += 1;
       return calls === 1 ? HttpResponse.error() : HttpResponse.json({ status: 'success', id: 'u9' }, { status: 201 });
     });
