@@ -71,6 +71,21 @@ async function expectReachable(locator: ReturnType<Page['locator']>) {
 const sentFileParts = () => page.evaluate(() => (window as unknown as { sentFileParts?: string[] }).sentFileParts ?? []);
 
 describe('photos from a phone, graded upload', () => {
+  it('shows a named placeholder for a HEIC photo Chromium cannot draw', async () => {
+    await page.goto('/');
+    await page.getByRole('button', { name: 'Upload' }).first().click();
+    const dialog = page.getByRole('dialog');
+    await dialog.getByRole('button', { name: 'No' }).click();
+    const heic = { name: 'IMG_0004.HEIC', mimeType: 'image/heic', buffer: Buffer.concat([Buffer.from('\0\0\0\x18ftypheic'), Buffer.alloc(2_000)]) };
+    await dialog.getByLabel('Photos from the camera').setInputFiles([heic]);
+    await expect.poll(() => dialog.getByRole('img', { name: 'Photo 1: IMG_0004.HEIC (no preview)' }).isVisible()).toBe(true);
+    expect(await dialog.getByText('HEIC photo').isVisible()).toBe(true);
+    await page.screenshot({ path: 'test-results/e2e/photos-00-heic-placeholder-390-window.png' });
+    await expectAccessible(page, 'upload dialog, HEIC placeholder, 390 px');
+    await dialog.getByRole('button', { name: 'Cancel' }).click();
+    await expect.poll(() => page.getByRole('dialog').count()).toBe(0);
+  });
+
   it('chooses 3 photos, removes one and sends the other 2 in order', async () => {
     const photos = await Promise.all([1, 2, 3].map(async (n) => ({ name: `page-${n}.jpg`, mimeType: 'image/jpeg', buffer: await photoOfPage(n) })));
     await page.goto('/');
@@ -103,10 +118,18 @@ describe('photos from a phone, graded upload', () => {
     expect(await pageWidth()).toBeLessThanOrEqual(PHONE.width);
     await snap(page, 'photos-03-one-removed-390');
 
+    // A phone's slow link (about 200 kbit/s up): the dialog counts the bytes of the photos sent.
+    const cdp = await context.newCDPSession(page);
+    await cdp.send('Network.enable');
+    await cdp.send('Network.emulateNetworkConditions', { offline: false, latency: 40, downloadThroughput: -1, uploadThroughput: 25_000 });
     const [request] = await Promise.all([
       page.waitForRequest((sent) => sent.method() === 'POST' && new URL(sent.url()).pathname === '/api/study-helpers/file'),
       dialog.getByRole('button', { name: 'Upload', exact: true }).click(),
     ]);
+    await expect.poll(() => dialog.textContent(), { timeout: 30_000 }).toMatch(/Uploading 2 photos…[\d.]+ kB of [\d.]+ kB sent \(\d+%\)/);
+    await snap(page, 'photos-03b-sending-390');
+    await expectAccessible(page, 'upload dialog, sending photos, 390 px');
+    await cdp.send('Network.emulateNetworkConditions', { offline: false, latency: 0, downloadThroughput: -1, uploadThroughput: -1 });
     expect(await sentFileParts()).toEqual(['page-1.jpg', 'page-3.jpg']);
     expect(request.headers()['content-type']).toMatch(/^multipart\/form-data; boundary=/);
     const response = await request.response();
