@@ -54,7 +54,10 @@
 //     (reported)           transient: a report with no problem → success, otherwise → warning
 //     success              everything matched (graded) or nothing flagged (service center)
 //     warning              context.report: counts and the next step
-//     failed               context.errorType (spec §8), e.g. for the result banner
+//     failed               context.errorType (spec §8), e.g. for the result banner. TRY_AGAIN →
+//                          choosing with the files not uploaded still chosen (photos taken with a
+//                          phone's camera are often nowhere else), so one can be removed and the
+//                          rest sent again
 //
 // The screen supplies with .provide(): actor `uploadFile` (a resumable upload; it throws
 // {status, body} for a refusal and anything else for a network failure it gave up on; it reports
@@ -314,6 +317,7 @@ export type UploadDialogEvent =
   /** index: the photo's place among the photos, from 0 ("Remove photo 1" sends 0). */
   | { type: 'REMOVE_PHOTO'; index: number }
   | { type: 'CLEAR_FILES' }
+  | { type: 'TRY_AGAIN' }
   | { type: 'UPLOAD' }
   | { type: 'CANCEL' }
   | { type: 'CLOSE' }
@@ -517,6 +521,21 @@ export const uploadDialogMachine = setup({
       earlier: null,
       startOver: false,
       retry: null,
+    })),
+    // Results are in the order of the files (one per PDF, one for all photos): those uploaded stay
+    // uploaded, the rest are chosen again.
+    keepFilesNotUploaded: assign(({ context }) => ({
+      files: isPhotoSelection(context.files) ? context.files : context.files.filter((_, index) => context.results[index]?.status !== 'success'),
+      currentIndex: 0,
+      results: [],
+      uploadedFileIds: [],
+      errorType: null,
+      report: null,
+      retry: null,
+      // As before the first try: nothing sent, nothing earlier to continue.
+      transfer: { loaded: 0, total: 0, startedAt: null, startLoaded: 0, at: null },
+      earlier: null,
+      startOver: false,
     })),
     // The request goes again from its first byte: nothing sent counts, and the rate starts afresh.
     countFromZero: assign(({ context }) => ({ transfer: { ...context.transfer, loaded: 0, startedAt: null, startLoaded: 0, at: null } })),
@@ -790,7 +809,9 @@ export const uploadDialogMachine = setup({
         },
         success: {},
         warning: {},
-        failed: {},
+        failed: {
+          on: { TRY_AGAIN: { target: 'choosing', actions: 'keepFilesNotUploaded' } },
+        },
       },
     },
   },
@@ -816,6 +837,7 @@ export const uploadDialogEventFixtures = {
   REMOVE_FILE: { type: 'REMOVE_FILE', name: 'huge.pdf' },
   REMOVE_PHOTO: { type: 'REMOVE_PHOTO', index: 0 },
   CLEAR_FILES: { type: 'CLEAR_FILES' },
+  TRY_AGAIN: { type: 'TRY_AGAIN' },
   UPLOAD: { type: 'UPLOAD' },
   CANCEL: { type: 'CANCEL' },
   CLOSE: { type: 'CLOSE' },

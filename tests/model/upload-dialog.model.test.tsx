@@ -248,6 +248,9 @@ async function perform(event: PathEvent, variant: UploadDialogInput['variant']) 
     case 'REMOVE_FILE':
       fireEvent.click(inDialog().getByRole('button', { name: `Remove ${event.name}` }));
       return;
+    case 'TRY_AGAIN':
+      fireEvent.click(inDialog().getByRole('button', { name: 'Try again' }));
+      return;
     case 'CLEAR_FILES':
       fireEvent.click(inDialog().getByRole('button', { name: 'Clear' }));
       return;

@@ -175,12 +175,19 @@ describe('photos in the graded upload dialog', () => {
   });
 
   it('shows the server\'s reason when it refuses the photos', async () => {
-    gradedApi(() => HttpResponse.json({ detail: { error_type: 'VALIDATION_ERROR', message: 'Photo 2 is too small to read (under 600 pixels on its shorter side).' } }, { status: 400 }));
+    const received = gradedApi(() => HttpResponse.json({ detail: { error_type: 'VALIDATION_ERROR', message: 'Photo 2 is too small to read (under 600 pixels on its shorter side).' } }, { status: 400 }));
     await openGraded();
     choose(photoFile('a.jpg'), photoFile('b.jpg', 100, 2));
     fireEvent.click(uploadButton());
     expect(await dialog().findByText('2 photos: Photo 2 is too small to read (under 600 pixels on its shorter side).')).toBeTruthy();
     expect(screen.getAllByText("Invalid file format or corrupted file. Please ensure you're uploading a valid PDF file.").length).toBeGreaterThan(0);
+    // The photos are still there: the one refused is removed and the rest sent again.
+    fireEvent.click(dialog().getByRole('button', { name: 'Try again' }));
+    expect(thumbnails()).toHaveLength(2);
+    fireEvent.click(dialog().getByRole('button', { name: 'Remove photo 2' }));
+    fireEvent.click(uploadButton());
+    await waitFor(() => expect(received).toHaveLength(2));
+    expect(received[1]!.files.map((file) => file.name)).toEqual(['a.jpg']);
   });
 });
 

@@ -186,6 +186,43 @@ describe('uploadDialogMachine with photos', () => {
     ]);
   });
 
+  it('TRY_AGAIN after a refusal chooses the same photos again, to remove the one refused', async () => {
+    const { actor, sent, state } = start({ variant: 'study_helper' });
+    actor.send({ type: 'ANSWER_INTRO', isIntro: false });
+    const photos = [photo('a.jpg'), photo('b.jpg', 100, 2)];
+    actor.send({ type: 'CHOOSE_FILES', files: photos });
+    actor.send({ type: 'UPLOAD' });
+    sent[0]!.reject({ status: 400, body: { detail: { error_type: 'VALIDATION_ERROR', message: 'Photo 2 is too small to read.' } } });
+    await waitFor(actor, (s) => s.matches({ open: 'failed' }));
+    actor.send({ type: 'TRY_AGAIN' });
+    expect(state().value).toEqual({ open: 'choosing' });
+    expect(state().context).toMatchObject({ files: photos, results: [], errorType: null, currentIndex: 0, isIntro: false });
+    actor.send({ type: 'REMOVE_PHOTO', index: 1 });
+    actor.send({ type: 'UPLOAD' });
+    expect(sent[1]?.input.photos).toEqual([photos[0]]);
+  });
+
+  it('TRY_AGAIN after PDFs keeps only those not uploaded', async () => {
+    const uploaded = createActor(
+      uploadDialogMachine.provide({
+        actors: {
+          uploadFile: fromPromise<UploadFileOutput, UploadFileInput>(async ({ input }) => {
+            if (input.file.name === 'b.pdf') throw { status: 409 };
+            return { id: `id-${input.file.name}` };
+          }),
+          findEarlierUpload: fromPromise<EarlierUpload | null, UploadTargetInput>(async () => null),
+        },
+      }),
+      { input: { variant: 'service_center' } },
+    ).start();
+    uploaded.send({ type: 'OPEN' });
+    uploaded.send({ type: 'CHOOSE_FILES', files: [pdf('a.pdf'), pdf('b.pdf'), pdf('c.pdf')] });
+    uploaded.send({ type: 'UPLOAD' });
+    await waitFor(uploaded, (s) => s.matches({ open: 'failed' }));
+    uploaded.send({ type: 'TRY_AGAIN' });
+    expect(uploaded.getSnapshot().context.files.map((file) => file.name)).toEqual(['b.pdf']);
+  });
+
   it('waits to retry when the connection drops, counting the bytes again from the first', () => {
     const { actor, sent, state } = start({ variant: 'service_center' });
     actor.send({ type: 'CHOOSE_FILES', files: [photo('a.jpg', 5_000)] });

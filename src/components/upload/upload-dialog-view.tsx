@@ -121,6 +121,7 @@ export function UploadDialogView({ snapshot, send, studyHelperPicker }: UploadDi
           onClick={() => send({ type: 'UPLOAD' })}
         />
       )}
+      {failed && <Button type="button" label="Try again" outlined onClick={() => send({ type: 'TRY_AGAIN' })} />}
       {(success || warning || failed || cancelled) && <Button type="button" label="Done" onClick={() => send({ type: 'CLOSE' })} />}
     </div>
   );
