@@ -6,6 +6,12 @@ import { AnswerSheetPageLength, WorkflowStep } from '../generated/hooks/model';
 /** Largest file a user may upload: 1.5 GB. A larger file is skipped and flagged "File too Large". */
 export const MAX_UPLOAD_BYTES = 1_500_000_000;
 
+/** Photos of pages one upload may carry (the contract's UploadedPages): one page each, in order. */
+export const MAX_PHOTOS_PER_UPLOAD = 50;
+/** The photos a page may be: JPEG, PNG, HEIC/HEIF (a phone's camera), by type or, when a browser names none, by extension. */
+export const PHOTO_TYPES: readonly string[] = ['image/jpeg', 'image/png', 'image/heic', 'image/heif', 'image/heic-sequence', 'image/heif-sequence'];
+export const PHOTO_EXTENSIONS: readonly string[] = ['.jpg', '.jpeg', '.png', '.heic', '.heif'];
+
 /** How long the result banner takes to fade out. */
 export const BANNER_FADE_MS = 500;
 /** The Send link of the workflow's Send step stays disabled this long after a click. */

@@ -9,16 +9,21 @@
 //     (starting)           transient: → askingIntro (study_helper) or choosing (service_center)
 //     askingIntro          "intro file?" ANSWER_INTRO {isIntro} → choosing
 //     choosing             CHOOSE_FILES / DROP_FILES (dropped files are filtered by accepted types)
-//                          replace the selection; each file over MAX_UPLOAD_BYTES is kept aside and
-//                          flagged "File too Large". REMOVE_FILE {name}, CLEAR_FILES,
-//                          SELECT_STUDY_HELPER (intro only), SET_PAGE_LENGTH (service_center only).
-//                          UPLOAD → uploading, guard canUpload: a file, no too-large file, and a
-//                          study helper when it is an intro upload
-//     uploading            one resumable upload per file, in order; results collected per file.
+//                          replace the selection; ADD_PHOTOS (the camera, a photo or a few at a
+//                          time) adds to it, a photo already chosen once; each file over
+//                          MAX_UPLOAD_BYTES is kept aside and flagged "File too Large".
+//                          REMOVE_FILE {name}, REMOVE_PHOTO {index} (phones name every photo
+//                          alike), CLEAR_FILES, SELECT_STUDY_HELPER (intro only), SET_PAGE_LENGTH
+//                          (service_center only). UPLOAD → uploading, guard canUpload: a file, no
+//                          too-large file, a selection the contract takes (PDFs, or 1 to 50 photos
+//                          and nothing else: selectionProblem) and a study helper when it is an
+//                          intro upload
+//     uploading            PDFs: one resumable upload per file, in order; photos: one multipart
+//                          request carrying them all. Results collected per request.
 //                          CANCEL here → cancelled (not closed: the dialog says nothing was stored)
-//       (nextFile)         transient: all files handled → decide; a file that cannot be sent
-//                          ("File is undefined", "File too large") is recorded and skipped;
-//                          otherwise → lookingForEarlier
+//       (nextFile)         transient: all files handled → decide; photos → sendingPhotos; a file
+//                          that cannot be sent ("File is undefined", "File too large") is recorded
+//                          and skipped; otherwise → lookingForEarlier
 //       lookingForEarlier  invokes actor `findEarlierUpload` (id "findEarlierUpload"): an
 //                          unfinished upload of the same file (a reload, a closed laptop) →
 //                          offeringToContinue; none (or the lookup failed) → sending
@@ -33,6 +38,13 @@
 //                          ("Connection lost, retrying in 8 s…"); UPLOAD_PROGRESS → transferring
 //       paused             the actor is stopped (the server keeps what arrived); RESUME → sending,
 //                          which continues from the server's offset
+//       sendingPhotos      invokes actor `uploadPhotos` (id "uploadPhotos"): every photo in one
+//                          request (a tus upload is one file), UPLOAD_PROGRESS counting the bytes
+//                          of them all; done or error → nextFile with all of them handled. No
+//                          pause: a multipart request cannot continue, only start again
+//         transferring     bytes going out. UPLOAD_RETRYING → waitingToRetry
+//         waitingToRetry   the connection dropped; the actor sends the request again from the
+//                          start after a wait, by itself; UPLOAD_PROGRESS → transferring
 //     cancelled            invokes actor `cancelUpload` (the server drops the unfinished upload's
 //                          parts); shows that nothing of the file was stored. CLOSE → closed
 //     (decide)             transient: summarizeUploadResults → processing | failed
@@ -42,19 +54,26 @@
 //     (reported)           transient: a report with no problem → success, otherwise → warning
 //     success              everything matched (graded) or nothing flagged (service center)
 //     warning              context.report: counts and the next step
-//     failed               context.errorType (spec §8), e.g. for the result banner
+//     failed               context.errorType (spec §8), e.g. for the result banner. TRY_AGAIN →
+//                          choosing with the files not uploaded still chosen (photos taken with a
+//                          phone's camera are often nowhere else), so one can be removed and the
+//                          rest sent again
 //
 // The screen supplies with .provide(): actor `uploadFile` (a resumable upload; it throws
 // {status, body} for a refusal and anything else for a network failure it gave up on; it reports
 // bytes sent through input.onProgress and each retry through input.onRetry), actors
 // `findEarlierUpload` and `cancelUpload`, and actor `followProcessing` (waits for the server's processing
 // of the uploaded ids and returns a ProcessingReport; an error there ends in success with no
-// report: the upload itself worked). Leaving `sending` (CANCEL/CLOSE) stops the actor, which
+// report: the upload itself worked), and actor `uploadPhotos` (one multipart request, throwing as
+// `uploadFile` does). Leaving `sending` or `sendingPhotos` (CANCEL/CLOSE) stops the actor, which
 // aborts its `signal`: the request is cancelled. Closing while processing leaves the server at it.
 import { assign, fromPromise, setup } from 'xstate';
 import {
   DEFAULT_ANSWER_SHEET_PAGE_LENGTH,
+  MAX_PHOTOS_PER_UPLOAD,
   MAX_UPLOAD_BYTES,
+  PHOTO_EXTENSIONS,
+  PHOTO_TYPES,
   type AnswerSheetPageLength,
 } from '../constants';
 import type { ActorResultEvent, EventFixtures } from '../model-events';
@@ -144,6 +163,47 @@ export function isAcceptedType(file: FileLike, acceptedTypes: readonly string[])
 export function parseAcceptedTypes(accept: string | readonly string[] | null | undefined): string[] {
   const parts = typeof accept === 'string' ? accept.split(',') : [...(accept ?? [])];
   return parts.map((part) => part.trim()).filter((part) => part !== '');
+}
+
+/** A photo of a page the contract takes: JPEG, PNG or HEIC/HEIF (by extension when the browser names no type). */
+export function isPhoto(file: FileLike): boolean {
+  const type = file.type.toLowerCase();
+  if (PHOTO_TYPES.includes(type)) return true;
+  const untyped = type === '' || type === 'application/octet-stream';
+  return untyped && PHOTO_EXTENSIONS.some((extension) => file.name.toLowerCase().endsWith(extension));
+}
+
+export function isPdf(file: FileLike): boolean {
+  const type = file.type.toLowerCase();
+  return type === 'application/pdf' || ((type === '' || type === 'application/octet-stream') && file.name.toLowerCase().endsWith('.pdf'));
+}
+
+/** Why a selection cannot go as one upload of the contract (UploadedPages), before anything is sent. */
+export type SelectionProblem =
+  | { kind: 'pdf_with_photos' }
+  | { kind: 'too_many_photos'; count: number; max: number }
+  | { kind: 'photos_too_large'; bytes: number; max: number }
+  | { kind: 'not_a_page'; name: string };
+
+/**
+ * Spec'd by the contract: one PDF per upload (several PDFs go one upload each), or 1 to 50 photos
+ * and nothing else, at most 1.5 GB in all; anything else is neither.
+ */
+export function selectionProblem(files: readonly FileLike[]): SelectionProblem | null {
+  const other = files.find((file) => !isPdf(file) && !isPhoto(file));
+  if (other) return { kind: 'not_a_page', name: other.name };
+  const photos = files.filter(isPhoto);
+  if (photos.length === 0) return null;
+  if (photos.length < files.length) return { kind: 'pdf_with_photos' };
+  if (photos.length > MAX_PHOTOS_PER_UPLOAD) return { kind: 'too_many_photos', count: photos.length, max: MAX_PHOTOS_PER_UPLOAD };
+  const bytes = photos.reduce((sum, photo) => sum + photo.size, 0);
+  if (bytes > MAX_UPLOAD_BYTES) return { kind: 'photos_too_large', bytes, max: MAX_UPLOAD_BYTES };
+  return null;
+}
+
+/** The selection goes as photos of pages (one request for them all) rather than PDFs. */
+export function isPhotoSelection(files: readonly FileLike[]): boolean {
+  return files.length > 0 && files.every(isPhoto);
 }
 
 export type UploadFileResult =
@@ -252,8 +312,12 @@ export type UploadDialogEvent =
   | { type: 'SET_PAGE_LENGTH'; pageLength: AnswerSheetPageLength }
   | { type: 'CHOOSE_FILES'; files: readonly (FileLike | null | undefined)[] }
   | { type: 'DROP_FILES'; files: readonly (FileLike | null | undefined)[] }
+  | { type: 'ADD_PHOTOS'; files: readonly (FileLike | null | undefined)[] }
   | { type: 'REMOVE_FILE'; name: string }
+  /** index: the photo's place among the photos, from 0 ("Remove photo 1" sends 0). */
+  | { type: 'REMOVE_PHOTO'; index: number }
   | { type: 'CLEAR_FILES' }
+  | { type: 'TRY_AGAIN' }
   | { type: 'UPLOAD' }
   | { type: 'CANCEL' }
   | { type: 'CLOSE' }
@@ -298,6 +362,35 @@ export interface UploadFileInput {
   onRetry?: (retry: UploadRetry) => void;
 }
 
+/** Input of the `uploadPhotos` actor: one multipart request carrying every photo, in order. */
+export interface UploadPhotosInput {
+  variant: UploadVariant;
+  photos: readonly FileLike[];
+  /** service_center: answer_sheet_page_length. */
+  answerSheetPageLength: AnswerSheetPageLength;
+  isIntro: boolean;
+  /** study_helper: sent as `study_helper` only for intro files; null otherwise. */
+  studyHelperId: string | null;
+  /** Called with the bytes of the whole request sent so far. */
+  onProgress?: (progress: UploadProgress) => void;
+  /** Called when the connection dropped and the actor will send the request again. */
+  onRetry?: (retry: UploadRetry) => void;
+}
+
+/** What a request's refusal says in words (the contract's detail.message), or null. */
+export function refusalReason(error: unknown): string | null {
+  const body = typeof error === 'object' && error !== null ? (error as UploadHttpError).body : undefined;
+  if (typeof body !== 'object' || body === null || !('detail' in body)) return null;
+  const detail = body.detail;
+  if (typeof detail !== 'object' || detail === null || !('message' in detail)) return null;
+  return typeof detail.message === 'string' && detail.message !== '' ? detail.message : null;
+}
+
+/** "3 photos": how the dialog names photos sent together. */
+export function photosLabel(count: number): string {
+  return count === 1 ? '1 photo' : `${count} photos`;
+}
+
 /** Input of the `followProcessing` actor. */
 export interface FollowProcessingInput {
   variant: UploadVariant;
@@ -315,11 +408,30 @@ export function canUpload(context: UploadDialogContext): boolean {
   return (
     context.files.length > 0 &&
     context.tooLargeFiles.length === 0 &&
+    selectionProblem(context.files) === null &&
     (!context.isIntro || context.studyHelperId !== null)
   );
 }
 
 type Selection = Pick<UploadDialogContext, 'files' | 'tooLargeFiles'>;
+
+/**
+ * The selection with photos added after it. A photo already there (same name, size and time) is
+ * not added twice: a page sent twice would be read as a double feed.
+ */
+export function addPhotos(selection: Selection, added: readonly (FileLike | null | undefined)[]): Selection {
+  const known = [...selection.files, ...selection.tooLargeFiles];
+  const same = (a: FileLike, b: FileLike) => a.name === b.name && a.size === b.size && a.lastModified === b.lastModified;
+  const fresh = added.filter((file): file is FileLike => Boolean(file) && !known.some((kept) => same(kept, file!)));
+  const picked = selectFiles(fresh);
+  return { files: [...selection.files, ...picked.files], tooLargeFiles: [...selection.tooLargeFiles, ...picked.tooLargeFiles] };
+}
+
+/** The files without the photo at `index` among the photos (0 is the first photo, "photo 1"). */
+export function withoutPhoto(files: readonly FileLike[], index: number): FileLike[] {
+  const photo = files.filter(isPhoto)[index];
+  return files.filter((file) => file !== photo);
+}
 
 /** Splits picked files into those to upload and those over the limit; missing entries are dropped. */
 export function selectFiles(picked: readonly (FileLike | null | undefined)[]): Selection {
@@ -365,6 +477,9 @@ export const uploadDialogMachine = setup({
     cancelUpload: fromPromise<void, UploadTargetInput>(async () => {
       throw new Error('upload-dialog machine: "cancelUpload" must be supplied by the screen with .provide()');
     }),
+    uploadPhotos: fromPromise<UploadFileOutput, UploadPhotosInput>(async () => {
+      throw new Error('upload-dialog machine: "uploadPhotos" must be supplied by the screen with .provide()');
+    }),
   },
   actions: {
     reset: assign(({ context }) => freshContext(context.variant, context.acceptedTypes)),
@@ -383,6 +498,8 @@ export const uploadDialogMachine = setup({
         ? selectFiles(event.files.filter((file) => !file || isAcceptedType(file, context.acceptedTypes)))
         : {},
     ),
+    addPhotos: assign(({ context, event }) => (event.type === 'ADD_PHOTOS' ? addPhotos(context, event.files) : {})),
+    removePhoto: assign(({ context, event }) => (event.type === 'REMOVE_PHOTO' ? { files: withoutPhoto(context.files, event.index) } : {})),
     removeFile: assign(({ context, event }) =>
       event.type === 'REMOVE_FILE'
         ? {
@@ -399,6 +516,44 @@ export const uploadDialogMachine = setup({
       startOver: false,
       retry: null,
     })),
+    startPhotos: assign(({ context }) => ({
+      transfer: { loaded: 0, total: context.files.reduce((sum, file) => sum + file.size, 0), startedAt: null, startLoaded: 0, at: null },
+      earlier: null,
+      startOver: false,
+      retry: null,
+    })),
+    // Results are in the order of the files (one per PDF, one for all photos): those uploaded stay
+    // uploaded, the rest are chosen again.
+    keepFilesNotUploaded: assign(({ context }) => ({
+      files: isPhotoSelection(context.files) ? context.files : context.files.filter((_, index) => context.results[index]?.status !== 'success'),
+      currentIndex: 0,
+      results: [],
+      uploadedFileIds: [],
+      errorType: null,
+      report: null,
+      retry: null,
+      // As before the first try: nothing sent, nothing earlier to continue.
+      transfer: { loaded: 0, total: 0, startedAt: null, startLoaded: 0, at: null },
+      earlier: null,
+      startOver: false,
+    })),
+    // The request goes again from its first byte: nothing sent counts, and the rate starts afresh.
+    countFromZero: assign(({ context }) => ({ transfer: { ...context.transfer, loaded: 0, startedAt: null, startLoaded: 0, at: null } })),
+    // One request carried every photo: one result for them all, and nothing left to send.
+    recordPhotosUploaded: assign(({ context }, params: { output: UploadFileOutput | undefined }) => {
+      const result: UploadFileResult = { status: 'success', fileName: photosLabel(context.files.length), id: params.output?.id ?? null };
+      return { results: [...context.results, result], currentIndex: context.files.length };
+    }),
+    recordPhotosFailed: assign(({ context }, params: { error: unknown }) => {
+      const result: UploadFileResult = {
+        status: 'error',
+        fileName: photosLabel(context.files.length),
+        errorType: classifyUploadError(params.error),
+        // The server says which photo and why (too small to read, not an image).
+        message: refusalReason(params.error),
+      };
+      return { results: [...context.results, result], currentIndex: context.files.length };
+    }),
     keepEarlier: assign((_, params: { earlier: EarlierUpload | null }) => ({ earlier: params.earlier })),
     continueEarlier: assign(({ context }) => ({
       transfer: { ...context.transfer, loaded: context.earlier?.offset ?? 0 },
@@ -472,6 +627,8 @@ export const uploadDialogMachine = setup({
     isIntroUpload: ({ context }) => context.isIntro,
     canUpload: ({ context }) => canUpload(context),
     allFilesHandled: ({ context }) => context.currentIndex >= context.files.length,
+    sendsPhotos: ({ context }) => isPhotoSelection(context.files),
+    hasPhoto: ({ context, event }) => event.type === 'REMOVE_PHOTO' && event.index < context.files.filter(isPhoto).length,
     allFilesUploaded: ({ context }) => summarizeUploadResults(context.results).status === 'success',
     currentFileUnsendable: ({ context }) => fileProblem(context.files[context.currentIndex]) !== null,
     reportHasProblems: ({ context }) => (context.report?.problems ?? 0) > 0,
@@ -501,6 +658,8 @@ export const uploadDialogMachine = setup({
         choosing: {
           on: {
             CHOOSE_FILES: { actions: 'chooseFiles' },
+            ADD_PHOTOS: { actions: 'addPhotos' },
+            REMOVE_PHOTO: { guard: 'hasPhoto', actions: 'removePhoto' },
             DROP_FILES: { actions: 'dropFiles' },
             REMOVE_FILE: { actions: 'removeFile' },
             CLEAR_FILES: { actions: 'clearFiles' },
@@ -517,6 +676,7 @@ export const uploadDialogMachine = setup({
             nextFile: {
               always: [
                 { guard: 'allFilesHandled', target: '#uploadDialog.open.decide' },
+                { guard: 'sendsPhotos', target: 'sendingPhotos', actions: 'startPhotos' },
                 { guard: 'currentFileUnsendable', target: 'nextFile', reenter: true, actions: 'recordUnsendableFile' },
                 { target: 'lookingForEarlier', actions: 'startFile' },
               ],
@@ -586,6 +746,39 @@ export const uploadDialogMachine = setup({
               entry: 'restartRate',
               on: { RESUME: { target: 'sending' } },
             },
+            sendingPhotos: {
+              initial: 'transferring',
+              on: { UPLOAD_PROGRESS: { target: '.transferring', actions: 'countBytes' } },
+              invoke: {
+                id: 'uploadPhotos',
+                src: 'uploadPhotos',
+                input: ({ context, self }) => ({
+                  variant: context.variant,
+                  photos: context.files,
+                  answerSheetPageLength: context.answerSheetPageLength,
+                  isIntro: context.isIntro,
+                  studyHelperId: context.isIntro ? context.studyHelperId : null,
+                  onProgress: (progress: UploadProgress) => self.send({ type: 'UPLOAD_PROGRESS', ...progress }),
+                  onRetry: (retry: UploadRetry) => self.send({ type: 'UPLOAD_RETRYING', ...retry }),
+                }),
+                onDone: {
+                  target: 'nextFile',
+                  actions: { type: 'recordPhotosUploaded', params: ({ event }) => ({ output: event.output }) },
+                },
+                onError: {
+                  target: 'nextFile',
+                  actions: { type: 'recordPhotosFailed', params: ({ event }) => ({ error: event.error }) },
+                },
+              },
+              states: {
+                transferring: {
+                  on: { UPLOAD_RETRYING: { target: 'waitingToRetry', actions: ['keepRetry', 'countFromZero'] } },
+                },
+                waitingToRetry: {
+                  on: { UPLOAD_RETRYING: { actions: 'keepRetry' } },
+                },
+              },
+            },
           },
         },
         cancelled: {
@@ -616,13 +809,16 @@ export const uploadDialogMachine = setup({
         },
         success: {},
         warning: {},
-        failed: {},
+        failed: {
+          on: { TRY_AGAIN: { target: 'choosing', actions: 'keepFilesNotUploaded' } },
+        },
       },
     },
   },
 });
 
 const pdf = (name: string, size: number): FileLike => ({ name, size, type: 'application/pdf', lastModified: 1_700_000_000_000 });
+const jpeg = (name: string, size: number, lastModified: number): FileLike => ({ name, size, type: 'image/jpeg', lastModified });
 
 /** One example of every event, for model-based tests (the drop mixes a too-large PDF and a text file). */
 export const uploadDialogEventFixtures = {
@@ -636,8 +832,12 @@ export const uploadDialogEventFixtures = {
     type: 'DROP_FILES',
     files: [pdf('huge.pdf', MAX_UPLOAD_BYTES + 1), { name: 'notes.txt', size: 10, type: 'text/plain', lastModified: 0 }],
   },
+  // A phone's camera names every photo alike: told apart by size and time.
+  ADD_PHOTOS: { type: 'ADD_PHOTOS', files: [jpeg('image.jpg', 3_000, 1_700_000_100_000), jpeg('image.jpg', 3_100, 1_700_000_160_000)] },
   REMOVE_FILE: { type: 'REMOVE_FILE', name: 'huge.pdf' },
+  REMOVE_PHOTO: { type: 'REMOVE_PHOTO', index: 0 },
   CLEAR_FILES: { type: 'CLEAR_FILES' },
+  TRY_AGAIN: { type: 'TRY_AGAIN' },
   UPLOAD: { type: 'UPLOAD' },
   CANCEL: { type: 'CANCEL' },
   CLOSE: { type: 'CLOSE' },
@@ -653,6 +853,11 @@ export const uploadDialogActorResults: readonly ActorResultEvent[] = [
   { type: 'xstate.done.actor.findEarlierUpload', output: null },
   { type: 'xstate.done.actor.findEarlierUpload', output: { offset: 1_024, size: 2_048 } satisfies EarlierUpload },
   { type: 'xstate.done.actor.uploadFile', output: { id: 'file-1' } satisfies UploadFileOutput },
+  { type: 'xstate.done.actor.uploadPhotos', output: { id: 'file-1' } satisfies UploadFileOutput },
+  {
+    type: 'xstate.error.actor.uploadPhotos',
+    error: { status: 400, body: { detail: { error_type: 'VALIDATION_ERROR', message: 'Photo 2 is too small to read.' } } } satisfies UploadHttpError,
+  },
   {
     type: 'xstate.error.actor.uploadFile',
     error: { status: 409, body: { detail: { error_type: 'DUPLICATE_FILE' } } } satisfies UploadHttpError,
@@ -674,6 +879,6 @@ export const uploadDialogActorResults: readonly ActorResultEvent[] = [
 
 /** Inputs under which, together, every state is reachable. */
 export const uploadDialogModelInputs: readonly UploadDialogInput[] = [
-  { variant: 'service_center', acceptedTypes: ['application/pdf'] },
-  { variant: 'study_helper', acceptedTypes: ['application/pdf'] },
+  { variant: 'service_center', acceptedTypes: ['application/pdf', 'image/*', '.heic', '.heif'] },
+  { variant: 'study_helper', acceptedTypes: ['application/pdf', 'image/*', '.heic', '.heif'] },
 ];

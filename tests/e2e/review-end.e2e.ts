@@ -87,7 +87,7 @@ describe('duplicates and the end of Review', () => {
     await admin.goto('/files');
     await admin.getByRole('button', { name: 'Upload' }).first().click();
     const dialog = admin.getByRole('dialog');
-    await dialog.locator('input[type="file"]').setInputFiles(path);
+    await dialog.getByLabel('Files to upload').setInputFiles(path);
     await dialog.getByRole('button', { name: 'Upload' }).click();
     await expect.poll(() => dialog.textContent(), { timeout: 120_000 }).toMatch(/Upload complete|not everything went through/);
     await dialog.getByRole('button', { name: 'Done' }).click();

@@ -111,7 +111,7 @@ describe('Review mends in the browser', () => {
     await admin.getByRole('button', { name: 'Upload' }).first().click();
     const dialog = admin.getByRole('dialog');
     await dialog.getByLabel('2 (Two-page intro)').check();
-    await dialog.locator('input[type="file"]').setInputFiles(path);
+    await dialog.getByLabel('Files to upload').setInputFiles(path);
     await dialog.getByRole('button', { name: 'Upload' }).click();
     // The dialog follows the processing: the flagged pages make its summary a warning, never a success.
     await expect.poll(() => dialog.textContent(), { timeout: 120_000 }).toMatch(/not everything went through\. .*6 pages to review/);

@@ -98,7 +98,7 @@ describe('a file from upload to return', () => {
     await admin.goto('/files');
     await admin.getByRole('button', { name: 'Upload' }).first().click();
     const dialog = admin.getByRole('dialog');
-    await dialog.locator('input[type="file"]').setInputFiles(path);
+    await dialog.getByLabel('Files to upload').setInputFiles(path);
     await snap(admin, 'workflow-01-upload-dialog');
     // A slow link (about 1 Mbit/s up): the dialog counts the bytes sent and the time left.
     const cdp = await admin.context().newCDPSession(admin);
@@ -205,7 +205,7 @@ describe('a file from upload to return', () => {
     await page.getByRole('button', { name: 'Upload' }).first().click();
     const dialog = page.getByRole('dialog');
     await dialog.getByRole('button', { name: 'No' }).click();
-    await dialog.locator('input[type="file"]').setInputFiles(gradedPath);
+    await dialog.getByLabel('Files to upload').setInputFiles(gradedPath);
     await dialog.getByRole('button', { name: 'Upload' }).click();
     await expect.poll(() => dialog.textContent(), { timeout: 120_000 }).toMatch(/Upload complete: every page went through/);
     await snap(page, 'workflow-08-graded-upload');
@@ -222,7 +222,7 @@ describe('a file from upload to return', () => {
     writeFileSync(mixedPath, mixed);
     await page.getByRole('button', { name: 'Upload' }).first().click();
     await dialog.getByRole('button', { name: 'No' }).click();
-    await dialog.locator('input[type="file"]').setInputFiles(mixedPath);
+    await dialog.getByLabel('Files to upload').setInputFiles(mixedPath);
     await dialog.getByRole('button', { name: 'Upload' }).click();
     await expect.poll(() => dialog.textContent(), { timeout: 120_000 }).toMatch(/not everything went through/);
     expect(await dialog.textContent()).toMatch(/2 pages read, 1 matched, 1 not matched/);

@@ -6,7 +6,8 @@
 // dialog's state: the spec's rules and texts are written below (never taken from the machine or
 // the screens). Uploads are resumable (tus at /api/uploads/resumable): every path starts with an
 // unfinished upload of scan.pdf remembered in localStorage, as a reload leaves it, so the lookup
-// for it is a HEAD the path answers. UPLOAD_PROGRESS and UPLOAD_RETRYING are left out here: they
+// for it is a HEAD the path answers. Photos of pages (ADD_PHOTOS, the camera) go in one multipart
+// call of the variant, whose answer the path gives. UPLOAD_PROGRESS and UPLOAD_RETRYING are left out here: they
 // come from the browser's XMLHttpRequest upload events and dropped connections, which happy-dom
 // does not make (the machine test and the browser journeys cover them).
 import { afterEach, describe, expect, it } from 'vitest';
@@ -48,13 +49,24 @@ const PAGE_LENGTHS = [
   [2, 'Two-page intro'],
 ] as const;
 const pageLengthLabel = (length: number) => `${length} (${PAGE_LENGTHS.find(([value]) => value === length)?.[1]})`;
+/** The contract's UploadedPages: "either one scanned PDF, or photos of pages (JPEG, PNG or HEIC/HEIF …; at most 50)". */
+const isPhoto = (file: { type: string }) => ['image/jpeg', 'image/png', 'image/heic', 'image/heif'].includes(file.type);
+const MAX_PHOTOS = 50;
 /**
  * "Upload is disabled with no file selected or with a too-large file." "An intro-file upload
- * requires a chosen study helper; Upload is disabled without one."
+ * requires a chosen study helper; Upload is disabled without one." A PDF among photos, or more than
+ * 50 photos, is refused before sending.
  */
-function uploadEnabled(listed: readonly { size: number }[], intro: boolean, studyHelperChosen: boolean): boolean {
-  return listed.length > 0 && listed.every((file) => file.size <= MAX_UPLOAD_BYTES) && (!intro || studyHelperChosen);
+function uploadEnabled(listed: readonly { size: number; type: string }[], intro: boolean, studyHelperChosen: boolean): boolean {
+  const photos = listed.filter(isPhoto).length;
+  const contract = photos === 0 || (photos === listed.length && photos <= MAX_PHOTOS);
+  return listed.length > 0 && listed.every((file) => file.size <= MAX_UPLOAD_BYTES) && contract && (!intro || studyHelperChosen);
 }
+const PDF_WITH_PHOTOS = 'A PDF and photos cannot go in one upload: choose the PDF alone, or only photos.';
+/** The path's refused photos are answered 400 VALIDATION_ERROR with the server's reason. */
+const VALIDATION_BANNER = "Invalid file format or corrupted file. Please ensure you're uploading a valid PDF file.";
+const PHOTO_REFUSAL = 'Photo 2 is too small to read.';
+const photosText = (count: number) => (count === 1 ? '1 photo' : `${count} photos`);
 const SUCCESS_BANNER = 'Operation successful.';
 /** The path's failed upload is answered 409 DUPLICATE_FILE. */
 const DUPLICATE_FILE_BANNER = 'This file has already been uploaded. Please upload a different file.';
@@ -118,6 +130,9 @@ function useApi(variant: UploadDialogInput['variant']) {
       return new HttpResponse(null, { status: 204, headers: { 'tus-resumable': '1.0.0' } });
     }),
     gates.handler('patch', `*${RESUMABLE}/:id`, 'upload'),
+    // Photos go in the variant's multipart call itself.
+    gates.handler('post', '*/api/file', 'photos'),
+    gates.handler('post', '*/api/study-helpers/file', 'photos'),
     // The congregation's study helpers (the picker asks GET /api/study-helpers?congregation=…).
     http.get('*/api/study-helpers', ({ request }) => {
       const ofCongregation = new URL(request.url).searchParams.get('congregation') === DEMO_CONGREGATION_ID;
@@ -182,6 +197,14 @@ function answerFor(variant: UploadDialogInput['variant'], next: PathEvent): Resp
     problems = (next.output as ProcessingReport).problems;
     return processed(variant, problems);
   }
+  if (next?.type === 'xstate.done.actor.uploadPhotos') {
+    return variant === 'service_center'
+      ? HttpResponse.json({ id: CREATED_ID }, { status: 201 })
+      : HttpResponse.json({ status: 'success', id: CREATED_ID }, { status: 201 });
+  }
+  if (next?.type === 'xstate.error.actor.uploadPhotos') {
+    return HttpResponse.json({ detail: { error_type: 'VALIDATION_ERROR', message: PHOTO_REFUSAL } }, { status: 400 });
+  }
   if (next?.type === 'xstate.error.actor.uploadFile') {
     return HttpResponse.json({ detail: { error_type: 'DUPLICATE_FILE', message: 'Already uploaded' } }, { status: 409 });
   }
@@ -214,15 +237,32 @@ async function perform(event: PathEvent, variant: UploadDialogInput['variant']) 
         dataTransfer: { files: event.files.flatMap((file) => (file ? [toBrowserFile(file)] : [])) },
       });
       return;
+    case 'ADD_PHOTOS':
+      fireEvent.change(inDialog().getByLabelText('Photos from the camera'), {
+        target: { files: event.files.flatMap((file) => (file ? [toBrowserFile(file)] : [])) },
+      });
+      return;
+    case 'REMOVE_PHOTO':
+      fireEvent.click(inDialog().getByRole('button', { name: `Remove photo ${event.index + 1}` }));
+      return;
     case 'REMOVE_FILE':
       fireEvent.click(inDialog().getByRole('button', { name: `Remove ${event.name}` }));
+      return;
+    case 'TRY_AGAIN':
+      fireEvent.click(inDialog().getByRole('button', { name: 'Try again' }));
       return;
     case 'CLEAR_FILES':
       fireEvent.click(inDialog().getByRole('button', { name: 'Clear' }));
       return;
-    case 'UPLOAD':
+    case 'UPLOAD': {
+      const photos = inDialog().queryAllByRole('button', { name: /^Remove photo / }).length > 0;
       fireEvent.click(inDialog().getByRole('button', { name: 'Upload' }));
-      await waitFor(() => expect(gates.pending('earlier')).toBe(1));
+      await waitFor(() => expect(gates.pending(photos ? 'photos' : 'earlier')).toBe(1));
+      return;
+    }
+    case 'xstate.done.actor.uploadPhotos':
+    case 'xstate.error.actor.uploadPhotos':
+      await gates.answer('photos', answerFor(variant, event) as Response);
       return;
     case 'xstate.done.actor.findEarlierUpload':
       await gates.answer('earlier', answerFor(variant, event) as Response);
@@ -279,12 +319,20 @@ async function expectScreen(state: Snapshot, app: RenderAppResult) {
     return;
   }
   if (state.matches({ open: 'choosing' })) {
+    const photos = context.files.filter(isPhoto);
     await waitFor(() => {
       const listed = inDialog()
         .queryAllByRole('listitem')
-        .map((item) => item.querySelector('.upload-file-name')?.textContent);
-      expect(listed).toEqual([...context.files, ...context.tooLargeFiles].map((file) => file.name));
+        .flatMap((item) => (item.querySelector('.upload-file-name') ? [item.querySelector('.upload-file-name')?.textContent] : []));
+      expect(listed).toEqual([...context.files.filter((file) => !isPhoto(file)), ...context.tooLargeFiles].map((file) => file.name));
     });
+    // Photos show as thumbnails in the order they will be sent, each removable.
+    expect(inDialog().queryAllByRole('img', { name: /^Photo \d+: / }).map((img) => img.getAttribute('aria-label') ?? img.getAttribute('alt'))).toEqual(
+      photos.map((photo, index) => `Photo ${index + 1}: ${photo.name}`),
+    );
+    expect(inDialog().queryAllByRole('button', { name: /^Remove photo / })).toHaveLength(photos.length);
+    const mixed = photos.length > 0 && photos.length < context.files.length;
+    expect(inDialog().queryByText(PDF_WITH_PHOTOS) !== null).toBe(mixed);
     const listed = [...context.files, ...context.tooLargeFiles];
     expect(inDialog().queryAllByText(FILE_TOO_LARGE)).toHaveLength(listed.filter((file) => file.size > MAX_UPLOAD_BYTES).length);
     const upload = inDialog().getByRole('button', { name: 'Upload' }) as HTMLButtonElement;
@@ -355,6 +403,32 @@ async function expectScreen(state: Snapshot, app: RenderAppResult) {
     }
     return;
   }
+  if (state.matches({ open: 'cancelled' }) && context.files.every(isPhoto)) {
+    // A multipart call stopped midway stores nothing: there is nothing to drop on the server.
+    expect(await inDialog().findByText(`Upload cancelled: nothing of the ${photosText(context.files.length)} was stored.`)).toBeTruthy();
+    expect(inDialog().getByRole('button', { name: 'Done' })).toBeTruthy();
+    return;
+  }
+  if (state.matches({ open: { uploading: 'sendingPhotos' } })) {
+    expect(await inDialog().findByRole('status', { name: 'Uploading' })).toBeTruthy();
+    expect(inDialog().getByText(`Uploading ${photosText(context.files.length)}…`)).toBeTruthy();
+    expect((inDialog().getByRole('button', { name: /^Upload/ }) as HTMLButtonElement).disabled).toBe(true);
+    // A multipart call cannot continue later: no pause.
+    expect(inDialog().queryByRole('button', { name: 'Pause' })).toBeNull();
+    // One call of the variant (spec §7) with every photo as a `file` part, in order.
+    const request = gates.received.get('photos')?.at(-1) as Request;
+    expect(new URL(request.url).pathname).toBe(context.variant === 'service_center' ? '/api/file' : '/api/study-helpers/file');
+    const form = await request.clone().formData();
+    const parts = form.getAll('file').map((part) => (part as File).name + ':' + (part as File).size);
+    expect(parts).toEqual(context.files.map((file) => `${file.name}:${file.size}`));
+    if (context.variant === 'service_center') {
+      expect(form.get('answer_sheet_page_length')).toBe(String(context.answerSheetPageLength));
+      expect(form.get('scanned_at')).toBe(new Date(Math.min(...context.files.map((file) => file.lastModified))).toISOString());
+    } else {
+      expect(form.get('study_helper')).toBe(context.isIntro ? context.studyHelperId : null);
+    }
+    return;
+  }
   if (state.matches({ open: 'cancelled' })) {
     // Cancelling during an upload says so, and the server is told to drop what it kept.
     expect(await inDialog().findByText('Upload cancelled: nothing of scan.pdf was stored.')).toBeTruthy();
@@ -381,6 +455,12 @@ async function expectScreen(state: Snapshot, app: RenderAppResult) {
     expect(await inDialog().findByText(new RegExp(`^Uploaded, but not everything went through\\. ${counts.source}`))).toBeTruthy();
     expect(inDialog().getByText(context.variant === 'service_center' ? 'Open the file and mend the flagged pages in Review.' : 'Open the upload to see each page not matched and why.')).toBeTruthy();
     expect(screen.queryByText(SUCCESS_BANNER)).toBeNull();
+    return;
+  }
+  if (state.matches({ open: 'failed' }) && context.files.every(isPhoto)) {
+    // Refused photos: the banner of spec §8, and the server's reason for them.
+    expect(await inDialog().findByText(`${photosText(context.files.length)}: ${PHOTO_REFUSAL}`)).toBeTruthy();
+    await waitFor(() => expect(screen.getAllByText(VALIDATION_BANNER).length).toBe(2));
     return;
   }
   if (state.matches({ open: 'failed' })) {

@@ -312,6 +312,25 @@ describe('a stateful world', () => {
     expect(file.responses_count).toBeGreaterThan(1);
   });
 
+  it('takes photos of pages as the contract says: 1 to 50 images, no PDF among them, a page each', async () => {
+    signInAs('coordinator');
+    const photos = (count: number, extra: Blob[] = []) => {
+      const form = new FormData();
+      form.set('name', `${count} photos of graded sheets`);
+      for (let i = 1; i <= count; i += 1) form.append('file', new Blob([new Uint8Array(10)], { type: 'image/jpeg' }), `image.jpg`);
+      for (const blob of extra) form.append('file', blob, 'scan.pdf');
+      return fetch(`${BASE}/api/study-helpers/file`, { method: 'POST', body: form });
+    };
+    const taken = await photos(3);
+    expect(taken.status).toBe(201);
+    const { id } = (await taken.json()) as { id: string };
+    expect((await get<{ summary: { pages_read: number } }>(`/api/uploads/${id}`)).summary.pages_read).toBe(3);
+    for (const refused of [await photos(51), await photos(2, [new Blob(['%PDF-1.4'], { type: 'application/pdf' })])]) {
+      expect(refused.status).toBe(400);
+      expect(await refused.json()).toEqual({ detail: { error_type: 'VALIDATION_ERROR', message: expect.any(String) } });
+    }
+  });
+
   it('moves a file through its steps as its records change', async () => {
     const world = mockWorld.world();
     const file = world.files.find((row) => row.process_status === 'success' && row.sent_at === null && world.pages.some((page) => page.fileId === row.id && page.templateId === null))!;

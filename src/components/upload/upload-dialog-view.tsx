@@ -1,5 +1,6 @@
 // The upload dialog as the upload-dialog machine's state says (both variants): the intro-file
-// question, the choosing step (page length or study helper, drop area, chosen files), the offer
+// question, the choosing step (page length or study helper, drop area or camera, chosen files and
+// photos, why they cannot go together), the offer
 // to continue an unfinished upload of the same file, the upload in progress (bytes sent, percent,
 // time left, Pause/Resume, Cancel, a dropped connection's retry), the server's processing, and
 // the outcome (a cancelled upload says nothing of it was stored): success only when everything matched, a warning with the counts and the next step
@@ -13,7 +14,11 @@ import { ProgressBar } from 'primereact/progressbar';
 import { RadioButton } from 'primereact/radiobutton';
 import {
   canUpload,
+  isPhoto,
+  isPhotoSelection,
+  photosLabel,
   retrySecondsLeft,
+  selectionProblem,
   uploadPercent,
   uploadSecondsLeft,
   type UploadDialogEvent,
@@ -25,10 +30,12 @@ import {
 import { bannerMessage } from '../../../machines/result-banner/result-banner.machine';
 import { FileDropZone } from './file-drop-zone';
 import { UploadFileList } from './upload-file-list';
+import { PhotoThumbnails } from './photo-thumbnails';
+import { SelectionProblemMessage } from './selection-problem';
 import './upload.css';
 import { isProgressFinished, progressPercent, progressStreamUrl, useProgressStream } from '../progress/progress-stream';
 import { formatBytes, formatDuration } from '../../lib/format';
-import { reportSummary, UPLOAD_ACCEPTED_TYPES, type UploadDialogSnapshot } from './use-upload-dialog';
+import { CAMERA_ACCEPTED_TYPES, reportSummary, UPLOAD_ACCEPTED_TYPES, type UploadDialogSnapshot } from './use-upload-dialog';
 
 export const UPLOAD_DIALOG_TITLE = 'Upload';
 export const INTRO_QUESTION = 'Is this an intro file?';
@@ -37,6 +44,7 @@ export const PROCESSING_TEXT = 'Uploaded. Reading the pages…';
 export const ALL_MATCHED_TEXT = 'Upload complete: every page went through.';
 export const NOT_EVERYTHING_TEXT = 'Uploaded, but not everything went through.';
 export const PAUSED_TEXT = 'Paused. The part already sent is kept: Resume continues from there.';
+export const CHOOSE_HINT = 'PDF scans, or up to 50 photos of pages (JPEG, PNG, HEIC), one page each.';
 
 export interface UploadDialogViewProps {
   snapshot: UploadDialogSnapshot;
@@ -77,6 +85,8 @@ export function UploadDialogView({ snapshot, send, studyHelperPicker }: UploadDi
   const looking = snapshot.matches({ open: { uploading: 'lookingForEarlier' } });
   const offering = snapshot.matches({ open: { uploading: 'offeringToContinue' } });
   const sending = snapshot.matches({ open: { uploading: 'sending' } });
+  const sendingPhotos = snapshot.matches({ open: { uploading: 'sendingPhotos' } });
+  const retryingPhotos = snapshot.matches({ open: { uploading: { sendingPhotos: 'waitingToRetry' } } });
   const retrying = snapshot.matches({ open: { uploading: { sending: 'waitingToRetry' } } });
   const paused = snapshot.matches({ open: { uploading: 'paused' } });
   const cancelled = snapshot.matches({ open: 'cancelled' });
@@ -111,6 +121,7 @@ export function UploadDialogView({ snapshot, send, studyHelperPicker }: UploadDi
           onClick={() => send({ type: 'UPLOAD' })}
         />
       )}
+      {failed && <Button type="button" label="Try again" outlined onClick={() => send({ type: 'TRY_AGAIN' })} />}
       {(success || warning || failed || cancelled) && <Button type="button" label="Done" onClick={() => send({ type: 'CLOSE' })} />}
     </div>
   );
@@ -148,14 +159,21 @@ export function UploadDialogView({ snapshot, send, studyHelperPicker }: UploadDi
             {context.isIntro && studyHelperPicker}
             <FileDropZone
               accept={UPLOAD_ACCEPTED_TYPES}
+              cameraAccept={CAMERA_ACCEPTED_TYPES}
+              hint={CHOOSE_HINT}
               onChoose={(files) => send({ type: 'CHOOSE_FILES', files })}
               onDrop={(files) => send({ type: 'DROP_FILES', files })}
+              onTakePhotos={(files) => send({ type: 'ADD_PHOTOS', files })}
             />
-            <UploadFileList
-              files={context.files}
-              tooLargeFiles={context.tooLargeFiles}
-              onRemove={(name) => send({ type: 'REMOVE_FILE', name })}
-            />
+            <SelectionProblemMessage problem={selectionProblem(context.files)} />
+            <PhotoThumbnails photos={context.files.filter(isPhoto)} onRemove={(index) => send({ type: 'REMOVE_PHOTO', index })} />
+            {(context.files.some((file) => !isPhoto(file)) || context.tooLargeFiles.length > 0 || context.files.length === 0) && (
+              <UploadFileList
+                files={context.files.filter((file) => !isPhoto(file))}
+                tooLargeFiles={context.tooLargeFiles}
+                onRemove={(name) => send({ type: 'REMOVE_FILE', name })}
+              />
+            )}
             {(context.files.length > 0 || context.tooLargeFiles.length > 0) && (
               <Button
                 type="button"
@@ -187,6 +205,14 @@ export function UploadDialogView({ snapshot, send, studyHelperPicker }: UploadDi
             <p className="upload-transfer">{transferText(context)}</p>
             {retrying && context.retry && <RetryCountdown retry={context.retry} />}
             {paused && <p>{PAUSED_TEXT}</p>}
+          </div>
+        )}
+        {sendingPhotos && (
+          <div role="status" aria-label="Uploading">
+            <p>{`Uploading ${photosLabel(context.files.length)}…`}</p>
+            <ProgressBar value={uploadPercent(context)} showValue={false} style={{ height: '6px' }} aria-label="Bytes sent" />
+            <p className="upload-transfer">{transferText(context)}</p>
+            {retryingPhotos && context.retry && <RetryCountdown retry={context.retry} />}
           </div>
         )}
         {cancelled && <Message severity="info" text={cancelledText(context)} />}
@@ -242,6 +268,7 @@ function earlierText(name: string, earlier: { offset: number; size: number }): s
 
 /** What a cancel left: nothing of the file being sent; files sent before it stay. */
 function cancelledText(context: UploadDialogViewProps['snapshot']['context']): string {
+  if (isPhotoSelection(context.files)) return `Upload cancelled: nothing of the ${photosLabel(context.files.length)} was stored.`;
   const name = context.files[context.currentIndex]?.name;
   const before = context.results.filter((result) => result.status === 'success').length;
   const text = name ? `Upload cancelled: nothing of ${name} was stored.` : 'Upload cancelled: nothing was stored.';

@@ -13,14 +13,21 @@ import {
   type ProcessingReport,
   type UploadFileInput,
   type UploadFileOutput,
+  type UploadPhotosInput,
   type UploadVariant,
 } from '../../../machines/upload-dialog/upload-dialog.machine';
 import { useNotifications, useResultBanner } from '../notifications/notifications-context';
 import { followProcessing } from './upload-processing';
 import { cancelUpload, findEarlierUpload, resumableUploadFile } from './resumable-upload';
+import { uploadPhotos } from './upload-requests';
 
-/** The type the file picker offers and dropped files are filtered by. */
-export const UPLOAD_ACCEPTED_TYPES = 'application/pdf';
+/**
+ * What the file picker offers and dropped files are filtered by: a PDF or photos of pages. HEIC is
+ * named by extension too, as some browsers give it no type.
+ */
+export const UPLOAD_ACCEPTED_TYPES = 'application/pdf,image/*,.heic,.heif';
+/** What the camera button takes: photos only (a phone opens its camera for it). */
+export const CAMERA_ACCEPTED_TYPES = 'image/*';
 
 export type UploadDialogSnapshot = SnapshotFrom<typeof uploadDialogMachine>;
 
@@ -52,6 +59,7 @@ export function useUploadDialog({ variant, onSuccess }: UseUploadDialogOptions) 
         uploadFile: fromPromise<UploadFileOutput, UploadFileInput>(({ input, signal }) => resumableUploadFile(input, signal)),
         findEarlierUpload: fromPromise<EarlierUpload | null, UploadTargetInput>(({ input }) => findEarlierUpload(input)),
         cancelUpload: fromPromise<void, UploadTargetInput>(({ input }) => cancelUpload(input)),
+        uploadPhotos: fromPromise<UploadFileOutput, UploadPhotosInput>(({ input, signal }) => uploadPhotos(input, signal)),
         followProcessing: fromPromise<ProcessingReport, FollowProcessingInput>(({ input, signal }) => followProcessing(input, signal)),
       },
     }),

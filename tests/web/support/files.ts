@@ -15,3 +15,7 @@ export function toBrowserFile(like: FileLike): File {
 export function pdfFile(name: string, size = 2_048, lastModified = 1_700_000_000_000): File {
   return toBrowserFile({ name, size, type: 'application/pdf', lastModified });
 }
+
+export function photoFile(name: string, size = 3_000, lastModified = 1_700_000_100_000, type = 'image/jpeg'): File {
+  return toBrowserFile({ name, size, type, lastModified });
+}

@@ -22,6 +22,7 @@ import {
 } from './views';
 import { joinPrevious, mendPage } from './review-mends';
 import { iso, newId, processedSheets, tick, type FileRow, type UploadRow, type World } from './world';
+import { uploadedPages } from './uploaded-pages';
 
 type S = components['schemas'];
 
@@ -182,8 +183,9 @@ export function fileHandlers(access: WorldAccess): RequestHandler[] {
     http.post('*/api/file', async ({ request }) => {
       const form = await request.formData();
       const name = String(form.get('name') ?? '').trim();
-      const upload = form.get('file');
-      if (name === '' || upload === null || typeof upload === 'string') return refusal(400, 'VALIDATION_ERROR', 'A file and its name are required.');
+      const pages = uploadedPages(form);
+      if (name === '') return refusal(400, 'VALIDATION_ERROR', 'A file and its name are required.');
+      if ('refused' in pages) return refusal(400, 'VALIDATION_ERROR', pages.refused);
       if (world().files.some((file) => file.name === name)) return refusal(409, 'DUPLICATE_FILE', 'This file has already been uploaded.');
       const length = Number(form.get('answer_sheet_page_length') ?? 0);
       const uploadedAt = tick(world());
@@ -354,12 +356,23 @@ export function fileHandlers(access: WorldAccess): RequestHandler[] {
       const form = await request.formData();
       const name = String(form.get('name') ?? '').trim();
       const helper = form.get('study_helper');
-      if (name === '' || form.get('file') === null) return refusal(400, 'VALIDATION_ERROR', 'A file and its name are required.');
+      const pages = uploadedPages(form);
+      if (name === '') return refusal(400, 'VALIDATION_ERROR', 'A file and its name are required.');
+      if ('refused' in pages) return refusal(400, 'VALIDATION_ERROR', pages.refused);
       if (world().uploads.some((upload) => upload.name === name)) return json<S['UploadResult']>({ status: 'error', errorType: 'DUPLICATE_FILE' }, 201);
       const id = newId(world(), 'upload');
       const created_at = tick(world());
       const congregationId = viewer() || (world().congregations[0]?.id ?? '');
-      world().uploads.unshift({ id, name, congregationId, created_at, is_intro: typeof helper === 'string' && helper !== '', process_status: 'success' });
+      world().uploads.unshift({
+        id,
+        name,
+        congregationId,
+        created_at,
+        is_intro: typeof helper === 'string' && helper !== '',
+        process_status: 'success',
+        // A photo is one page.
+        ...(pages.kind === 'photos' ? { pages: pages.photos.length } : {}),
+      });
       world().runningJobs.push(`process_graded_upload/${id}`);
       return json<S['UploadResult']>({ status: 'success', id }, 201);
     }),
@@ -458,6 +471,6 @@ function fileUpload(world: World, file: FileRow): { head: S['UploadListItem']; r
 
 /** A mock upload's pages: a few, all matched, counted from its name so they never change. */
 function uploadSummary(upload: UploadRow): S['UploadSummary'] {
-  const pages = 2 + (upload.name.length % 5);
+  const pages = upload.pages ?? 2 + (upload.name.length % 5);
   return { pages_read: pages, matched: pages, not_matched: 0, blank_dropped: 0 };
 }

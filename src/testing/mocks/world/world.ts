@@ -107,6 +107,8 @@ export interface UploadRow {
   created_at: string;
   is_intro: boolean;
   process_status: S['ProcessStatus'];
+  /** Photos uploaded: one page each (a PDF's pages are counted from its name). */
+  pages?: number;
 }
 
 export interface CourseRow {
