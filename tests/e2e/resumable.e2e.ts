@@ -52,7 +52,7 @@ async function openUploadDialog(page: Page, path: string) {
   await page.goto('/files');
   await page.getByRole('button', { name: 'Upload' }).first().click();
   const dialog = page.getByRole('dialog');
-  await dialog.locator('input[type="file"]').setInputFiles(path);
+  await dialog.getByLabel('Files to upload').setInputFiles(path);
   return dialog;
 }
 
