@@ -71,13 +71,13 @@ describe('slow clients', () => {
     const who = await admin(test.app);
     const upload = startSlowUpload(port, who);
     // While the body is stalled the upload's temporary file exists, and others are answered.
-    await expect.poll(tempFiles, { timeout: 5_000 }).toHaveLength(1);
+    await expect.poll(tempFiles, { timeout: 20_000 }).toHaveLength(1);
     const health = await fetch(`http://127.0.0.1:${port}/healthz`);
     expect(health.status).toBe(200);
     const { afterMs } = await upload.closed;
     expect(afterMs).toBeGreaterThanOrEqual(900);
     expect(afterMs).toBeLessThan(10_000);
-    await expect.poll(tempFiles, { timeout: 5_000 }).toEqual([]);
+    await expect.poll(tempFiles, { timeout: 20_000 }).toEqual([]);
     expect(await test.db.query('SELECT 1 FROM files')).toEqual([]);
   });
 
@@ -100,7 +100,7 @@ describe('slow clients', () => {
     // Kept arriving (a byte every 200 ms) until the end of the check.
     const dribble = setInterval(() => uploads.forEach((upload) => upload.socket.write(' ')), 200);
     try {
-      await expect.poll(tempFiles, { timeout: 10_000 }).toHaveLength(3);
+      await expect.poll(tempFiles, { timeout: 30_000 }).toHaveLength(3);
       const fourth = startSlowUpload(port, who, 0);
       const { answer } = await fourth.closed;
       expect(answer).toMatch(/^HTTP\/1\.1 429 /);
@@ -109,17 +109,17 @@ describe('slow clients', () => {
       const other = await admin(test.app, 'other-admin@test.local');
       const theirs = startSlowUpload(port, other);
       uploads.push(theirs);
-      await expect.poll(tempFiles, { timeout: 10_000 }).toHaveLength(4);
+      await expect.poll(tempFiles, { timeout: 30_000 }).toHaveLength(4);
     } finally {
       clearInterval(dribble);
     }
     await Promise.all(uploads.map((upload) => upload.closed));
     // Once they have ended, the user may upload again.
     const again = startSlowUpload(port, who);
-    await expect.poll(tempFiles, { timeout: 10_000 }).toHaveLength(1);
+    await expect.poll(tempFiles, { timeout: 30_000 }).toHaveLength(1);
     await again.closed;
-    await expect.poll(tempFiles, { timeout: 5_000 }).toEqual([]);
-  });
+    await expect.poll(tempFiles, { timeout: 20_000 }).toEqual([]);
+  }, 120_000);
 
   it('counts the bytes of a resumable upload among them: its PATCH is refused with 429 while three arrive', async () => {
     const who = await admin(test.app, 'resumable-admin@test.local');
@@ -137,7 +137,7 @@ describe('slow clients', () => {
     const uploads = [startSlowUpload(port, who), startSlowUpload(port, who), startSlowUpload(port, who)];
     const dribble = setInterval(() => uploads.forEach((upload) => upload.socket.write(' ')), 200);
     try {
-      await expect.poll(tempFiles, { timeout: 10_000 }).toHaveLength(3);
+      await expect.poll(tempFiles, { timeout: 30_000 }).toHaveLength(3);
       const refused = await write();
       expect(refused.statusCode).toBe(429);
       expect(refused.json()).toEqual({ detail: { error_type: 'TOO_MANY_UPLOADS', message: 'You are already sending 3 uploads. Try again when one of them has arrived.' } });
@@ -147,7 +147,7 @@ describe('slow clients', () => {
     await Promise.all(uploads.map((upload) => upload.closed));
     // Nothing of it was kept; once the others have ended it is written.
     let accepted = await write();
-    await expect.poll(async () => (accepted.statusCode === 429 ? (accepted = await write()) : accepted).statusCode, { timeout: 10_000 }).toBe(204);
+    await expect.poll(async () => (accepted.statusCode === 429 ? (accepted = await write()) : accepted).statusCode, { timeout: 30_000 }).toBe(204);
     expect(accepted.headers['upload-offset']).toBe(String(bytes.length));
-  });
+  }, 120_000);
 });
