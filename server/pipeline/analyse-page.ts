@@ -32,7 +32,7 @@ export interface ProcessedPage {
   source: RasterSource | null;
   dpi: number | null;
   blankness: BlankPageResult | null;
-  /** Set when the page could not be processed (then reason is 'unreadable'). */
+  /** Set when the page could not be processed (then reason is 'unreadable', or 'too_complex'). */
   error: string | null;
   /** Set when only the page image failed (the code results stand). */
   image_error: string | null;
@@ -61,6 +61,14 @@ export function unreadablePage(pageNumber: number): ProcessedPage {
     error: null,
     image_error: null,
   };
+}
+
+/**
+ * A page not read because reading it went past a limit (page-pool): kept, flagged for a person,
+ * and the file goes on. `detail` says which limit.
+ */
+export function tooComplexPage(pageNumber: number, detail: string): ProcessedPage {
+  return { ...unreadablePage(pageNumber), reason: 'too_complex', error: `too large or too complex to read: ${detail}` };
 }
 
 export async function analysePage(

@@ -63,13 +63,26 @@ export class UnreadablePdfError extends Error {
 /** Opens a PDF from disk without reading it into memory. Throws UnreadablePdfError when it is not a readable PDF. */
 export function openScanPdf(path: string): ScanPdf {
   const fd = fs.openSync(path, 'r');
-  let fdOpen = true;
-  const closeFd = () => {
-    if (fdOpen) {
-      fdOpen = false;
-      fs.closeSync(fd);
-    }
-  };
+  try {
+    const pdf = openScanPdfAt(fd);
+    let open = true;
+    const close = () => {
+      pdf.close();
+      if (open) fs.closeSync(fd);
+      open = false;
+    };
+    return { ...pdf, close };
+  } catch (error) {
+    fs.closeSync(fd);
+    throw error;
+  }
+}
+
+/**
+ * Same as openScanPdf over a file descriptor the caller keeps and closes: a page worker reads
+ * through its file's descriptor, which stays the caller's if the worker is stopped mid-page.
+ */
+export function openScanPdfAt(fd: number): ScanPdf {
   const size = fs.fstatSync(fd).size;
   const blocks = new BlockReader(fd, size);
   let stream: mupdf.Stream | undefined;
@@ -77,17 +90,16 @@ export function openScanPdf(path: string): ScanPdf {
     stream = new mupdf.Stream({
       fileSize: () => size,
       read: (memory, offset, length, position) => blocks.read(memory, offset, length, position),
-      close: closeFd,
+      // The descriptor is the caller's.
+      close: () => undefined,
     });
     const doc = openPdf(stream);
     return wrapDocument(doc, () => {
       doc.destroy();
       stream?.destroy();
-      closeFd();
     });
   } catch (error) {
     stream?.destroy();
-    closeFd();
     throw error;
   }
 }
