@@ -12,7 +12,8 @@ import {
   type PageImageOptions,
 } from './page-image';
 import type { Orientation } from './raster';
-import type { PageRaster, RasterSource, ScanPage, UprightJpeg } from './scan-page';
+
+import { PageTooLargeError, type PageRaster, type RasterSource, type ScanPage, type UprightJpeg } from './scan-page';
 
 export interface ProcessedPage {
   /** 1-based. */
@@ -110,6 +111,7 @@ export async function analysePage(
     page.skew = tenthOfDegree(found.skew);
     page.codes = found.codes;
   } catch (error) {
+    if (error instanceof PageTooLargeError) return { finish: Promise.resolve(tooComplexPage(pageNumber, error.message)) };
     return { finish: Promise.resolve({ ...empty, error: describe(error) }) };
   }
   if (options.pageImage === false) return { finish: Promise.resolve(page) };

@@ -9,6 +9,7 @@ import * as mupdf from 'mupdf';
 import { BlockReader } from './block-reader';
 import { lumaOfRgb } from './raster';
 import {
+  PageTooLargeError,
   decodeLoaded,
   hasColour,
   placeOnPage,
@@ -191,8 +192,8 @@ function readLoadedPage(page: mupdf.Page, options: ReadPageOptions): LoadedPage 
   const dpi = dpiWithinBudget(bounds, options.renderDpi ?? RENDER_DPI);
   if (dpi < MIN_READING_DPI) {
     const [width, height] = [bounds[2] - bounds[0], bounds[3] - bounds[1]].map((side) => Math.round(side));
-    // Kept as an unreadable page with this reason (analysePage), the file goes on.
-    throw new Error(`could not be read: too large (a ${width} x ${height} pt page)`);
+    // Kept as a page too complex to read (analysePage), the file goes on.
+    throw new PageTooLargeError(`a ${width} x ${height} pt page`);
   }
   return { raster: renderPage(page, dpi, options) };
 }
