@@ -24,7 +24,8 @@ import { compiledZxing } from './zxing-reader';
 export const PAGE_READ_TIME_LIMIT_MS = 10_000;
 /**
  * How much the process may grow while a page is read: a page within the pixel budget
- * (MAX_PAGE_PIXELS) needs under 100 MB; mupdf alone would go on to 2 GB.
+ * (MAX_PAGE_PIXELS) needs under 100 MB; mupdf alone would go on to 2 GB. The process's resident
+ * memory is what is watched: mupdf's WebAssembly memory is outside any heap limit a worker takes.
  */
 export const PAGE_READ_MEMORY_LIMIT_MB = 512;
 /** How often the process's memory is looked at while a page is read (a cheap /proc read). */
