@@ -173,7 +173,7 @@ export async function processPages(
  * One page worker unless PIPELINE_THREADS says otherwise: a worker's page rasters come from
  * sharp on libuv's threads, and each thread's malloc arena keeps what those rasters took until V8
  * collects them, so a second worker cost the embedded server some 80 MB at its peak (bench) for
- * little speed on two shared cores; the job thread reads with mupdf and stores meanwhile.
+ * little speed on two shared cores; the job thread stores meanwhile.
  */
 export const DEFAULT_PAGE_WORKERS = 1;
 
