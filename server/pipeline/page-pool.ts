@@ -3,7 +3,8 @@
 // ever read on the job's thread (in the embedded server, the thread that answers requests).
 // Reading an untrusted page is bounded: a worker that reads one page for longer than
 // PAGE_READ_TIME_LIMIT_MS, or grows the process by PAGE_READ_MEMORY_LIMIT_MB while reading it, is
-// stopped and replaced; that page is kept as too complex to read and the file goes on.
+// stopped and replaced; that page is kept as too complex to read and the file goes on (a file
+// with SUSPECT_FILE_STRIKES such pages gets a shorter limit for the rest).
 // The workers are the process's, not a file's: files read at once take turns on them.
 import { createHash } from 'node:crypto';
 import { mkdir, rename, writeFile } from 'node:fs/promises';
@@ -28,6 +29,14 @@ export const PAGE_READ_TIME_LIMIT_MS = 10_000;
  * memory is what is watched: mupdf's WebAssembly memory is outside any heap limit a worker takes.
  */
 export const PAGE_READ_MEMORY_LIMIT_MB = 512;
+/**
+ * Pages of one file stopped at a limit after which the file is taken for hostile: its other pages
+ * get SUSPECT_PAGE_TIME_MS each, so a file of bombs holds a worker a second per page, not ten,
+ * and the files taking turns with it are not kept waiting.
+ */
+export const SUSPECT_FILE_STRIKES = 3;
+/** A hostile file's page limit: a scan's page still reads in milliseconds. */
+export const SUSPECT_PAGE_TIME_MS = 1_000;
 /** How often the process's memory is looked at while a page is read (a cheap /proc read). */
 const MEMORY_CHECK_MS = 50;
 /**
@@ -187,6 +196,7 @@ class WorkerGroup {
     entry.waiting.clear();
     for (const [id, request] of requests.reverse()) {
       if (id === readingId) {
+        request.pool.strikes++;
         answer(request, tooComplexPage(request.pageNumber, detail));
       } else if (request.pool.isClosed) {
         answer(request, { ...unreadablePage(request.pageNumber), error: 'page pool closed' });
@@ -210,12 +220,11 @@ class WorkerGroup {
     const rss = process.memoryUsage.rss();
     for (const entry of reading) {
       const { id, since, rss: before } = entry.reading!;
-      const limits = entry.waiting.get(id)?.pool.limits ?? READING_LIMITS;
-      const grownMb = (rss - before) / 2 ** 20;
-      if (grownMb > limits.pageMemoryMb)
-        this.stopReading(entry, `reading it took over ${limits.pageMemoryMb} MB of memory`);
-      else if (now - since > limits.pageTimeMs)
-        this.stopReading(entry, `reading it took over ${limits.pageTimeMs / 1000} s`);
+      const pool = entry.waiting.get(id)?.pool;
+      const memoryMb = pool?.limits.pageMemoryMb ?? READING_LIMITS.pageMemoryMb;
+      const timeMs = pool?.pageTimeMs ?? READING_LIMITS.pageTimeMs;
+      if ((rss - before) / 2 ** 20 > memoryMb) this.stopReading(entry, `reading it took over ${memoryMb} MB of memory`);
+      else if (now - since > timeMs) this.stopReading(entry, `reading it took over ${timeMs / 1000} s`);
     }
   }
 
@@ -293,6 +302,8 @@ export class PagePool {
   readonly queue: { pageNumber: number; resolve: (page: ProcessedPage) => void }[] = [];
   /** Pages sent to a worker and not answered yet. */
   inFlight = 0;
+  /** This file's pages stopped at a reading limit. */
+  strikes = 0;
   private closed = false;
   private readonly group: WorkerGroup;
   private settled: (() => void) | null = null;
@@ -342,6 +353,12 @@ export class PagePool {
 
   get isClosed(): boolean {
     return this.closed;
+  }
+
+  /** How long one of this file's pages may be read: shorter once the file is taken for hostile. */
+  get pageTimeMs(): number {
+    const { pageTimeMs } = this.limits;
+    return this.strikes >= SUSPECT_FILE_STRIKES ? Math.min(pageTimeMs, SUSPECT_PAGE_TIME_MS) : pageTimeMs;
   }
 
   /** Called as each of this file's pages is answered. */

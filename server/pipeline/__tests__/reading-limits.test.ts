@@ -67,6 +67,29 @@ describe('a page past a reading limit', () => {
     expect(others.map((page) => page.code)).toEqual(made.pages.map((page) => page.code));
   }, 60_000);
 
+  it('after three such pages, takes the file for hostile: its other pages get a second each', async () => {
+    // Five bomb pages sharing one content stream of 20 MB of operators, then the scan's pages.
+    const pdf = await PDFDocument.load(fs.readFileSync(made.path));
+    const bomb = pdf.context.register(pdf.context.stream(deflateSync(Buffer.from('q Q\n'.repeat(5 * 1024 * 1024))), { Filter: 'FlateDecode' }));
+    for (let i = 0; i < 5; i++) pdf.insertPage(i, [595, 842]).node.set(PDFName.of('Contents'), bomb);
+    const file = path.join(dir, 'five-bombs.pdf');
+    fs.writeFileSync(file, await pdf.save());
+    const { pages } = await processPages(file, {
+      workers: 1,
+      pageImage: false,
+      expectedPrefixes: SERVICE_CENTER_PREFIXES,
+      readingLimits: { pageTimeMs: 2_000, pageMemoryMb: 512 },
+    });
+    expect(pages.slice(0, 5).map((page) => [page.reason, page.error])).toEqual([
+      ['too_complex', 'too large or too complex to read: reading it took over 2 s'],
+      ['too_complex', 'too large or too complex to read: reading it took over 2 s'],
+      ['too_complex', 'too large or too complex to read: reading it took over 2 s'],
+      ['too_complex', 'too large or too complex to read: reading it took over 1 s'],
+      ['too_complex', 'too large or too complex to read: reading it took over 1 s'],
+    ]);
+    expect(pages.slice(5).map((page) => page.code)).toEqual(made.pages.map((page) => page.code));
+  }, 90_000);
+
   it('is kept as too complex when it is too large to render at a readable resolution', async () => {
     // 14,400 pt square: 3 GB of pixels at 150 dpi, refused before any is drawn.
     const file = await withPage(1, [14_400, 14_400], Buffer.from('0 0 m 14400 14400 l S\n'));
