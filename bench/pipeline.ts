@@ -8,7 +8,7 @@
 //   npx tsx bench/pipeline.ts [--pages 500] [--harsh-pages 200] [--large-mb 1500 | --large-mb 0]
 //                             [--slope 200,600]   (RSS at several sizes instead of one large file)
 //                             [--runs 2]          (times each memory figure is measured)
-//                             [--more]            (also PostgreSQL in the server, PIPELINE_THREADS 2 and 0)
+//                             [--more]            (also PostgreSQL in the server, PIPELINE_THREADS 2)
 //                             [--no-memory]       (speed and codes only)
 import { execFile, spawn } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, readdirSync, renameSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
@@ -245,7 +245,7 @@ for (const file of files) {
   }
   if (MORE) {
     memoryPostgres.push(await measureRss(file, 'postgres'));
-    memoryThreads.push(await measureRss(file, 'pglite', 2), await measureRss(file, 'pglite', 0));
+    memoryThreads.push(await measureRss(file, 'pglite', 2));
   }
 }
 const peaks = (rows: Record<string, number | string>[], sizeMb: number) =>

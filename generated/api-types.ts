@@ -1508,10 +1508,10 @@ export interface components {
             congregation: components["schemas"]["Uuid"] | null;
         };
         /**
-         * @description Why a page has no usable code.
+         * @description Why a page has no usable code (too_complex, the page was not read at all, see ReviewReason).
          * @enum {string}
          */
-        UnrecognizedReason: "no_code_found" | "unreadable" | "unknown_code" | "other_kind";
+        UnrecognizedReason: "no_code_found" | "unreadable" | "unknown_code" | "other_kind" | "too_complex";
         /**
          * @description Why a page is shown to a person in Review. The first six flag the page (it holds the file in
          *     Review until a mend or Ignore Page): no_code_found, unreadable (code unreadable), unknown_code,
@@ -1525,10 +1525,11 @@ export interface components {
          *     that page), page_missing (its sheet is short of pages: information, kept once a person has
          *     looked), scanned_twice (the same paper as another page of this file: a double feed; it makes
          *     no student), already_uploaded (the same paper as a page of an earlier file: a rescan; it makes
-         *     no new student).
+         *     no new student), too_complex (the page was not read: it is too large or too complex, reading it
+         *     went past the reader's time or memory limit; the rest of the file was read).
          * @enum {string}
          */
-        ReviewReason: "no_code_found" | "unreadable" | "unknown_code" | "out_of_order" | "stray_page" | "another_course" | "duplicate_sheet" | "blank_back" | "ambiguous_position" | "page_missing" | "scanned_twice" | "already_uploaded";
+        ReviewReason: "no_code_found" | "unreadable" | "unknown_code" | "out_of_order" | "stray_page" | "another_course" | "duplicate_sheet" | "blank_back" | "ambiguous_position" | "page_missing" | "scanned_twice" | "already_uploaded" | "too_complex";
         /** @description What Review knows beside a page's reason, to act on it in one click. */
         ReviewDetail: {
             /** @description For ambiguous_position, the sheets of the file the page could belong to, in file order. */
@@ -2002,7 +2003,8 @@ export interface components {
          *         "ambiguous_position": 0,
          *         "page_missing": 0,
          *         "scanned_twice": 0,
-         *         "already_uploaded": 0
+         *         "already_uploaded": 0,
+         *         "too_complex": 0
          *       },
          *       "repeat_of": null
          *     }
@@ -2024,6 +2026,7 @@ export interface components {
                 page_missing: number;
                 scanned_twice: number;
                 already_uploaded: number;
+                too_complex: number;
             };
             /**
              * @description The earlier file this one repeats (a batch scanned again): set when at least half of its
@@ -2295,10 +2298,10 @@ export interface components {
         /** @enum {string} */
         UploadPageResult: "matched" | "not_matched" | "blank_dropped";
         /**
-         * @description Why a page was not matched (or, for already_graded, that an earlier scan existed): no_code, unreadable (a code seen but not read, or a page not processed), unknown_code, other_congregation (another congregation's packet), already_graded (see kept), file_archived, not_sent (the file is not being graded), not_packet_page (another kind of code), return_downloaded (the file's return file was downloaded: its grading is closed, the scan was not taken). For a service center's file: in_review (the page waits in Review; detail says why) and ignored (a person set the page aside).
+         * @description Why a page was not matched (or, for already_graded, that an earlier scan existed): no_code, unreadable (a code seen but not read, or a page not processed), unknown_code, other_congregation (another congregation's packet), already_graded (see kept), file_archived, not_sent (the file is not being graded), not_packet_page (another kind of code), return_downloaded (the file's return file was downloaded: its grading is closed, the scan was not taken). For a service center's file: in_review (the page waits in Review; detail says why) and ignored (a person set the page aside). too_complex: the page was not read at all (too large or too complex: reading it went past the reader's time or memory limit).
          * @enum {string}
          */
-        UploadPageReason: "no_code" | "unreadable" | "unknown_code" | "other_congregation" | "already_graded" | "file_archived" | "not_sent" | "not_packet_page" | "return_downloaded" | "in_review" | "ignored";
+        UploadPageReason: "no_code" | "unreadable" | "unknown_code" | "other_congregation" | "already_graded" | "file_archived" | "not_sent" | "not_packet_page" | "return_downloaded" | "in_review" | "ignored" | "too_complex";
         FileRef: {
             id: components["schemas"]["Uuid"];
             name: string;
@@ -4053,7 +4056,8 @@ export interface operations {
                      *         "ambiguous_position": 0,
                      *         "page_missing": 0,
                      *         "scanned_twice": 0,
-                     *         "already_uploaded": 0
+                     *         "already_uploaded": 0,
+                     *         "too_complex": 0
                      *       },
                      *       "repeat_of": null
                      *     }
@@ -6247,8 +6251,8 @@ export const progressMessageStatusValues: ReadonlyArray<FlattenedDeepRequired<co
 export const healthStatusValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["Health"]["status"]> = ["ok", "degraded"];
 export const healthDatabaseValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["Health"]["database"]> = ["ok", "unreachable"];
 export const roleValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["Role"]> = ["scanning_admin", "study_helper_coordinator", "standard_user"];
-export const unrecognizedReasonValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["UnrecognizedReason"]> = ["no_code_found", "unreadable", "unknown_code", "other_kind"];
-export const reviewReasonValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["ReviewReason"]> = ["no_code_found", "unreadable", "unknown_code", "out_of_order", "stray_page", "another_course", "duplicate_sheet", "blank_back", "ambiguous_position", "page_missing", "scanned_twice", "already_uploaded"];
+export const unrecognizedReasonValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["UnrecognizedReason"]> = ["no_code_found", "unreadable", "unknown_code", "other_kind", "too_complex"];
+export const reviewReasonValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["ReviewReason"]> = ["no_code_found", "unreadable", "unknown_code", "out_of_order", "stray_page", "another_course", "duplicate_sheet", "blank_back", "ambiguous_position", "page_missing", "scanned_twice", "already_uploaded", "too_complex"];
 export const reviewMendActionValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["ReviewMendAction"]> = ["moved", "new_sheet", "joined", "code_typed", "template_set", "ignored", "unignored", "duplicate_kept", "student_set", "turned", "new_student"];
 export const pagePatchTurnValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["PagePatch"]["turn"]> = [90, 180, 270];
 export const jobTypeValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["JobType"]> = ["send_to_study_helpers", "process_service_center_upload", "generate_return_file_requested", "process_graded_upload", "remove_abandoned_uploads"];
@@ -6266,7 +6270,7 @@ export const workflowStepValues: ReadonlyArray<FlattenedDeepRequired<components>
 export const uploadResultStatusValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["UploadResult"]["status"]> = ["success", "error"];
 export const uploadKindValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["UploadKind"]> = ["service_center", "graded"];
 export const uploadPageResultValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["UploadPageResult"]> = ["matched", "not_matched", "blank_dropped"];
-export const uploadPageReasonValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["UploadPageReason"]> = ["no_code", "unreadable", "unknown_code", "other_congregation", "already_graded", "file_archived", "not_sent", "not_packet_page", "return_downloaded", "in_review", "ignored"];
+export const uploadPageReasonValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["UploadPageReason"]> = ["no_code", "unreadable", "unknown_code", "other_congregation", "already_graded", "file_archived", "not_sent", "not_packet_page", "return_downloaded", "in_review", "ignored", "too_complex"];
 export const resumableUploadKindValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["ResumableUpload"]["kind"]> = ["service_center", "graded"];
 export const resumableUploadStateValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["ResumableUpload"]["state"]> = ["receiving", "finishing", "accepted", "refused"];
 export const databaseResultStatusValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["DatabaseResult"]["status"]> = ["ok"];

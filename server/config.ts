@@ -35,7 +35,8 @@ export interface Config {
   demoFiles: boolean;
   /**
    * PIPELINE_THREADS: worker threads reading a scan's pages (undefined: the pipeline's default, 1).
-   * Each costs some 80 MB while a file is read; 0 reads on the job's thread.
+   * Each costs some 80 MB while a file is read. At least 1: pages are never read on the job's
+   * thread, where a hostile page would hold every request (page-pool's limits need a worker).
    */
   pipelineThreads: number | undefined;
   /**
@@ -112,7 +113,7 @@ export function loadConfig(env: Env = process.env): Config {
   const sessionTtlHours = parseNumber(text('SESSION_TTL_HOURS') ?? '12', 'SESSION_TTL_HOURS', problems);
 
   const threadsText = text('PIPELINE_THREADS');
-  const pipelineThreads = threadsText === undefined ? undefined : parseInteger(threadsText, 'PIPELINE_THREADS', 0, 16, problems);
+  const pipelineThreads = threadsText === undefined ? undefined : parseInteger(threadsText, 'PIPELINE_THREADS', 1, 16, problems);
 
   const trustProxyHops = parseInteger(text('TRUST_PROXY') ?? '0', 'TRUST_PROXY', 0, 10, problems);
   const bodyTimeoutSeconds = parseInteger(text('BODY_TIMEOUT_SECONDS') ?? '30', 'BODY_TIMEOUT_SECONDS', 1, 3600, problems);

@@ -68,14 +68,14 @@ describe('loadConfig', () => {
     expect(() => loadConfig({ SMTP_URL: 'mail.example.org:25' })).toThrow(/SMTP_URL must start with smtp:\/\/ or smtps:\/\//);
   });
 
-  it('reads PIPELINE_THREADS, from 0 (read on the job thread) to 16', () => {
+  it('reads PIPELINE_THREADS, from 1 to 16 (pages are never read on the job thread)', () => {
     expect(loadConfig({}).trustProxyHops).toBeUndefined();
     expect(loadConfig({ TRUST_PROXY: '1' }).trustProxyHops).toBe(1);
     expect(() => loadConfig({ TRUST_PROXY: 'yes' })).toThrow('TRUST_PROXY must be an integer from 0 to 10');
     expect(loadConfig({}).pipelineThreads).toBeUndefined();
-    expect(loadConfig({ PIPELINE_THREADS: '0' }).pipelineThreads).toBe(0);
+    expect(() => loadConfig({ PIPELINE_THREADS: '0' })).toThrow(/PIPELINE_THREADS must be an integer from 1 to 16/);
     expect(loadConfig({ PIPELINE_THREADS: '1' }).pipelineThreads).toBe(1);
-    expect(() => loadConfig({ PIPELINE_THREADS: 'two' })).toThrow(/PIPELINE_THREADS must be an integer from 0 to 16/);
+    expect(() => loadConfig({ PIPELINE_THREADS: 'two' })).toThrow(/PIPELINE_THREADS must be an integer from 1 to 16/);
   });
 
   it('derives PUBLIC_URL from PORT', () => {

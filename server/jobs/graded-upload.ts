@@ -18,6 +18,7 @@ import { tellUploadReport } from '../workflow/notifications';
 import { JOB, PROGRESS_WRITE_MS, updateProgress } from '../workflow/job-progress';
 import { localCopy, type LocalCopy } from '../workflow/local-copy';
 import type { UploadRow } from '../workflow/upload-staging';
+import { FILES_AT_ONCE } from './job-types';
 import { leasedJob, step, STOP, type RunningJob } from './leased-job';
 import type { JobContext } from './queue';
 import { buildReturnFile } from './return-file';
@@ -40,6 +41,9 @@ export const processGradedUpload = leasedJob<GradedUploadData, GradedUploadRun>(
   targetOf: (data) => data.upload_id,
   dataOf: (uploadId) => ({ upload_id: uploadId }),
   wants: { table: 'graded_uploads', where: `t.process_status = 'pending'`, orderBy: 't.created_at' },
+  // As service-center files: a small upload is read beside a large one (taking turns on the page
+  // workers) rather than waiting for it, so one coordinator's uploads cannot hold up the others'.
+  concurrency: FILES_AT_ONCE,
   expireInSeconds: 23 * 3600,
   load: async (job) => {
     const upload = await pendingUpload(job.db, job.targetId);

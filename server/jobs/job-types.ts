@@ -20,8 +20,8 @@ export const MAX_PROCESSING_ATTEMPTS = 5;
 /** How often each worker looks for work whose worker stopped (crash, restart): half a lease. */
 export const RECOVERY_SWEEP_SECONDS = 5;
 /**
- * Service-center files one process reads at once: a small file passes a large one (they take
- * turns on the process's page workers, server/pipeline/page-pool.ts), and a third waits less.
+ * Uploads (service-center files, graded uploads) one process reads at once, per kind: a small
+ * one passes a large one (they take turns on the process's page workers, server/pipeline/page-pool.ts).
  */
 export const FILES_AT_ONCE = 3;
 

@@ -12,7 +12,8 @@ import {
   type PageImageOptions,
 } from './page-image';
 import type { Orientation } from './raster';
-import type { PageRaster, RasterSource, ScanPage, UprightJpeg } from './scan-page';
+
+import { PageTooLargeError, type PageRaster, type RasterSource, type ScanPage, type UprightJpeg } from './scan-page';
 
 export interface ProcessedPage {
   /** 1-based. */
@@ -32,7 +33,7 @@ export interface ProcessedPage {
   source: RasterSource | null;
   dpi: number | null;
   blankness: BlankPageResult | null;
-  /** Set when the page could not be processed (then reason is 'unreadable'). */
+  /** Set when the page could not be processed (then reason is 'unreadable', or 'too_complex'). */
   error: string | null;
   /** Set when only the page image failed (the code results stand). */
   image_error: string | null;
@@ -61,6 +62,14 @@ export function unreadablePage(pageNumber: number): ProcessedPage {
     error: null,
     image_error: null,
   };
+}
+
+/**
+ * A page not read because reading it went past a limit (page-pool): kept, flagged for a person,
+ * and the file goes on. `detail` says which limit.
+ */
+export function tooComplexPage(pageNumber: number, detail: string): ProcessedPage {
+  return { ...unreadablePage(pageNumber), reason: 'too_complex', error: `too large or too complex to read: ${detail}` };
 }
 
 export async function analysePage(
@@ -102,6 +111,7 @@ export async function analysePage(
     page.skew = tenthOfDegree(found.skew);
     page.codes = found.codes;
   } catch (error) {
+    if (error instanceof PageTooLargeError) return { finish: Promise.resolve(tooComplexPage(pageNumber, error.message)) };
     return { finish: Promise.resolve({ ...empty, error: describe(error) }) };
   }
   if (options.pageImage === false) return { finish: Promise.resolve(page) };

@@ -31,6 +31,8 @@ export type PageReason =
   | 'unreadable'
   /** A QR code was read, but its text is not one of the product's codes. */
   | 'unknown_code'
+  /** The page was not read at all: reading it went past a time or memory limit (page-pool). */
+  | 'too_complex'
   /** One of the product's codes, of a kind not expected here (e.g. a `p` code in a service-center upload). */
   | 'other_kind';
 

@@ -1,8 +1,10 @@
-// Worker threads for process-pages: each analyses whole pages (decode, codes, blank, image) with
-// its own zxing, so the pipeline uses every core. The calling thread reads each page with mupdf
-// as it hands it to a worker (a few ms for a scan JPEG, whose bytes are copied out; more for pages
-// mupdf decodes or renders) and, in a job, writes the results to the database in order. One
-// mupdf for the file rather than one per worker: each instance held 15-20 MB of WebAssembly memory.
+// Worker threads for process-pages: each reads whole pages with its own mupdf and analyses them
+// (decode, codes, blank, image) with its own zxing, so the pipeline uses every core and no PDF is
+// ever read on the job's thread (in the embedded server, the thread that answers requests).
+// Reading an untrusted page is bounded: a worker that reads one page for longer than
+// PAGE_READ_TIME_LIMIT_MS, or grows the process by PAGE_READ_MEMORY_LIMIT_MB while reading it, is
+// stopped and replaced; that page is kept as too complex to read and the file goes on (a file
+// with SUSPECT_FILE_STRIKES such pages gets a shorter limit for the rest).
 // The workers are the process's, not a file's: files read at once take turns on them.
 import { createHash } from 'node:crypto';
 import { mkdir, rename, writeFile } from 'node:fs/promises';
@@ -12,16 +14,54 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 import { Worker } from 'node:worker_threads';
 import { NODE_BUNDLE_OPTIONS } from '../node-bundle';
 import { PROJECT_ROOT } from '../project-root';
-import { describe, unreadablePage, type AnalyseOptions, type ProcessedPage } from './analyse-page';
+import { tooComplexPage, unreadablePage, type AnalyseOptions, type ProcessedPage } from './analyse-page';
 import type { PageWorkerAnswer, PageWorkerRequest, PageWorkerSettings } from './page-worker';
-import { postMoved } from './post-moved';
 import { compiledZxing } from './zxing-reader';
-import { arraysOf, type LoadedPage } from './scan-page';
+
+/**
+ * How long mupdf may read one page: a scan's page takes milliseconds, a rendered one well under a
+ * second even on a busy machine, while a flate bomb's page takes minutes.
+ */
+export const PAGE_READ_TIME_LIMIT_MS = 10_000;
+/**
+ * How much the process may grow while a page is read: a page within the pixel budget
+ * (MAX_PAGE_PIXELS) needs under 100 MB; mupdf alone would go on to 2 GB. The process's resident
+ * memory is what is watched: mupdf's WebAssembly memory is outside any heap limit a worker takes.
+ */
+export const PAGE_READ_MEMORY_LIMIT_MB = 512;
+/**
+ * Pages of one file stopped at a limit after which the file is taken for hostile: its other pages
+ * get SUSPECT_PAGE_TIME_MS each, so a file of bombs holds a worker a second per page, not ten,
+ * and the files taking turns with it are not kept waiting.
+ */
+export const SUSPECT_FILE_STRIKES = 3;
+/** A hostile file's page limit: a scan's page still reads in milliseconds. */
+export const SUSPECT_PAGE_TIME_MS = 1_000;
+/** How often the process's memory is looked at while a page is read (a cheap /proc read). */
+const MEMORY_CHECK_MS = 50;
+/**
+ * A page worker's JavaScript heap: its pixels live outside it (array buffers, WebAssembly), so a
+ * worker that fills this much is stuck in something no page needs.
+ */
+const PAGE_WORKER_HEAP_MB = 256;
+
+/** The limits one page's reading is held to (the defaults above; tests and benchmarks set others). */
+export interface ReadingLimits {
+  pageTimeMs: number;
+  pageMemoryMb: number;
+}
+
+export const READING_LIMITS: ReadingLimits = {
+  pageTimeMs: PAGE_READ_TIME_LIMIT_MS,
+  pageMemoryMb: PAGE_READ_MEMORY_LIMIT_MB,
+};
 
 interface PoolWorker {
   worker: Worker;
   /** Pages sent and not answered yet, by request id. */
   waiting: Map<number, PageRequest>;
+  /** The page mupdf is reading now (one at a time: it reads synchronously), since when, and the process's size then. */
+  reading: { id: number; since: number; rss: number } | null;
   /** The file whose settings the worker was last sent (it analyses by them until told others). */
   settingsOf: PagePool | null;
   /** Removes the group's listeners, before the worker waits for another file. */
@@ -54,6 +94,8 @@ class WorkerGroup {
   readonly pools: PagePool[] = [];
   private nextTurn = 0;
   private nextRequestId = 1;
+  /** Watches the reading workers' time and memory while any reads. */
+  private watch: NodeJS.Timeout | null = null;
 
   constructor(readonly script: PageWorkerScript) {}
 
@@ -80,14 +122,6 @@ class WorkerGroup {
       if (target.waiting.size >= PAGES_AT_ONCE_PER_WORKER) return;
       this.nextTurn = this.pools.indexOf(pool) + 1;
       const { pageNumber, resolve } = pool.queue.shift()!;
-      let loaded: LoadedPage;
-      try {
-        loaded = pool.readPage(pageNumber);
-      } catch (error) {
-        // As analysePage keeps a page that cannot be read: that page alone is unreadable.
-        resolve({ ...unreadablePage(pageNumber), error: describe(error) });
-        continue;
-      }
       if (target.settingsOf !== pool) {
         // A worker reads each page by the settings it last had when the page came.
         target.worker.postMessage({ type: 'file', ...pool.settings } satisfies PageWorkerRequest);
@@ -96,11 +130,7 @@ class WorkerGroup {
       const id = this.nextRequestId++;
       target.waiting.set(id, { pool, pageNumber, resolve });
       pool.inFlight++;
-      postMoved(
-        target.worker,
-        { type: 'page', id, pageNumber, loaded } satisfies PageWorkerRequest,
-        arraysOf(loaded),
-      );
+      target.worker.postMessage({ type: 'page', id, pageNumber } satisfies PageWorkerRequest);
     }
   }
 
@@ -117,7 +147,10 @@ class WorkerGroup {
   async leave(pool: PagePool): Promise<void> {
     const index = this.pools.indexOf(pool);
     if (index >= 0) this.pools.splice(index, 1);
-    for (const entry of this.workers) if (entry.settingsOf === pool) entry.settingsOf = null;
+    for (const entry of this.workers) {
+      if (entry.settingsOf === pool) entry.settingsOf = null;
+      entry.worker.postMessage({ type: 'forget', fd: pool.settings.fd } satisfies PageWorkerRequest);
+    }
     if (this.pools.length > 0) {
       this.dispatch();
       return;
@@ -148,10 +181,63 @@ class WorkerGroup {
     await Promise.all(stuck.map((entry) => entry.worker.terminate()));
   }
 
+  /**
+   * Stops a worker whose page went past a limit and starts afresh without it: that page is kept
+   * as too complex to read, the worker's other pages go back to the front of their files' queues.
+   */
+  private stopReading(entry: PoolWorker, detail: string): void {
+    const index = this.workers.indexOf(entry);
+    if (index >= 0) this.workers.splice(index, 1);
+    entry.stopListening();
+    void entry.worker.terminate();
+    const readingId = entry.reading?.id;
+    entry.reading = null;
+    const requests = [...entry.waiting.entries()];
+    entry.waiting.clear();
+    for (const [id, request] of requests.reverse()) {
+      if (id === readingId) {
+        request.pool.strikes++;
+        answer(request, tooComplexPage(request.pageNumber, detail));
+      } else if (request.pool.isClosed) {
+        answer(request, { ...unreadablePage(request.pageNumber), error: 'page pool closed' });
+      } else {
+        request.pool.inFlight--;
+        request.pool.queue.unshift({ pageNumber: request.pageNumber, resolve: request.resolve });
+      }
+    }
+    this.dispatch();
+  }
+
+  /** Called every MEMORY_CHECK_MS while some worker reads a page; stops when none does. */
+  private checkReading(): void {
+    const reading = this.workers.filter((entry) => entry.reading !== null);
+    if (reading.length === 0) {
+      if (this.watch) clearInterval(this.watch);
+      this.watch = null;
+      return;
+    }
+    const now = Date.now();
+    const rss = process.memoryUsage.rss();
+    for (const entry of reading) {
+      const { id, since, rss: before } = entry.reading!;
+      const pool = entry.waiting.get(id)?.pool;
+      const memoryMb = pool?.limits.pageMemoryMb ?? READING_LIMITS.pageMemoryMb;
+      const timeMs = pool?.pageTimeMs ?? READING_LIMITS.pageTimeMs;
+      if ((rss - before) / 2 ** 20 > memoryMb) this.stopReading(entry, `reading it took over ${memoryMb} MB of memory`);
+      else if (now - since > timeMs) this.stopReading(entry, `reading it took over ${timeMs / 1000} s`);
+    }
+  }
+
   private spawn(): PoolWorker {
     const worker = takeWarmWorker(this.script) ?? startWorker(this.script);
-    const entry: PoolWorker = { worker, waiting: new Map(), settingsOf: null, stopListening: () => undefined };
+    const entry: PoolWorker = { worker, waiting: new Map(), reading: null, settingsOf: null, stopListening: () => undefined };
     const failAll = (reason: string) => {
+      entry.stopListening();
+      // A worker that died reading a page (out of heap, say): that page is the one to blame.
+      if (entry.reading) {
+        this.stopReading(entry, reason);
+        return;
+      }
       const index = this.workers.indexOf(entry);
       // Waiting pages get a fresh worker.
       if (index >= 0) this.workers.splice(index, 1);
@@ -160,10 +246,22 @@ class WorkerGroup {
       for (const request of failed) answer(request, { ...unreadablePage(request.pageNumber), error: reason });
       this.dispatch();
     };
-    const onMessage = ({ id, page }: PageWorkerAnswer) => {
-      const request = entry.waiting.get(id);
-      entry.waiting.delete(id);
-      if (request) answer(request, page);
+    const onMessage = (message: PageWorkerAnswer) => {
+      if (message.type === 'reading') {
+        entry.reading = { id: message.id, since: Date.now(), rss: process.memoryUsage.rss() };
+        if (!this.watch) {
+          this.watch = setInterval(() => this.checkReading(), MEMORY_CHECK_MS);
+          this.watch.unref();
+        }
+        return;
+      }
+      if (message.type === 'read') {
+        entry.reading = null;
+        return;
+      }
+      const request = entry.waiting.get(message.id);
+      entry.waiting.delete(message.id);
+      if (request) answer(request, message.page);
       this.dispatch();
     };
     const onError = (error: Error) => failAll(`page worker failed: ${error.message}`);
@@ -198,35 +296,37 @@ function groupFor(script: PageWorkerScript): WorkerGroup {
   return group;
 }
 
-/** A file's pages, analysed by the process's shared page workers (WorkerGroup). */
+/** A file's pages, read and analysed by the process's shared page workers (WorkerGroup). */
 export class PagePool {
   /** Pages asked for and not sent to a worker yet, in the order asked. */
   readonly queue: { pageNumber: number; resolve: (page: ProcessedPage) => void }[] = [];
   /** Pages sent to a worker and not answered yet. */
   inFlight = 0;
+  /** This file's pages stopped at a reading limit. */
+  strikes = 0;
   private closed = false;
   private readonly group: WorkerGroup;
   private settled: (() => void) | null = null;
 
   /**
-   * `size`: the workers this file may use (shared with the files read meanwhile); `script`
-   * from pageWorkerScript(); `readPage` reads a page with mupdf (ScanPdf's readLoadedPage),
-   * called as the page is sent to a worker, not before.
+   * `size`: the workers this file may use (shared with the files read meanwhile); `settings`
+   * name the file by a descriptor the caller keeps open until close() is done; `script` from
+   * pageWorkerScript().
    */
   constructor(
     readonly size: number,
     readonly settings: PageWorkerSettings,
     script: PageWorkerScript,
-    readonly readPage: (pageNumber: number) => LoadedPage,
+    readonly limits: ReadingLimits = READING_LIMITS,
   ) {
     this.group = groupFor(script);
     this.group.pools.push(this);
   }
 
   /**
-   * Never rejects: a page whose worker died comes back as an unreadable page. Pages wait here
-   * until a worker has room, so a slow page holds up only its own worker: the other one goes on
-   * with the pages asked for after it.
+   * Never rejects: a page whose worker died comes back as an unreadable page, one that went past
+   * a reading limit as a page too complex to read. Pages wait here until a worker has room, so a
+   * slow page holds up only its own worker: the other one goes on with the pages asked for after it.
    */
   analyse(pageNumber: number): Promise<ProcessedPage> {
     if (this.closed) throw new Error('page pool closed');
@@ -251,6 +351,16 @@ export class PagePool {
     await this.group.leave(this);
   }
 
+  get isClosed(): boolean {
+    return this.closed;
+  }
+
+  /** How long one of this file's pages may be read: shorter once the file is taken for hostile. */
+  get pageTimeMs(): number {
+    const { pageTimeMs } = this.limits;
+    return this.strikes >= SUSPECT_FILE_STRIKES ? Math.min(pageTimeMs, SUSPECT_PAGE_TIME_MS) : pageTimeMs;
+  }
+
   /** Called as each of this file's pages is answered. */
   settle(): void {
     if (this.inFlight === 0) this.settled?.();
@@ -265,6 +375,7 @@ function startWorker({ url, tsx, zxing }: PageWorkerScript): Worker {
     workerData: { workerUrl: url, tsxLoader: tsx ? TSX_LOADER : null, zxing },
     // A worker under tsx registers its own TypeScript loader; inherited flags would register a second.
     execArgv: [],
+    resourceLimits: { maxOldGenerationSizeMb: PAGE_WORKER_HEAP_MB },
   });
 }
 

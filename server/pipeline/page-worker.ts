@@ -1,42 +1,55 @@
-// A page worker (see page-pool): analyses the pages it is sent on its own thread and posts each
-// result back. Pages come as mupdf read them on the thread that has the PDF open (LoadedPage), so
-// a worker needs no mupdf of its own. Two pages may be in progress at once, so one's JPEG decodes
-// (sharp, on libuv's threads) while the other's codes are searched here.
+// A page worker (see page-pool): reads the pages it is sent with its own mupdf and analyses them
+// on its own thread, posting each result back. Reading is where a hostile PDF costs (a flate bomb,
+// a huge page), so it happens here, where the pool can time it and stop this thread, never on the
+// server's. Two pages may be in progress at once, so one's JPEG decodes (sharp, on libuv's
+// threads) while the other's codes are searched here.
 import { parentPort, workerData } from 'node:worker_threads';
 import { analysePage, describe, unreadablePage, type AnalyseOptions, type ProcessedPage } from './analyse-page';
 import { postMoved } from './post-moved';
-import { scanPageOf, type LoadedPage } from './scan-page';
+import { openScanPdfAt, type ScanPdf } from './read-page';
+import { scanPageOf } from './scan-page';
 import { useCompiledZxing } from './zxing-reader';
 
 useCompiledZxing((workerData as { zxing: WebAssembly.Module }).zxing);
 
-/** How a file's pages are analysed: sent as a worker is given to a file's pool. */
+/** How a file's pages are read and analysed: sent as a worker is given to a file's pool. */
 export interface PageWorkerSettings {
+  /** The file's descriptor, opened (and closed) by the pool's caller: it outlives a stopped worker. */
+  fd: number;
   colour: boolean;
   options: AnalyseOptions;
 }
 
 export type PageWorkerRequest =
   | ({ type: 'file' } & PageWorkerSettings)
-  /** `id` names the request in the answer: files read at once share workers (page-pool). */
-  | { type: 'page'; id: number; pageNumber: number; loaded: LoadedPage }
+  /** `id` names the request in the answers: files read at once share workers (page-pool). */
+  | { type: 'page'; id: number; pageNumber: number }
+  /** The file is done: close what this worker has open of it. */
+  | { type: 'forget'; fd: number }
   | { type: 'close' };
 
-/** What a worker posts back for each page request. */
-export interface PageWorkerAnswer {
-  id: number;
-  page: ProcessedPage;
-}
+/**
+ * What a worker posts for each page request: when mupdf starts and stops reading it (the pool
+ * times that), then the page.
+ */
+export type PageWorkerAnswer =
+  | { type: 'reading'; id: number }
+  | { type: 'read'; id: number }
+  | { type: 'page'; id: number; page: ProcessedPage };
 
 const port = parentPort;
 if (!port) throw new Error('page-worker runs in a worker thread');
 /** A worker may start before its file is known (page-pool's warm workers): settings come by message. */
-let settings: PageWorkerSettings = { colour: false, options: {} };
+let settings: PageWorkerSettings = { fd: -1, colour: false, options: {} };
+/** The files this worker has open, by descriptor: it takes turns between files read at once. */
+const open = new Map<number, ScanPdf>();
 let inProgress = 0;
 let closing = false;
 
 function closeWhenIdle(): void {
   if (!closing || inProgress > 0) return;
+  for (const pdf of open.values()) pdf.close();
+  open.clear();
   port!.close();
 }
 
@@ -47,22 +60,40 @@ port.on('message', (request: PageWorkerRequest) => {
     return;
   }
   if (request.type === 'file') {
-    settings = { colour: request.colour, options: request.options };
+    settings = { fd: request.fd, colour: request.colour, options: request.options };
     return;
   }
-  const { id, pageNumber, loaded } = request;
-  const { colour, options } = settings;
+  if (request.type === 'forget') {
+    open.get(request.fd)?.close();
+    open.delete(request.fd);
+    return;
+  }
+  const { id, pageNumber } = request;
+  const { fd, colour, options } = settings;
   inProgress++;
   void (async () => {
     try {
+      // Synchronous: nothing else runs on this thread until mupdf is done, or the pool stops it.
+      port.postMessage({ type: 'reading', id } satisfies PageWorkerAnswer);
+      let read: () => ReturnType<typeof scanPageOf>;
+      try {
+        let pdf = open.get(fd);
+        if (!pdf) open.set(fd, (pdf = openScanPdfAt(fd)));
+        const loaded = pdf.readLoadedPage(pageNumber, { colour });
+        read = () => scanPageOf(loaded, { colour });
+      } catch (error) {
+        read = () => {
+          throw error;
+        };
+      }
+      port.postMessage({ type: 'read', id } satisfies PageWorkerAnswer);
       // As a promise, so a page that fails here is kept as unreadable by analysePage.
-      const reading = Promise.resolve().then(() => scanPageOf(loaded, { colour }));
-      const { finish } = await analysePage(pageNumber, reading, options);
+      const { finish } = await analysePage(pageNumber, Promise.resolve().then(read), options);
       const page = await finish;
-      postMoved(port, { id, page } satisfies PageWorkerAnswer, [page.image?.jpeg]);
+      postMoved(port, { type: 'page', id, page } satisfies PageWorkerAnswer, [page.image?.jpeg]);
     } catch (error) {
       // analysePage keeps page errors in the page; this is only a last resort.
-      port.postMessage({ id, page: { ...unreadablePage(pageNumber), error: describe(error) } } satisfies PageWorkerAnswer);
+      port.postMessage({ type: 'page', id, page: { ...unreadablePage(pageNumber), error: describe(error) } } satisfies PageWorkerAnswer);
     } finally {
       inProgress--;
       closeWhenIdle();

@@ -5,7 +5,8 @@
 import { analysePage, type ProcessedPage } from './analyse-page';
 import type { CodePrefix } from './codes';
 import type { PageImageOptions } from './page-image';
-import { PagePool, pageWorkerScript } from './page-pool';
+import * as fs from 'node:fs';
+import { PagePool, pageWorkerScript, type ReadingLimits } from './page-pool';
 import { openScanPdf } from './read-page';
 import type { ScanPage } from './scan-page';
 
@@ -34,15 +35,16 @@ export interface ProcessPagesOptions {
   onProgress?: (progress: ProcessProgress) => void | Promise<void>;
   signal?: AbortSignal;
   /**
-   * Worker threads that analyse pages while this thread hands them over (and stores them): the
-   * process's, shared with the files read meanwhile (page-pool). Default: 1 (DEFAULT_PAGE_WORKERS);
-   * 0 analyses on this thread. Files of fewer than MIN_PAGES_FOR_WORKERS pages are always
-   * analysed here (starting workers costs more).
+   * Worker threads that read and analyse pages while this thread hands them over (and stores
+   * them): the process's, shared with the files read meanwhile (page-pool), each page's reading
+   * held to its limits. Default: 1 (DEFAULT_PAGE_WORKERS); 0 reads and analyses on this thread,
+   * with no limits (tools and tests only: a hostile page then holds this thread).
    */
   workers?: number;
+  /** The limits of one page's reading in a worker; default READING_LIMITS. */
+  readingLimits?: ReadingLimits;
 }
 
-export const MIN_PAGES_FOR_WORKERS = 6;
 /**
  * Pages asked of the pool, per worker, ahead of the one being handed over. The pool gives each
  * worker PAGES_AT_ONCE_PER_WORKER at a time; the rest let a worker go on past a slow page on the
@@ -79,10 +81,15 @@ export async function processPages(
 
     const colour = !!options.colour;
     const workers = pageWorkerCount(options.workers);
-    if (workers > 0 && count - start + 1 >= MIN_PAGES_FOR_WORKERS) {
+    if (workers > 0) {
+      // Only its page count was wanted here: the workers open the file themselves.
+      pdf.close();
+      // The workers read through a descriptor of this thread's: it stays open if one is stopped.
+      const fd = fs.openSync(path, 'r');
       const pool = new PagePool(
         workers,
         {
+          fd,
           colour,
           options: {
             ...(options.expectedPrefixes
@@ -92,7 +99,7 @@ export async function processPages(
           },
         },
         await pageWorkerScript(),
-        (pageNumber) => pdf.readLoadedPage(pageNumber, { colour }),
+        options.readingLimits,
       );
       try {
         const analysed = new Map<number, Promise<ProcessedPage>>();
@@ -115,6 +122,7 @@ export async function processPages(
         }
       } finally {
         await pool.close();
+        fs.closeSync(fd);
       }
       return { count, failed, pages };
     }
@@ -165,7 +173,7 @@ export async function processPages(
  * One page worker unless PIPELINE_THREADS says otherwise: a worker's page rasters come from
  * sharp on libuv's threads, and each thread's malloc arena keeps what those rasters took until V8
  * collects them, so a second worker cost the embedded server some 80 MB at its peak (bench) for
- * little speed on two shared cores; the job thread reads with mupdf and stores meanwhile.
+ * little speed on two shared cores; the job thread stores meanwhile.
  */
 export const DEFAULT_PAGE_WORKERS = 1;
 

@@ -9,6 +9,7 @@ import * as mupdf from 'mupdf';
 import { BlockReader } from './block-reader';
 import { lumaOfRgb } from './raster';
 import {
+  PageTooLargeError,
   decodeLoaded,
   hasColour,
   placeOnPage,
@@ -63,13 +64,26 @@ export class UnreadablePdfError extends Error {
 /** Opens a PDF from disk without reading it into memory. Throws UnreadablePdfError when it is not a readable PDF. */
 export function openScanPdf(path: string): ScanPdf {
   const fd = fs.openSync(path, 'r');
-  let fdOpen = true;
-  const closeFd = () => {
-    if (fdOpen) {
-      fdOpen = false;
-      fs.closeSync(fd);
-    }
-  };
+  try {
+    const pdf = openScanPdfAt(fd);
+    let open = true;
+    const close = () => {
+      pdf.close();
+      if (open) fs.closeSync(fd);
+      open = false;
+    };
+    return { ...pdf, close };
+  } catch (error) {
+    fs.closeSync(fd);
+    throw error;
+  }
+}
+
+/**
+ * Same as openScanPdf over a file descriptor the caller keeps and closes: a page worker reads
+ * through its file's descriptor, which stays the caller's if the worker is stopped mid-page.
+ */
+export function openScanPdfAt(fd: number): ScanPdf {
   const size = fs.fstatSync(fd).size;
   const blocks = new BlockReader(fd, size);
   let stream: mupdf.Stream | undefined;
@@ -77,17 +91,16 @@ export function openScanPdf(path: string): ScanPdf {
     stream = new mupdf.Stream({
       fileSize: () => size,
       read: (memory, offset, length, position) => blocks.read(memory, offset, length, position),
-      close: closeFd,
+      // The descriptor is the caller's.
+      close: () => undefined,
     });
     const doc = openPdf(stream);
     return wrapDocument(doc, () => {
       doc.destroy();
       stream?.destroy();
-      closeFd();
     });
   } catch (error) {
     stream?.destroy();
-    closeFd();
     throw error;
   }
 }
@@ -179,8 +192,8 @@ function readLoadedPage(page: mupdf.Page, options: ReadPageOptions): LoadedPage 
   const dpi = dpiWithinBudget(bounds, options.renderDpi ?? RENDER_DPI);
   if (dpi < MIN_READING_DPI) {
     const [width, height] = [bounds[2] - bounds[0], bounds[3] - bounds[1]].map((side) => Math.round(side));
-    // Kept as an unreadable page with this reason (analysePage), the file goes on.
-    throw new Error(`could not be read: too large (a ${width} x ${height} pt page)`);
+    // Kept as a page too complex to read (analysePage), the file goes on.
+    throw new PageTooLargeError(`a ${width} x ${height} pt page`);
   }
   return { raster: renderPage(page, dpi, options) };
 }

@@ -12,6 +12,14 @@ import { lumaOfRgb, type GreyRaster } from './raster';
 // every page is decoded and encoded once, so that cache only holds memory.
 sharp.cache(false);
 
+/** A page larger than the pixel budget allows at read-page's MIN_READING_DPI: it is refused, not read. */
+export class PageTooLargeError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'PageTooLargeError';
+  }
+}
+
 export type RasterSource = 'embedded_image' | 'rendered';
 
 export interface PageRaster extends GreyRaster {

@@ -35,8 +35,8 @@ export function keptSheetSql(sheet: string): string {
   return `EXISTS (SELECT 1 FROM pages kp WHERE kp.answer_sheet_id = ${sheet}.id AND NOT kp.ignored)`;
 }
 
-/** Flag reasons of a page without a usable code (the unrecognized pages). */
-export const NO_CODE_FLAGS = ['no_code_found', 'unreadable', 'unknown_code'] as const;
+/** Flag reasons of a page without a usable code (the unrecognized pages); too_complex: not read at all. */
+export const NO_CODE_FLAGS = ['no_code_found', 'unreadable', 'unknown_code', 'too_complex'] as const;
 
 /** Flagged pages still waiting for a person (a mend, or Ignore Page). */
 export function flaggedPageSql(page: string): string {

@@ -158,6 +158,8 @@ function flagWords(page: SplitSheetPage): string {
       return ': could belong to more than one sheet; waits in Review';
     case 'page_missing':
       return `: page ${page.detail?.missing_pages?.join(', ')} missing`;
+    case 'too_complex':
+      return ': too large or too complex to read; check the scan and upload it again, or ignore the page in Review';
     case null:
       return '';
     default:

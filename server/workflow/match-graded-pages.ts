@@ -34,7 +34,8 @@ export type GradedPageOutcome =
   | 'unknown_code'
   | 'other_kind'
   | 'unrecognized'
-  | 'unreadable';
+  | 'unreadable'
+  | 'too_complex';
 
 export interface GradedPageInput {
   page_number: number;
@@ -103,6 +104,11 @@ export function matchGradedPages(
   };
 
   for (const page of pages) {
+    if (page.reason === 'too_complex') {
+      add(page.page_number, 'too_complex', null, 'This page is too large or too complex to read. Check the scan and upload it again.');
+      front = null;
+      continue;
+    }
     if (page.read_error !== null) {
       add(page.page_number, 'unreadable', null, `The page could not be read: ${page.read_error}`);
       front = null;

@@ -18,6 +18,7 @@ const FLAG_WORDS: Record<string, string> = {
   out_of_order: 'out of order',
   stray_page: 'stray page',
   another_course: 'another course',
+  too_complex: 'too large or too complex to read',
 };
 
 function escapeHtml(text: string): string {

@@ -9,7 +9,7 @@
 import type { Schemas } from '../contract/types';
 import { sqlState, type Database } from '../db/database';
 import { badRequest, conflict, conflictError, FILE_NOT_FOUND, HttpError, notFound } from '../http-error';
-import { keptSheetSql, sentOrSendingSql } from './file-steps';
+import { keptSheetSql, NO_CODE_FLAGS, sentOrSendingSql } from './file-steps';
 import { resolveCodes } from './resolve-codes';
 import { readCodeText } from '../pipeline/codes';
 
@@ -437,9 +437,9 @@ export async function setTemplate(db: Database, pageId: string, templateId: stri
     const page = await lockPage(tx, pageId);
     await tx.query(
       `UPDATE pages SET template_id = $2,
-              flag = CASE WHEN $2::uuid IS NOT NULL AND flag IN ('no_code_found', 'unreadable', 'unknown_code') THEN NULL ELSE flag END
+              flag = CASE WHEN $2::uuid IS NOT NULL AND flag = ANY($3::text[]) THEN NULL ELSE flag END
        WHERE id = $1`,
-      [pageId, templateId],
+      [pageId, templateId, NO_CODE_FLAGS],
     );
     await record(tx, page.file_id, [pageId], 'template_set', by);
   });

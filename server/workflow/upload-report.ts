@@ -32,6 +32,7 @@ export const OUTCOME_MEANINGS: Record<string, OutcomeMeaning> = {
   other_kind: { result: 'not_matched', reason: 'not_packet_page', kept: false },
   unrecognized: { result: 'not_matched', reason: 'no_code', kept: false },
   unreadable: { result: 'not_matched', reason: 'unreadable', kept: false },
+  too_complex: { result: 'not_matched', reason: 'too_complex', kept: false },
 };
 
 /** A page still being read (no outcome yet) is read, nothing more. */

@@ -160,7 +160,7 @@ let problems = 0;
 const statsWith = (flagged: number) => ({
   pages: 4, sheets: 2, unrecognized: flagged, mismatched: 0, ignored: 0, unassigned: 0, duplicates: 0, missing_student: 0, missing_lesson: 0,
   flagged,
-  reasons: { no_code_found: flagged, unreadable: 0, unknown_code: 0, out_of_order: 0, stray_page: 0, another_course: 0, duplicate_sheet: 0, blank_back: 0, ambiguous_position: 0, page_missing: 0, scanned_twice: 0, already_uploaded: 0 },
+  reasons: { no_code_found: flagged, unreadable: 0, unknown_code: 0, out_of_order: 0, stray_page: 0, another_course: 0, duplicate_sheet: 0, blank_back: 0, ambiguous_position: 0, page_missing: 0, scanned_twice: 0, already_uploaded: 0, too_complex: 0 },
 });
 
 function processed(variant: UploadDialogInput['variant'], flagged: number): Response {

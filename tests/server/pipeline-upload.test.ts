@@ -213,6 +213,8 @@ describe('processing an uploaded scan (split by codes)', () => {
         page_missing: 0,
         scanned_twice: 0,
         already_uploaded: 0,
+        // No page of the standard scan is past a reading limit.
+        too_complex: 0,
       },
       repeat_of: null,
       pages: 30,

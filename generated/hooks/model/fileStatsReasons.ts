@@ -46,4 +46,6 @@ export type FileStatsReasons = {
   scanned_twice: number;
   /** @minimum 0 */
   already_uploaded: number;
+  /** @minimum 0 */
+  too_complex: number;
 };

@@ -31,7 +31,8 @@ identity that more than one sheet of the file could take: an earlier sheet is st
 that page), page_missing (its sheet is short of pages: information, kept once a person has
 looked), scanned_twice (the same paper as another page of this file: a double feed; it makes
 no student), already_uploaded (the same paper as a page of an earlier file: a rescan; it makes
-no new student).
+no new student), too_complex (the page was not read: it is too large or too complex, reading it
+went past the reader's time or memory limit; the rest of the file was read).
 
  */
 export type ReviewReason = typeof ReviewReason[keyof typeof ReviewReason];
@@ -51,4 +52,5 @@ export const ReviewReason = {
   page_missing: 'page_missing',
   scanned_twice: 'scanned_twice',
   already_uploaded: 'already_uploaded',
+  too_complex: 'too_complex',
 } as const;

@@ -19,7 +19,7 @@ congregation's data), `admin` (scanning_admin only).
  */
 
 /**
- * Why a page has no usable code.
+ * Why a page has no usable code (too_complex, the page was not read at all, see ReviewReason).
  */
 export type UnrecognizedReason = typeof UnrecognizedReason[keyof typeof UnrecognizedReason];
 
@@ -30,4 +30,5 @@ export const UnrecognizedReason = {
   unreadable: 'unreadable',
   unknown_code: 'unknown_code',
   other_kind: 'other_kind',
+  too_complex: 'too_complex',
 } as const;

@@ -35,6 +35,7 @@ const FLAG_WORDS: Record<PageFlag, string> = {
   page_missing: 'a page of its response is missing',
   scanned_twice: 'scanned twice (a copy of another page of this file)',
   already_uploaded: 'already uploaded in an earlier file',
+  too_complex: 'too large or too complex to read (check the scan and upload it again, or ignore the page)',
 };
 
 interface FilePageRow {

@@ -208,6 +208,7 @@ export async function loadFileStats(db: Database, fileId: string, scope: string 
     no_code_found: flagCount('no_code_found'),
     unreadable: flagCount('unreadable'),
     unknown_code: flagCount('unknown_code'),
+    too_complex: flagCount('too_complex'),
     out_of_order: flagCount('out_of_order'),
     stray_page: flagCount('stray_page'),
     another_course: flagCount('another_course'),

@@ -15,6 +15,7 @@ export const REVIEW_REASON_LABEL: Record<ReviewReason, string> = {
   page_missing: 'Page missing',
   scanned_twice: 'Scanned twice',
   already_uploaded: 'Already uploaded',
+  too_complex: 'Too large or too complex to read',
 };
 
 export const REVIEW_REASON_HINT: Record<ReviewReason, string> = {
@@ -34,6 +35,8 @@ export const REVIEW_REASON_HINT: Record<ReviewReason, string> = {
     'The same paper as another page of this file (fed twice): ignore this copy. It made no student.',
   already_uploaded:
     'This paper was uploaded before: ignore the page if it is a rescan. It made no new student; its response is the earlier student’s. If it is other paper, give its response a New Student.',
+  too_complex:
+    'This page is too large or too complex to read. Check the scan and upload it again, or Ignore Page.',
 };
 
 /** The order Action Items list them in: what holds the file first. */
@@ -41,6 +44,7 @@ export const REVIEW_REASONS: readonly ReviewReason[] = [
   'no_code_found',
   'unreadable',
   'unknown_code',
+  'too_complex',
   'out_of_order',
   'stray_page',
   'another_course',

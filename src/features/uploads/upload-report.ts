@@ -14,6 +14,7 @@ export const REASON_LABELS: Record<UploadPageReason, string> = {
   return_downloaded: 'Return file already downloaded',
   in_review: 'Waits in Review',
   ignored: 'Ignored',
+  too_complex: 'Too large or too complex to read',
 };
 
 /** What an upload is, in the list's Kind column. */

@@ -176,6 +176,7 @@ export function fileStats(world: World, file: FileRow, viewer: string | null): S
       page_missing: 0,
       scanned_twice: 0,
       already_uploaded: 0,
+      too_complex: pages.filter((page) => isUnrecognized(page) && page.unrecognized_reason === 'too_complex').length,
     },
     repeat_of: null,
   };
