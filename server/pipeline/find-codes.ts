@@ -32,7 +32,11 @@ export type PageReason =
   /** A QR code was read, but its text is not one of the product's codes. */
   | 'unknown_code'
   /** One of the product's codes, of a kind not expected here (e.g. a `p` code in a service-center upload). */
-  | 'other_kind';
+  | 'other_kind'
+  /** A photo of a page (photo-page): no sheet of paper found in it, and no code read. */
+  | 'no_sheet'
+  /** A photo of a page: the sheet found, too blurred for its code to read. */
+  | 'too_blurred';
 
 export type CodeArea = 'top_right' | 'bottom_left' | 'top_left' | 'bottom_right' | 'page';
 

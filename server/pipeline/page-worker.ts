@@ -59,7 +59,7 @@ port.on('message', (request: PageWorkerRequest) => {
       const reading = Promise.resolve().then(() => scanPageOf(loaded, { colour }));
       const { finish } = await analysePage(pageNumber, reading, options);
       const page = await finish;
-      postMoved(port, { id, page } satisfies PageWorkerAnswer, [page.image?.jpeg]);
+      postMoved(port, { id, page } satisfies PageWorkerAnswer, [page.image?.jpeg, page.photo?.asTaken]);
     } catch (error) {
       // analysePage keeps page errors in the page; this is only a last resort.
       port.postMessage({ id, page: { ...unreadablePage(pageNumber), error: describe(error) } } satisfies PageWorkerAnswer);

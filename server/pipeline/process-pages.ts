@@ -6,7 +6,7 @@ import { analysePage, type ProcessedPage } from './analyse-page';
 import type { CodePrefix } from './codes';
 import type { PageImageOptions } from './page-image';
 import { PagePool, pageWorkerScript } from './page-pool';
-import { openScanPdf } from './read-page';
+import { openScanPdf, type ScanPdf } from './read-page';
 import type { ScanPage } from './scan-page';
 
 export type { ProcessedPage } from './analyse-page';
@@ -61,14 +61,15 @@ export interface ProcessPagesResult {
 }
 
 /**
- * Throws UnreadablePdfError when the file is not a readable PDF; rethrows what `onPage` or
- * `onProgress` throw, and the signal's abort reason. Page errors never throw.
+ * `source`: a PDF's path, or pages of another kind (photo-pages). Throws UnreadablePdfError when
+ * the file is not a readable PDF; rethrows what `onPage` or `onProgress` throw, and the signal's
+ * abort reason. Page errors never throw.
  */
 export async function processPages(
-  path: string,
+  source: string | ScanPdf,
   options: ProcessPagesOptions = {},
 ): Promise<ProcessPagesResult> {
-  const pdf = openScanPdf(path);
+  const pdf = typeof source === 'string' ? openScanPdf(source) : source;
   try {
     const count = pdf.pageCount;
     const start = Math.max(1, Math.floor(options.startAtPage ?? 1));

@@ -46,4 +46,8 @@ export type FileStatsReasons = {
   scanned_twice: number;
   /** @minimum 0 */
   already_uploaded: number;
+  /** @minimum 0 */
+  no_sheet: number;
+  /** @minimum 0 */
+  too_blurred: number;
 };

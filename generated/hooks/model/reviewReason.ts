@@ -31,7 +31,9 @@ identity that more than one sheet of the file could take: an earlier sheet is st
 that page), page_missing (its sheet is short of pages: information, kept once a person has
 looked), scanned_twice (the same paper as another page of this file: a double feed; it makes
 no student), already_uploaded (the same paper as a page of an earlier file: a rescan; it makes
-no new student).
+no new student). A photographed page also says no_sheet (no sheet of paper found in the photo)
+or too_blurred (a sheet found, too blurred for its code to read): the page is kept with its
+photo, on no sheet and no student.
 
  */
 export type ReviewReason = typeof ReviewReason[keyof typeof ReviewReason];
@@ -51,4 +53,6 @@ export const ReviewReason = {
   page_missing: 'page_missing',
   scanned_twice: 'scanned_twice',
   already_uploaded: 'already_uploaded',
+  no_sheet: 'no_sheet',
+  too_blurred: 'too_blurred',
 } as const;

@@ -15,6 +15,8 @@ export const REVIEW_REASON_LABEL: Record<ReviewReason, string> = {
   page_missing: 'Page missing',
   scanned_twice: 'Scanned twice',
   already_uploaded: 'Already uploaded',
+  no_sheet: 'No sheet found in the photo',
+  too_blurred: 'Too blurred',
 };
 
 export const REVIEW_REASON_HINT: Record<ReviewReason, string> = {
@@ -34,6 +36,10 @@ export const REVIEW_REASON_HINT: Record<ReviewReason, string> = {
     'The same paper as another page of this file (fed twice): ignore this copy. It made no student.',
   already_uploaded:
     'This paper was uploaded before: ignore the page if it is a rescan. It made no new student; its response is the earlier student’s.',
+  no_sheet:
+    'No sheet of paper was found in this photo, and no code read on it: compare the photo as taken, then ignore the page or photograph the sheet again. It is on no response.',
+  too_blurred:
+    'The sheet in this photo is too blurred for its code to read: photograph it again, holding the phone still, or type the code printed beside the QR code. It is on no response.',
 };
 
 /** The order Action Items list them in: what holds the file first. */
@@ -47,6 +53,8 @@ export const REVIEW_REASONS: readonly ReviewReason[] = [
   'ambiguous_position',
   'scanned_twice',
   'already_uploaded',
+  'no_sheet',
+  'too_blurred',
   'page_missing',
   'duplicate_sheet',
   'blank_back',

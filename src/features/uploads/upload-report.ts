@@ -14,6 +14,8 @@ export const REASON_LABELS: Record<UploadPageReason, string> = {
   return_downloaded: 'Return file already downloaded',
   in_review: 'Waits in Review',
   ignored: 'Ignored',
+  no_sheet: 'No sheet found in the photo',
+  too_blurred: 'Too blurred',
 };
 
 /** What an upload is, in the list's Kind column. */

@@ -176,6 +176,8 @@ export function fileStats(world: World, file: FileRow, viewer: string | null): S
       page_missing: 0,
       scanned_twice: 0,
       already_uploaded: 0,
+      no_sheet: 0,
+      too_blurred: 0,
     },
     repeat_of: null,
   };
