@@ -2,7 +2,10 @@
 // the photo. Paper is a bright, smooth region around the middle of the photo with a clear edge;
 // a shadow across it changes its brightness slowly, so the region is grown from bright seeds near
 // the middle by small steps between neighbours (a threshold for the whole photo would cut the
-// shadowed part off). Its convex hull gives the largest quadrilateral inside it: the corners.
+// shadowed part off). Each pixel also carries the paper's level as the growth reached it (a slow
+// average along the way): the paper's edge may blur into a background of similar grain, but a
+// slow slide down into the background then strays too far from that level, and pixels on an edge
+// are not grown over at all. Its convex hull gives the largest quadrilateral inside it: the corners.
 // Measured against OpenCV's JavaScript build in bench/photo-pages.ts.
 import type { GreyRaster } from './raster';
 
@@ -19,6 +22,12 @@ export const FIND_SHEET_SIDE = 512;
 
 /** Largest step between neighbouring pixels inside the paper (grey levels, small blurred image). */
 const GROW_STEP = 7;
+/** Farthest a pixel may be from the paper's level where the growth reached it. */
+const LEVEL_TOLERANCE = 24;
+/** How fast that level follows the pixels (a shadow changes it slowly, an edge fast). */
+const LEVEL_FOLLOW = 0.02;
+/** Pixels on an edge (neighbours either side differ by more) are never grown over: a blurred edge is a slope too. */
+const EDGE_STEP = 24;
 /** A sheet covers at least this share of the photo (smaller: too far to read its codes). */
 const MIN_SHEET_SHARE = 0.12;
 /** The region fills at least this share of its quadrilateral (paper is a quadrilateral). */
@@ -38,9 +47,10 @@ export function findSheet(small: GreyRaster): SheetCorners | null {
 }
 
 /** The paper region (1 = paper) grown from bright seeds near the middle; null without seeds. */
-function growPaper(image: GreyRaster, step: number): Uint8Array | null {
+export function growPaper(image: GreyRaster, step: number): Uint8Array | null {
   const { width: w, height: h, data } = image;
   const region = new Uint8Array(w * h);
+  const level = new Float32Array(w * h);
   const queue = new Int32Array(w * h);
   let head = 0;
   let tail = 0;
@@ -60,6 +70,7 @@ function growPaper(image: GreyRaster, step: number): Uint8Array | null {
       const i = y * w + x;
       if (data[i]! >= seedLevel && region[i] === 0) {
         region[i] = 1;
+        level[i] = data[i]!;
         queue[tail++] = i;
       }
     }
@@ -70,12 +81,17 @@ function growPaper(image: GreyRaster, step: number): Uint8Array | null {
   while (head < tail) {
     const i = queue[head++]!;
     const value = data[i]!;
+    const paper = level[i]!;
     const x = i % w;
     const visit = (j: number) => {
       if (region[j] !== 0) return;
       const v = data[j]!;
-      if (v < floor || Math.abs(v - value) > step) return;
+      if (v < floor || Math.abs(v - value) > step || Math.abs(v - paper) > LEVEL_TOLERANCE) return;
+      const jx = j % w;
+      if (jx > 0 && jx < w - 1 && Math.abs(data[j - 1]! - data[j + 1]!) > EDGE_STEP) return;
+      if (j >= w && j < w * (h - 1) && Math.abs(data[j - w]! - data[j + w]!) > EDGE_STEP) return;
       region[j] = 1;
+      level[j] = paper + LEVEL_FOLLOW * (v - paper);
       queue[tail++] = j;
     };
     if (x > 0) visit(i - 1);
