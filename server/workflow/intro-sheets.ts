@@ -62,6 +62,12 @@ export async function writeIntroSheets(db: Database, upload: UploadRow): Promise
       ],
     );
     const pageIdOf = new Map(pageIds.map((row) => [row.page_number, row.id]));
+    // Photos of pages are the file's pages too (its download is made of them).
+    await tx.query(
+      `INSERT INTO upload_photos (file_id, position, blob_key, media_type)
+       SELECT $1, position, blob_key, media_type FROM upload_photos WHERE upload_id = $2`,
+      [file.id, upload.id],
+    );
     const outcomes: { page_number: number; outcome: string; page_id: string | null; detail: string | null }[] = [];
 
     // Ids first: a page's flag can name other sheets of the file (the ones it could belong to).
