@@ -689,7 +689,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Download the original uploaded PDF, streamed */
+        /**
+         * Download the original uploaded PDF, streamed
+         * @description A file uploaded as photos of pages comes as a PDF of those photos as taken (one page each, at most 2000 px), once they are read; 404 while they are still being read.
+         */
         get: operations["downloadFile"];
         put?: never;
         post?: never;

@@ -18,7 +18,7 @@ import { localCopy } from '../../workflow/local-copy';
 import { warmPageWorkers } from '../../pipeline/page-pool';
 import { pageWorkerCount } from '../../pipeline/process-pages';
 import { DELETABLE_STEPS, fileStateSql, fileStepOf, fileStepQuery, type FileStepName, type FileStepRow } from '../../workflow/file-steps';
-import { pdfName, sendBlob } from '../shared/blob-response';
+import { contentDisposition, pdfName, sendBlob } from '../shared/blob-response';
 import { cachedTotal } from '../shared/count-cache';
 import { fileOf, fileScope, fileSelect, loadFile, loadFileStats, sentToSql, type FileRow } from '../shared/file-view';
 import { rowsOfPage } from '../shared/page-rows';
@@ -31,6 +31,7 @@ import { checkPhotos, discardBlobs, MAX_FILE_PARTS, recordPhotos, uploadedPages,
 import { Where, containsPattern } from '../shared/where';
 import { recallSend } from '../../workflow/recall-send';
 import { deleteFile } from './delete-file';
+import { photosPdf } from './photos-pdf';
 import { fileWorkflowRoutes } from './workflow';
 
 export interface FilesRoutesOptions {
@@ -205,6 +206,14 @@ export function createFilesRoutes(options: FilesRoutesOptions = {}) {
       requireAdmin(request);
       const file = await db.maybeOne<{ name: string; blob_key: string }>('SELECT name, blob_key FROM files WHERE id = $1', [request.params.file_id]);
       if (file === null) throw notFound(FILE_NOT_FOUND);
+      const photos = await photosPdf(db, app.blobStore, request.params.file_id);
+      if (photos !== null) {
+        return reply
+          .type('application/pdf')
+          .header('content-disposition', contentDisposition(pdfName(file.name, request.params.file_id)))
+          .header('cache-control', 'private, no-cache')
+          .send(Buffer.from(photos));
+      }
       return sendBlob(request, reply, app.blobStore, file.blob_key, {
         contentType: 'application/pdf',
         downloadName: pdfName(file.name, request.params.file_id),
