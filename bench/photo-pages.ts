@@ -25,7 +25,12 @@ import { openPhotoPages } from '../server/pipeline/photo-pages';
 import { processPages, type ProcessedPage } from '../server/pipeline/process-pages';
 import { stopWaitingPageWorkers } from '../server/pipeline/page-pool';
 import { PROJECT_ROOT } from '../server/project-root';
-import { photographPage, photographTable, randomShot, type PhonePhoto } from '../tests/fixtures/phone-photos';
+import {
+  photographPage,
+  photographTable,
+  randomShot,
+  type PhonePhoto,
+} from '../tests/fixtures/phone-photos';
 import { createPrng } from '../tests/fixtures/prng';
 import { renderPdfPage } from '../tests/fixtures/render-pdf';
 import { writeAnswers } from '../tests/fixtures/scan-effects';
@@ -51,7 +56,11 @@ const truths: Truth[] = [];
 const scans = await ScanPdfBuilder.create();
 const prng = createPrng('photo-bench');
 
-async function addPhoto(kind: Truth['kind'], code: Code | null, photo: PhonePhoto | Uint8Array): Promise<void> {
+async function addPhoto(
+  kind: Truth['kind'],
+  code: Code | null,
+  photo: PhonePhoto | Uint8Array,
+): Promise<void> {
   const file = path.join(dir, `photo-${photos.length + 1}.jpg`);
   const jpeg = photo instanceof Uint8Array ? photo : photo.jpeg;
   writeFileSync(file, jpeg);
@@ -60,11 +69,16 @@ async function addPhoto(kind: Truth['kind'], code: Code | null, photo: PhonePhot
     kind,
     code,
     corners: photo instanceof Uint8Array ? null : photo.corners,
-    photoSize: photo instanceof Uint8Array ? { width: 3000, height: 4000 } : { width: photo.width, height: photo.height },
+    photoSize:
+      photo instanceof Uint8Array
+        ? { width: 3000, height: 4000 }
+        : { width: photo.width, height: photo.height },
   });
 }
 
-console.log(`making ${PACKET_PAGES} packet and ${INTRO_PAGES} intro page photos, ${TABLES} of the table, ${BLURRED} out of focus ...`);
+console.log(
+  `making ${PACKET_PAGES} packet and ${INTRO_PAGES} intro page photos, ${TABLES} of the table, ${BLURRED} out of focus ...`,
+);
 const started = Date.now();
 // A master page as a scan of it, the picture on packet pages (the packet stamps its own code on it).
 const master = await makeAnswerSheetMaster({
@@ -76,7 +90,11 @@ const master = await makeAnswerSheetMaster({
 });
 const masterScan = renderPdfPage(master, 0, 150);
 const masterJpeg = new Uint8Array(
-  await sharp(Buffer.from(masterScan.data), { raw: { width: masterScan.width, height: masterScan.height, channels: 1 } }).jpeg({ quality: 80 }).toBuffer(),
+  await sharp(Buffer.from(masterScan.data), {
+    raw: { width: masterScan.width, height: masterScan.height, channels: 1 },
+  })
+    .jpeg({ quality: 80 })
+    .toBuffer(),
 );
 for (let i = 0; i < PACKET_PAGES + INTRO_PAGES; i++) {
   const packet = i < PACKET_PAGES;
@@ -85,21 +103,57 @@ for (let i = 0; i < PACKET_PAGES + INTRO_PAGES; i++) {
   if (packet) {
     const writer = await createPdfWriter();
     await writer.addPage(PACKET_PAGE_SIZE, (context) =>
-      drawPacketPage(context, { jpeg: masterJpeg, code, studentHumanId: 100200 + i, lessonName: 'Lesson 3: Faith', congregationCode: 'GH 0042', pageNumber: 1, pageCount: 1 }, PUBLIC_URL),
+      drawPacketPage(
+        context,
+        {
+          jpeg: masterJpeg,
+          code,
+          studentHumanId: 100200 + i,
+          lessonName: 'Lesson 3: Faith',
+          congregationCode: 'GH 0042',
+          pageNumber: 1,
+          pageCount: 1,
+        },
+        PUBLIC_URL,
+      ),
     );
     pdf = await writer.finish();
   } else {
-    pdf = await makeAnswerSheetMaster({ courseName: 'The Gospel of John', lessonName: 'Lesson 1', lessonNumber: 1, pages: [{ page_number: 1, code }], publicUrl: PUBLIC_URL });
+    pdf = await makeAnswerSheetMaster({
+      courseName: 'The Gospel of John',
+      lessonName: 'Lesson 1',
+      lessonNumber: 1,
+      pages: [{ page_number: 1, code }],
+      publicUrl: PUBLIC_URL,
+    });
   }
   const page = renderPdfPage(pdf, 0, DPI);
   writeAnswers(page, prng, DPI, 4);
-  await addPhoto(packet ? 'packet' : 'intro', code, await photographPage(page, randomShot(prng), prng));
+  await addPhoto(
+    packet ? 'packet' : 'intro',
+    code,
+    await photographPage(page, randomShot(prng), prng),
+  );
   await scans.addPage({ raster: page, dpi: DPI, encoding: 'jpeg_grey', quality: 80 });
 }
 for (let i = 0; i < TABLES; i++) await addPhoto('table', null, await photographTable(prng));
 for (let i = 0; i < BLURRED; i++) {
-  const pdf = await makeAnswerSheetMaster({ courseName: 'The Gospel of John', lessonName: 'Lesson 1', lessonNumber: 1, pages: [{ page_number: 1, code: { prefix: 't', id: newCodeId() } }], publicUrl: PUBLIC_URL });
-  await addPhoto('blurred', null, await photographPage(renderPdfPage(pdf, 0, DPI), { ...randomShot(prng), blur: prng.range(10, 16) }, prng));
+  const pdf = await makeAnswerSheetMaster({
+    courseName: 'The Gospel of John',
+    lessonName: 'Lesson 1',
+    lessonNumber: 1,
+    pages: [{ page_number: 1, code: { prefix: 't', id: newCodeId() } }],
+    publicUrl: PUBLIC_URL,
+  });
+  await addPhoto(
+    'blurred',
+    null,
+    await photographPage(
+      renderPdfPage(pdf, 0, DPI),
+      { ...randomShot(prng), blur: prng.range(10, 16) },
+      prng,
+    ),
+  );
 }
 const scanPath = path.join(dir, 'scans.pdf');
 writeFileSync(scanPath, await scans.save());
@@ -107,9 +161,11 @@ console.log(`made in ${((Date.now() - started) / 1000).toFixed(0)} s`);
 
 // --- The sheet finders, on the same small grey image (what photo-page gives find-sheet).
 const require = createRequire(import.meta.url);
-// eslint-disable-next-line @typescript-eslint/no-require-imports -- opencv-js is a CommonJS bundle that initialises itself
+// opencv-js is a CommonJS bundle that initialises itself.
 const cv = require('@techstark/opencv-js') as OpenCv;
-await new Promise<void>((resolve) => (cv.Mat ? resolve() : (cv.onRuntimeInitialized = () => resolve())));
+await new Promise<void>((resolve) =>
+  cv.Mat ? resolve() : (cv.onRuntimeInitialized = () => resolve()),
+);
 
 interface OpenCv {
   Mat: (new () => CvMat) & { ones(rows: number, cols: number, type: number): CvMat };
@@ -156,7 +212,10 @@ function openCvSheet(small: { width: number; height: number; data: Uint8Array })
       const area = cv.contourArea(approx);
       if (approx.rows === 4 && area > bestArea) {
         bestArea = area;
-        best = [0, 1, 2, 3].map((k) => ({ x: approx.data32S[2 * k]!, y: approx.data32S[2 * k + 1]! }));
+        best = [0, 1, 2, 3].map((k) => ({
+          x: approx.data32S[2 * k]!,
+          y: approx.data32S[2 * k + 1]!,
+        }));
       }
       approx.delete();
       contour.delete();
@@ -173,20 +232,36 @@ const CORNER_TOLERANCE = 0.015;
 
 /** Largest distance from a true corner to the nearest found corner, as a share of the image's diagonal. */
 function cornerError(found: Point[], truth: Point[], scale: number, diagonal: number): number {
-  return Math.max(...truth.map((t) => Math.min(...found.map((f) => Math.hypot(f.x - t.x / scale, f.y - t.y / scale))))) / diagonal;
+  return (
+    Math.max(
+      ...truth.map((t) =>
+        Math.min(...found.map((f) => Math.hypot(f.x - t.x / scale, f.y - t.y / scale))),
+      ),
+    ) / diagonal
+  );
 }
 
 const finders = {
-  'find-sheet (own)': (small: { width: number; height: number; data: Uint8Array }) => findSheet(small),
+  'find-sheet (own)': (small: { width: number; height: number; data: Uint8Array }) =>
+    findSheet(small),
   'opencv-js (Canny + contours)': openCvSheet,
 };
-const finderResults: Record<string, { found: number; right: number; falseSheets: number; msPerPhoto: number; errors: number[] }> = {};
-for (const name of Object.keys(finders)) finderResults[name] = { found: 0, right: 0, falseSheets: 0, msPerPhoto: 0, errors: [] };
+const finderResults: Record<
+  string,
+  { found: number; right: number; falseSheets: number; msPerPhoto: number; errors: number[] }
+> = {};
+for (const name of Object.keys(finders))
+  finderResults[name] = { found: 0, right: 0, falseSheets: 0, msPerPhoto: 0, errors: [] };
 for (const [index, photo] of photos.entries()) {
   const truth = truths[index]!;
   // As photo-page makes it: the whole photo decoded grey, then scaled down and blurred a little.
-  const grey = await sharp(photo.path).toColourspace('b-w').raw().toBuffer({ resolveWithObject: true });
-  const { data, info } = await sharp(grey.data, { raw: { width: grey.info.width, height: grey.info.height, channels: 1 } })
+  const grey = await sharp(photo.path)
+    .toColourspace('b-w')
+    .raw()
+    .toBuffer({ resolveWithObject: true });
+  const { data, info } = await sharp(grey.data, {
+    raw: { width: grey.info.width, height: grey.info.height, channels: 1 },
+  })
     .resize({ width: FIND_SHEET_SIDE, height: FIND_SHEET_SIDE, fit: 'inside' })
     .blur(1.2)
     .toColourspace('b-w')
@@ -214,10 +289,13 @@ function median(values: number[]): number {
   return sorted.length === 0 ? 0 : Math.round(sorted[Math.floor(sorted.length / 2)]! * 1000) / 10;
 }
 const sheets = truths.filter((t) => t.corners !== null).length;
-for (const result of Object.values(finderResults)) result.msPerPhoto = Math.round((result.msPerPhoto / photos.length) * 10) / 10;
+for (const result of Object.values(finderResults))
+  result.msPerPhoto = Math.round((result.msPerPhoto / photos.length) * 10) / 10;
 
 // --- The pipeline: photos as a photo upload reads them, and the same pages as a scan.
-async function timed(source: Parameters<typeof processPages>[0]): Promise<{ pages: ProcessedPage[]; seconds: number }> {
+async function timed(
+  source: Parameters<typeof processPages>[0],
+): Promise<{ pages: ProcessedPage[]; seconds: number }> {
   const t = Date.now();
   const result = await processPages(source, { expectedPrefixes: ['p', 't'], workers: 1 });
   return { pages: result.pages, seconds: (Date.now() - t) / 1000 };
@@ -236,7 +314,13 @@ for (const [index, page] of photoRun.pages.entries()) {
   const said = page.code ? 'code' : (page.reason ?? 'none');
   reasons[truth.kind] ??= {};
   reasons[truth.kind]![said] = (reasons[truth.kind]![said] ?? 0) + 1;
-  if (page.code && (truth.code === null || page.code.prefix !== truth.code.prefix || page.code.id !== truth.code.id)) wrong++;
+  if (
+    page.code &&
+    (truth.code === null ||
+      page.code.prefix !== truth.code.prefix ||
+      page.code.id !== truth.code.id)
+  )
+    wrong++;
   else if (truth.code !== null && page.code) right++;
   else if (truth.code !== null) unread++;
 }
@@ -245,7 +329,13 @@ const photoSecondsEach = photoRun.seconds / photos.length;
 const scanSecondsEach = scanRun.seconds / pagePhotos;
 
 const results = {
-  photos: { pages: pagePhotos, packet: PACKET_PAGES, intro: INTRO_PAGES, tables: TABLES, blurred: BLURRED },
+  photos: {
+    pages: pagePhotos,
+    packet: PACKET_PAGES,
+    intro: INTRO_PAGES,
+    tables: TABLES,
+    blurred: BLURRED,
+  },
   read: { right, wrong, unread, share_right: Math.round((right / pagePhotos) * 1000) / 10 },
   reasons,
   time: {
@@ -257,7 +347,17 @@ const results = {
     scans_read_right: scanRight,
   },
   sheet_finders: Object.fromEntries(
-    Object.entries(finderResults).map(([name, r]) => [name, { sheets, found_right: r.right, found_on_no_sheet: r.falseSheets, ms_per_photo: r.msPerPhoto, median_corner_error_pct: median(r.errors), worst_corner_error_pct: Math.round(Math.max(0, ...r.errors) * 1000) / 10 }]),
+    Object.entries(finderResults).map(([name, r]) => [
+      name,
+      {
+        sheets,
+        found_right: r.right,
+        found_on_no_sheet: r.falseSheets,
+        ms_per_photo: r.msPerPhoto,
+        median_corner_error_pct: median(r.errors),
+        worst_corner_error_pct: Math.round(Math.max(0, ...r.errors) * 1000) / 10,
+      },
+    ]),
   ),
 };
 console.table({
@@ -272,7 +372,10 @@ console.table({
 });
 console.table(results.sheet_finders);
 mkdirSync(path.join(PROJECT_ROOT, 'bench/results'), { recursive: true });
-writeFileSync(path.join(PROJECT_ROOT, 'bench/results/photo-pages.json'), `${JSON.stringify(results, null, 2)}\n`);
+writeFileSync(
+  path.join(PROJECT_ROOT, 'bench/results/photo-pages.json'),
+  `${JSON.stringify(results, null, 2)}\n`,
+);
 console.log('wrote bench/results/photo-pages.json');
 rmSync(dir, { recursive: true, force: true });
 if (wrong > 0 || right < 0.98 * pagePhotos) process.exitCode = 1;

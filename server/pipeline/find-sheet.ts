@@ -63,7 +63,8 @@ export function growPaper(image: GreyRaster, step: number): Uint8Array | null {
   for (let y = y0; y < y1; y++) for (let x = x0; x < x1; x++) histogram[data[y * w + x]!]!++;
   const total = (x1 - x0) * (y1 - y0);
   let seedLevel = 255;
-  for (let count = 0; seedLevel > 0 && count < total * 0.3; seedLevel--) count += histogram[seedLevel]!;
+  for (let count = 0; seedLevel > 0 && count < total * 0.3; seedLevel--)
+    count += histogram[seedLevel]!;
   if (seedLevel < 60) return null;
   for (let y = y0; y < y1; y += 2) {
     for (let x = x0; x < x1; x += 2) {
@@ -92,7 +93,8 @@ export function growPaper(image: GreyRaster, step: number): Uint8Array | null {
       else j = i + w;
       if (j < 0 || j >= w * h || region[j] !== 0) continue;
       const v = data[j]!;
-      if (v < floor || Math.abs(v - value) > step || Math.abs(v - paper) > LEVEL_TOLERANCE) continue;
+      if (v < floor || Math.abs(v - value) > step || Math.abs(v - paper) > LEVEL_TOLERANCE)
+        continue;
       const jx = j % w;
       if (jx > 0 && jx < w - 1 && Math.abs(data[j - 1]! - data[j + 1]!) > EDGE_STEP) continue;
       if (j >= w && j < w * (h - 1) && Math.abs(data[j - w]! - data[j + w]!) > EDGE_STEP) continue;
@@ -155,7 +157,10 @@ function refined(image: GreyRaster, corners: SheetCorners): SheetCorners {
     let nx = (q.y - p.y) / length;
     let ny = -(q.x - p.x) / length;
     // Outward: away from the sheet's middle.
-    if ((p.x - cx) * nx + (p.y - cy) * ny < 0) (nx = -nx), (ny = -ny);
+    if ((p.x - cx) * nx + (p.y - cy) * ny < 0) {
+      nx = -nx;
+      ny = -ny;
+    }
     let best = 0;
     let bestDrop = -Infinity;
     for (let d = -REFINE_IN; d <= REFINE_OUT; d += 0.5) {
@@ -163,9 +168,14 @@ function refined(image: GreyRaster, corners: SheetCorners): SheetCorners {
       for (let t = 0.1; t <= 0.9; t += 0.02) {
         const x = p.x + (q.x - p.x) * t;
         const y = p.y + (q.y - p.y) * t;
-        drop += sample(image, x + nx * (d - 0.75), y + ny * (d - 0.75)) - sample(image, x + nx * (d + 0.75), y + ny * (d + 0.75));
+        drop +=
+          sample(image, x + nx * (d - 0.75), y + ny * (d - 0.75)) -
+          sample(image, x + nx * (d + 0.75), y + ny * (d + 0.75));
       }
-      if (drop > bestDrop) (bestDrop = drop), (best = d);
+      if (drop > bestDrop) {
+        bestDrop = drop;
+        best = d;
+      }
     }
     return { x: p.x + nx * best, y: p.y + ny * best, dx: q.x - p.x, dy: q.y - p.y };
   });
@@ -177,7 +187,9 @@ function refined(image: GreyRaster, corners: SheetCorners): SheetCorners {
   };
   const moved = corners.map((corner, i) => meet(lines[(i + 3) % 4]!, lines[i]!) ?? corner);
   // A refinement that moved a corner far (a side found on something else) is not taken.
-  const far = moved.some((p, i) => Math.hypot(p.x - corners[i]!.x, p.y - corners[i]!.y) > 2 * REFINE_OUT);
+  const far = moved.some(
+    (p, i) => Math.hypot(p.x - corners[i]!.x, p.y - corners[i]!.y) > 2 * REFINE_OUT,
+  );
   return far ? corners : (moved as SheetCorners);
 }
 
@@ -200,16 +212,19 @@ function sample(image: GreyRaster, x: number, y: number): number {
 export function convexHull(points: Point[]): Point[] {
   const sorted = [...points].sort((a, b) => a.x - b.x || a.y - b.y);
   if (sorted.length < 3) return sorted;
-  const cross = (o: Point, a: Point, b: Point) => (a.x - o.x) * (b.y - o.y) - (a.y - o.y) * (b.x - o.x);
+  const cross = (o: Point, a: Point, b: Point) =>
+    (a.x - o.x) * (b.y - o.y) - (a.y - o.y) * (b.x - o.x);
   const lower: Point[] = [];
   for (const p of sorted) {
-    while (lower.length >= 2 && cross(lower[lower.length - 2]!, lower[lower.length - 1]!, p) <= 0) lower.pop();
+    while (lower.length >= 2 && cross(lower[lower.length - 2]!, lower[lower.length - 1]!, p) <= 0)
+      lower.pop();
     lower.push(p);
   }
   const upper: Point[] = [];
   for (let i = sorted.length - 1; i >= 0; i--) {
     const p = sorted[i]!;
-    while (upper.length >= 2 && cross(upper[upper.length - 2]!, upper[upper.length - 1]!, p) <= 0) upper.pop();
+    while (upper.length >= 2 && cross(upper[upper.length - 2]!, upper[upper.length - 1]!, p) <= 0)
+      upper.pop();
     upper.push(p);
   }
   return [...lower.slice(0, -1), ...upper.slice(0, -1)];
@@ -220,24 +235,32 @@ export function convexHull(points: Point[]): Point[] {
  * farthest hull point on either side of their diagonal. Hulls of a few hundred points take ms.
  */
 function largestQuadrilateral(hull: Point[]): Point[] {
-  const pts = hull.length > 120 ? hull.filter((_, i) => i % Math.ceil(hull.length / 120) === 0) : hull;
+  const pts =
+    hull.length > 120 ? hull.filter((_, i) => i % Math.ceil(hull.length / 120) === 0) : hull;
   const n = pts.length;
   let best: Point[] = pts.slice(0, 4);
   let bestArea = -1;
-  const twiceArea = (a: Point, b: Point, c: Point) => Math.abs((b.x - a.x) * (c.y - a.y) - (b.y - a.y) * (c.x - a.x));
+  const twiceArea = (a: Point, b: Point, c: Point) =>
+    Math.abs((b.x - a.x) * (c.y - a.y) - (b.y - a.y) * (c.x - a.x));
   for (let i = 0; i < n; i++) {
     for (let j = i + 2; j < n; j++) {
       let k = -1;
       let kArea = -1;
       for (let m = i + 1; m < j; m++) {
         const s = twiceArea(pts[i]!, pts[j]!, pts[m]!);
-        if (s > kArea) (kArea = s), (k = m);
+        if (s > kArea) {
+          kArea = s;
+          k = m;
+        }
       }
       let l = -1;
       let lArea = -1;
       for (let m = j + 1; m < n + i; m++) {
         const s = twiceArea(pts[i]!, pts[j]!, pts[m % n]!);
-        if (s > lArea) (lArea = s), (l = m % n);
+        if (s > lArea) {
+          lArea = s;
+          l = m % n;
+        }
       }
       if (k < 0 || l < 0) continue;
       if (kArea + lArea > bestArea) {
@@ -263,8 +286,11 @@ function polygonArea(points: Point[]): number {
 export function ordered(quad: Point[]): SheetCorners {
   const cx = quad.reduce((s, p) => s + p.x, 0) / 4;
   const cy = quad.reduce((s, p) => s + p.y, 0) / 4;
-  const byAngle = [...quad].sort((a, b) => Math.atan2(a.y - cy, a.x - cx) - Math.atan2(b.y - cy, b.x - cx));
+  const byAngle = [...quad].sort(
+    (a, b) => Math.atan2(a.y - cy, a.x - cx) - Math.atan2(b.y - cy, b.x - cx),
+  );
   let start = 0;
-  for (let i = 1; i < 4; i++) if (byAngle[i]!.x + byAngle[i]!.y < byAngle[start]!.x + byAngle[start]!.y) start = i;
+  for (let i = 1; i < 4; i++)
+    if (byAngle[i]!.x + byAngle[i]!.y < byAngle[start]!.x + byAngle[start]!.y) start = i;
   return [0, 1, 2, 3].map((i) => byAngle[(start + i) % 4]!) as SheetCorners;
 }

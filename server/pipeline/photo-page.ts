@@ -60,7 +60,10 @@ export async function photoPage(bytes: Uint8Array, mediaType: PhotoMediaType): P
   const asTaken = await asTakenJpeg(bytes, mediaType, photo);
   const small = await scaledDown(photo, FIND_SHEET_SIDE);
   const corners = findSheet(small.raster);
-  const page = corners === null ? wholePhoto(photo) : straightened(photo, corners.map((p) => scalePoint(p, small.scale)) as SheetCorners);
+  const page =
+    corners === null
+      ? wholePhoto(photo)
+      : straightened(photo, corners.map((p) => scalePoint(p, small.scale)) as SheetCorners);
   evenLight(page);
   return {
     ...page,
@@ -80,10 +83,12 @@ async function decodePhoto(bytes: Uint8Array, mediaType: PhotoMediaType): Promis
   if (mediaType === 'image/heic') {
     const { default: decode } = await import('heic-decode');
     const image = await decode({ buffer: bytes });
-    if (image.width * image.height > MAX_PHOTO_PIXELS) throw new Error(`photo of ${image.width} x ${image.height} pixels is too large`);
+    if (image.width * image.height > MAX_PHOTO_PIXELS)
+      throw new Error(`photo of ${image.width} x ${image.height} pixels is too large`);
     const rgba = new Uint8Array(image.data.buffer, image.data.byteOffset, image.data.byteLength);
     const grey = new Uint8Array(image.width * image.height);
-    for (let i = 0, j = 0; i < grey.length; i++, j += 4) grey[i] = (rgba[j]! * 77 + rgba[j + 1]! * 150 + rgba[j + 2]! * 29) >> 8;
+    for (let i = 0, j = 0; i < grey.length; i++, j += 4)
+      grey[i] = (rgba[j]! * 77 + rgba[j + 1]! * 150 + rgba[j + 2]! * 29) >> 8;
     return { width: image.width, height: image.height, data: grey, rgba };
   }
   const input = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
@@ -91,18 +96,37 @@ async function decodePhoto(bytes: Uint8Array, mediaType: PhotoMediaType): Promis
     .toColourspace('b-w')
     .raw()
     .toBuffer({ resolveWithObject: true });
-  if (info.channels !== 1) throw new Error(`unexpected photo decode with ${info.channels} channels`);
-  return { width: info.width, height: info.height, data: new Uint8Array(data.buffer, data.byteOffset, data.byteLength) };
+  if (info.channels !== 1)
+    throw new Error(`unexpected photo decode with ${info.channels} channels`);
+  return {
+    width: info.width,
+    height: info.height,
+    data: new Uint8Array(data.buffer, data.byteOffset, data.byteLength),
+  };
 }
 
 /** The photo as the phone showed it (EXIF orientation applied), at most AS_TAKEN_SIDE px. */
-async function asTakenJpeg(bytes: Uint8Array, mediaType: PhotoMediaType, photo: DecodedPhoto): Promise<Uint8Array> {
+async function asTakenJpeg(
+  bytes: Uint8Array,
+  mediaType: PhotoMediaType,
+  photo: DecodedPhoto,
+): Promise<Uint8Array> {
   const image =
     mediaType === 'image/heic' && photo.rgba
-      ? sharp(Buffer.from(photo.rgba.buffer, photo.rgba.byteOffset, photo.rgba.byteLength), { raw: { width: photo.width, height: photo.height, channels: 4 } })
-      : sharp(Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength), { failOn: 'none', limitInputPixels: MAX_PHOTO_PIXELS }).rotate();
+      ? sharp(Buffer.from(photo.rgba.buffer, photo.rgba.byteOffset, photo.rgba.byteLength), {
+          raw: { width: photo.width, height: photo.height, channels: 4 },
+        })
+      : sharp(Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength), {
+          failOn: 'none',
+          limitInputPixels: MAX_PHOTO_PIXELS,
+        }).rotate();
   const data = await image
-    .resize({ width: AS_TAKEN_SIDE, height: AS_TAKEN_SIDE, fit: 'inside', withoutEnlargement: true })
+    .resize({
+      width: AS_TAKEN_SIDE,
+      height: AS_TAKEN_SIDE,
+      fit: 'inside',
+      withoutEnlargement: true,
+    })
     .removeAlpha()
     .jpeg({ quality: 75 })
     .toBuffer();
@@ -110,17 +134,27 @@ async function asTakenJpeg(bytes: Uint8Array, mediaType: PhotoMediaType, photo: 
 }
 
 /** The photo scaled to fit `side`, lightly blurred (paper grain and text fade, edges stay). */
-async function scaledDown(photo: GreyRaster, side: number): Promise<{ raster: GreyRaster; scale: number }> {
-  const { data, info } = await sharp(Buffer.from(photo.data.buffer, photo.data.byteOffset, photo.data.byteLength), {
-    raw: { width: photo.width, height: photo.height, channels: 1 },
-  })
+async function scaledDown(
+  photo: GreyRaster,
+  side: number,
+): Promise<{ raster: GreyRaster; scale: number }> {
+  const { data, info } = await sharp(
+    Buffer.from(photo.data.buffer, photo.data.byteOffset, photo.data.byteLength),
+    {
+      raw: { width: photo.width, height: photo.height, channels: 1 },
+    },
+  )
     .resize({ width: side, height: side, fit: 'inside' })
     .blur(1.2)
     .toColourspace('b-w')
     .raw()
     .toBuffer({ resolveWithObject: true });
   return {
-    raster: { width: info.width, height: info.height, data: new Uint8Array(data.buffer, data.byteOffset, data.byteLength) },
+    raster: {
+      width: info.width,
+      height: info.height,
+      data: new Uint8Array(data.buffer, data.byteOffset, data.byteLength),
+    },
     scale: photo.width / info.width,
   };
 }
@@ -140,7 +174,11 @@ export function straightened(photo: GreyRaster, corners: SheetCorners): GreyRast
   // Portrait: the first corner is the top-left of the page as it lies with its long side down.
   const quad: SheetCorners = down >= across ? [a, b, c, d] : [d, a, b, c];
   const ratio = Math.max(across, down) / Math.min(across, down);
-  const paper = PAPER_SIZES_MM.reduce((best, size) => (Math.abs(size.long / size.short - ratio) < Math.abs(best.long / best.short - ratio) ? size : best));
+  const paper = PAPER_SIZES_MM.reduce((best, size) =>
+    Math.abs(size.long / size.short - ratio) < Math.abs(best.long / best.short - ratio)
+      ? size
+      : best,
+  );
   const width = Math.round((paper.short / 25.4) * PHOTO_PAGE_DPI);
   const height = Math.round((paper.long / 25.4) * PHOTO_PAGE_DPI);
   const h = homography(
@@ -231,7 +269,8 @@ export function homography(from: readonly Point[], to: readonly Point[]): number
   // Gaussian elimination with partial pivoting on the 8 x 9 system.
   for (let col = 0; col < 8; col++) {
     let pivot = col;
-    for (let r = col + 1; r < 8; r++) if (Math.abs(rows[r]![col]!) > Math.abs(rows[pivot]![col]!)) pivot = r;
+    for (let r = col + 1; r < 8; r++)
+      if (Math.abs(rows[r]![col]!) > Math.abs(rows[pivot]![col]!)) pivot = r;
     [rows[col], rows[pivot]] = [rows[pivot]!, rows[col]!];
     const p = rows[col]![col]!;
     if (Math.abs(p) < 1e-12) throw new Error('the sheet corners are degenerate');
@@ -268,7 +307,8 @@ export function evenLight(page: GreyRaster): void {
       const y0 = by * LIGHT_BLOCK;
       const x1 = Math.min(width, x0 + LIGHT_BLOCK);
       const y1 = Math.min(height, y0 + LIGHT_BLOCK);
-      for (let y = y0; y < y1; y += 2) for (let x = x0; x < x1; x += 2) histogram[data[y * width + x]!]!++;
+      for (let y = y0; y < y1; y += 2)
+        for (let x = x0; x < x1; x += 2) histogram[data[y * width + x]!]!++;
       const n = Math.ceil((x1 - x0) / 2) * Math.ceil((y1 - y0) / 2);
       let level = 255;
       for (let count = 0; level > 0; level--) {
@@ -302,7 +342,10 @@ export function evenLight(page: GreyRaster): void {
         for (let dx = -R; dx <= R; dx++) {
           const x = bx + dx;
           const y = by + dy;
-          if (x >= 0 && y >= 0 && x < bw && y < bh) (sum += lifted[y * bw + x]!), n++;
+          if (x >= 0 && y >= 0 && x < bw && y < bh) {
+            sum += lifted[y * bw + x]!;
+            n++;
+          }
         }
       smooth[by * bw + bx] = Math.max(24, sum / n);
     }
@@ -337,7 +380,10 @@ export function sharpnessOf(page: GreyRaster): number {
   for (let y = 2; y < height - 2; y += 2) {
     for (let x = 2; x < width - 2; x += 2) {
       const i = y * width + x;
-      const g = Math.max(Math.abs(data[i + 1]! - data[i - 1]!), Math.abs(data[i + width]! - data[i - width]!));
+      const g = Math.max(
+        Math.abs(data[i + 1]! - data[i - 1]!),
+        Math.abs(data[i + width]! - data[i - width]!),
+      );
       histogram[g]!++;
       n++;
     }

@@ -21,8 +21,10 @@ export function openPhotoPages(photos: readonly PhotoOfPage[]): ScanPdf {
   return {
     pageCount: photos.length,
     readLoadedPage,
-    readPage: async (pageNumber: number, options?: ReadPageOptions) => decodeLoaded(readLoadedPage(pageNumber), options ?? {}),
-    loadPage: async (pageNumber: number, options?: ReadPageOptions) => scanPageOf(readLoadedPage(pageNumber), options),
+    readPage: async (pageNumber: number, options?: ReadPageOptions) =>
+      decodeLoaded(readLoadedPage(pageNumber), options ?? {}),
+    loadPage: async (pageNumber: number, options?: ReadPageOptions) =>
+      scanPageOf(readLoadedPage(pageNumber), options),
     close: () => undefined,
   };
 }

@@ -13,11 +13,15 @@ export interface StoredPhoto {
 }
 
 /** A file's or a graded upload's photos in the order taken; none for a PDF. */
-export async function photosOf(db: Database, owner: { fileId: string } | { uploadId: string }): Promise<StoredPhoto[]> {
+export async function photosOf(
+  db: Database,
+  owner: { fileId: string } | { uploadId: string },
+): Promise<StoredPhoto[]> {
   const column = 'fileId' in owner ? 'file_id' : 'upload_id';
-  return db.query<StoredPhoto>(`SELECT blob_key, media_type FROM upload_photos WHERE ${column} = $1 ORDER BY position`, [
-    'fileId' in owner ? owner.fileId : owner.uploadId,
-  ]);
+  return db.query<StoredPhoto>(
+    `SELECT blob_key, media_type FROM upload_photos WHERE ${column} = $1 ORDER BY position`,
+    ['fileId' in owner ? owner.fileId : owner.uploadId],
+  );
 }
 
 export interface LocalPhotos {
@@ -26,7 +30,10 @@ export interface LocalPhotos {
   dispose(): Promise<void>;
 }
 
-export async function localPhotos(blobStore: BlobStore, photos: StoredPhoto[]): Promise<LocalPhotos> {
+export async function localPhotos(
+  blobStore: BlobStore,
+  photos: StoredPhoto[],
+): Promise<LocalPhotos> {
   const copies: LocalCopy[] = [];
   const dispose = async () => {
     for (const copy of copies) await copy.dispose();
@@ -38,7 +45,10 @@ export async function localPhotos(blobStore: BlobStore, photos: StoredPhoto[]): 
     throw error;
   }
   return {
-    pages: () => openPhotoPages(photos.map((photo, i) => ({ path: copies[i]!.path, mediaType: photo.media_type }))),
+    pages: () =>
+      openPhotoPages(
+        photos.map((photo, i) => ({ path: copies[i]!.path, mediaType: photo.media_type })),
+      ),
     dispose,
   };
 }

@@ -15,7 +15,9 @@ export const PHOTO_CHECK_TIME_LIMIT_MS = 20_000;
 const CHECK_HEAP_MB = 96;
 
 const here = fileURLToPath(import.meta.url);
-const WORKER_URL = pathToFileURL(path.join(path.dirname(here), `photo-check-worker${path.extname(here)}`)).href;
+const WORKER_URL = pathToFileURL(
+  path.join(path.dirname(here), `photo-check-worker${path.extname(here)}`),
+).href;
 
 /** Thrown for the photo at `index` (0-based) with what is wrong with it. */
 export class PhotoRefusedError extends PhotoCheckError {
@@ -48,12 +50,23 @@ export async function checkPhotosBounded(
       outcome();
       void worker.terminate();
     };
-    const tooLong = () => new PhotoRefusedError(0, `the photos could not be checked within ${timeLimitMs / 1000} s`);
+    const tooLong = () =>
+      new PhotoRefusedError(0, `the photos could not be checked within ${timeLimitMs / 1000} s`);
     const timer = setTimeout(() => settle(() => reject(tooLong())), timeLimitMs);
     worker.once('message', (answer: PhotoCheckAnswer) =>
-      settle(() => ('sizes' in answer ? resolve(answer.sizes) : reject(new PhotoRefusedError(answer.index, answer.problem)))),
+      settle(() =>
+        'sizes' in answer
+          ? resolve(answer.sizes)
+          : reject(new PhotoRefusedError(answer.index, answer.problem)),
+      ),
     );
-    worker.once('error', (error) => settle(() => reject(new PhotoRefusedError(0, `the photos could not be checked (${error.message})`))));
-    worker.once('exit', (code) => settle(() => reject(new PhotoRefusedError(0, `the photo check stopped (exit code ${code})`))));
+    worker.once('error', (error) =>
+      settle(() =>
+        reject(new PhotoRefusedError(0, `the photos could not be checked (${error.message})`)),
+      ),
+    );
+    worker.once('exit', (code) =>
+      settle(() => reject(new PhotoRefusedError(0, `the photo check stopped (exit code ${code})`))),
+    );
   });
 }

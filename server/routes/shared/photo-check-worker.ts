@@ -4,15 +4,22 @@ import { parentPort, workerData } from 'node:worker_threads';
 import type { PhotoMediaType } from '../../pipeline/photo-page';
 import { checkPhoto, PhotoCheckError } from './photo-check';
 
-export type PhotoCheckAnswer = { sizes: { width: number; height: number }[] } | { index: number; problem: string };
+export type PhotoCheckAnswer =
+  { sizes: { width: number; height: number }[] } | { index: number; problem: string };
 
 const { photos } = workerData as { photos: { path: string; mediaType: PhotoMediaType }[] };
 let answer: PhotoCheckAnswer = { sizes: [] };
 for (const [index, photo] of photos.entries()) {
   try {
-    (answer as { sizes: { width: number; height: number }[] }).sizes.push(await checkPhoto(photo.path, photo.mediaType));
+    (answer as { sizes: { width: number; height: number }[] }).sizes.push(
+      await checkPhoto(photo.path, photo.mediaType),
+    );
   } catch (error) {
-    answer = { index, problem: error instanceof PhotoCheckError ? error.message : `it cannot be read (${String(error)})` };
+    answer = {
+      index,
+      problem:
+        error instanceof PhotoCheckError ? error.message : `it cannot be read (${String(error)})`,
+    };
     break;
   }
 }

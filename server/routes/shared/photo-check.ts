@@ -22,8 +22,13 @@ const HEIF_BRANDS = new Set(['heic', 'heix', 'heim', 'heis', 'mif1', 'msf1', 'he
 export function kindOfFile(head: Uint8Array): UploadedFileKind {
   const text = (start: number, end: number) => String.fromCharCode(...head.subarray(start, end));
   if (head[0] === 0xff && head[1] === 0xd8 && head[2] === 0xff) return 'image/jpeg';
-  if (head.length >= 8 && [0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a].every((byte, i) => head[i] === byte)) return 'image/png';
-  if (head.length >= 12 && text(4, 8) === 'ftyp' && HEIF_BRANDS.has(text(8, 12))) return 'image/heic';
+  if (
+    head.length >= 8 &&
+    [0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a].every((byte, i) => head[i] === byte)
+  )
+    return 'image/png';
+  if (head.length >= 12 && text(4, 8) === 'ftyp' && HEIF_BRANDS.has(text(8, 12)))
+    return 'image/heic';
   // A PDF's header may follow a little junk (readers allow it); the PDF check looks further.
   if (text(0, head.length).includes('%PDF-')) return 'pdf';
   return 'other';
@@ -43,16 +48,22 @@ export interface PhotoSize {
 
 /** The photo's size in pixels; throws PhotoCheckError when it cannot be read or is too small. */
 export async function checkPhoto(path: string, mediaType: PhotoMediaType): Promise<PhotoSize> {
-  if (statSync(path).size > MAX_PHOTO_BYTES) throw new PhotoCheckError(`larger than ${MAX_PHOTO_BYTES / 1024 / 1024} MB`);
+  if (statSync(path).size > MAX_PHOTO_BYTES)
+    throw new PhotoCheckError(`larger than ${MAX_PHOTO_BYTES / 1024 / 1024} MB`);
   let size: PhotoSize;
   try {
     size = mediaType === 'image/heic' ? await heicSize(path) : await sharpSize(path);
   } catch (error) {
-    throw new PhotoCheckError(`it cannot be read (${error instanceof Error ? error.message : String(error)})`);
+    throw new PhotoCheckError(
+      `it cannot be read (${error instanceof Error ? error.message : String(error)})`,
+    );
   }
-  if (size.width * size.height > MAX_PHOTO_PIXELS) throw new PhotoCheckError(`too large: ${size.width} x ${size.height} pixels`);
+  if (size.width * size.height > MAX_PHOTO_PIXELS)
+    throw new PhotoCheckError(`too large: ${size.width} x ${size.height} pixels`);
   if (Math.min(size.width, size.height) < MIN_PHOTO_SIDE) {
-    throw new PhotoCheckError(`too small to read: ${size.width} x ${size.height} pixels (at least ${MIN_PHOTO_SIDE} on its shorter side)`);
+    throw new PhotoCheckError(
+      `too small to read: ${size.width} x ${size.height} pixels (at least ${MIN_PHOTO_SIDE} on its shorter side)`,
+    );
   }
   return size;
 }

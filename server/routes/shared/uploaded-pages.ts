@@ -33,25 +33,45 @@ export interface UploadedPages {
 export const MAX_FILE_PARTS = MAX_PHOTOS + 50;
 
 /** Sorts the received files into a PDF or photos; throws a 400 (keeping none) when they are neither. */
-export async function uploadedPages(request: FastifyRequest, received: ReceivedUpload): Promise<UploadedPages> {
+export async function uploadedPages(
+  request: FastifyRequest,
+  received: ReceivedUpload,
+): Promise<UploadedPages> {
   const { files } = received;
   const refuse = async (message: string): Promise<never> => {
-    await discardBlobs(request.server.db, request.server.blobStore, files.map((file) => file.blob));
+    await discardBlobs(
+      request.server.db,
+      request.server.blobStore,
+      files.map((file) => file.blob),
+    );
     throw validationError(message);
   };
   const count = files.length + received.filesOverLimit;
-  if (count > MAX_PHOTOS) return refuse(`${count} files: an upload takes at most ${MAX_PHOTOS} photos of pages (or one PDF).`);
+  if (count > MAX_PHOTOS)
+    return refuse(
+      `${count} files: an upload takes at most ${MAX_PHOTOS} photos of pages (or one PDF).`,
+    );
   if (files.length === 0) return { blob: null, photos: null };
   const kinds = files.map((file) => kindOfFile(file.head));
-  if (files.length === 1 && (kinds[0] === 'pdf' || kinds[0] === 'other')) return { blob: received.blob, photos: null };
+  if (files.length === 1 && (kinds[0] === 'pdf' || kinds[0] === 'other'))
+    return { blob: received.blob, photos: null };
   const photos: UploadedPhoto[] = [];
   for (const [index, file] of files.entries()) {
     const kind = kinds[index]!;
-    if (kind === 'pdf') return refuse(`A PDF is uploaded on its own: file ${index + 1}${named(file.filename)} is a PDF among ${files.length} files.`);
-    if (kind === 'other') return refuse(`File ${index + 1}${named(file.filename)} is neither a PDF nor a photo (JPEG, PNG or HEIC/HEIF).`);
+    if (kind === 'pdf')
+      return refuse(
+        `A PDF is uploaded on its own: file ${index + 1}${named(file.filename)} is a PDF among ${files.length} files.`,
+      );
+    if (kind === 'other')
+      return refuse(
+        `File ${index + 1}${named(file.filename)} is neither a PDF nor a photo (JPEG, PNG or HEIC/HEIF).`,
+      );
     photos.push({ blob: file.blob, filename: file.filename, mediaType: kind });
   }
-  return { blob: { key: photos[0]!.blob.key, sha256: received.sha256, size: received.size }, photos };
+  return {
+    blob: { key: photos[0]!.blob.key, sha256: received.sha256, size: received.size },
+    photos,
+  };
 }
 
 function named(filename: string | null): string {
@@ -63,18 +83,26 @@ export async function checkPhotos(blobStore: BlobStore, photos: UploadedPhoto[])
   const copies: LocalCopy[] = [];
   try {
     for (const photo of photos) copies.push(await localCopy(blobStore, photo.blob.key));
-    await checkPhotosBounded(photos.map((photo, i) => ({ path: copies[i]!.path, mediaType: photo.mediaType })));
+    await checkPhotosBounded(
+      photos.map((photo, i) => ({ path: copies[i]!.path, mediaType: photo.mediaType })),
+    );
   } catch (error) {
     if (!(error instanceof PhotoRefusedError)) throw error;
     const photo = photos[error.index];
-    throw validationError(`Photo ${error.index + 1}${named(photo?.filename ?? null)}: ${error.message}.`);
+    throw validationError(
+      `Photo ${error.index + 1}${named(photo?.filename ?? null)}: ${error.message}.`,
+    );
   } finally {
     for (const copy of copies) await copy.dispose();
   }
 }
 
 /** Records the photos as the pages of a file or of a graded upload, in order. */
-export async function recordPhotos(db: Database, owner: { fileId: string } | { uploadId: string }, photos: UploadedPhoto[]): Promise<void> {
+export async function recordPhotos(
+  db: Database,
+  owner: { fileId: string } | { uploadId: string },
+  photos: UploadedPhoto[],
+): Promise<void> {
   await db.query(
     `INSERT INTO upload_photos (file_id, upload_id, position, blob_key, media_type)
      SELECT $1, $2, v.position, v.blob_key, v.media_type
@@ -90,6 +118,11 @@ export async function recordPhotos(db: Database, owner: { fileId: string } | { u
 }
 
 /** Drops blobs no record holds (a refused upload's files). */
-export async function discardBlobs(db: Database, blobStore: BlobStore, blobs: readonly BlobInfo[]): Promise<void> {
-  for (const key of new Set(blobs.map((blob) => blob.key))) await discardIfUnreferenced(db, blobStore, key);
+export async function discardBlobs(
+  db: Database,
+  blobStore: BlobStore,
+  blobs: readonly BlobInfo[],
+): Promise<void> {
+  for (const key of new Set(blobs.map((blob) => blob.key)))
+    await discardIfUnreferenced(db, blobStore, key);
 }
