@@ -213,6 +213,8 @@ describe('processing an uploaded scan (split by codes)', () => {
         page_missing: 0,
         scanned_twice: 0,
         already_uploaded: 0,
+        no_sheet: 0,
+        too_blurred: 0,
       },
       repeat_of: null,
       pages: 30,
