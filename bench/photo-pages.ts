@@ -248,10 +248,10 @@ const finders = {
 };
 const finderResults: Record<
   string,
-  { found: number; right: number; falseSheets: number; msPerPhoto: number; errors: number[] }
+  { found: number; right: number; falseSheets: number; msPerPhoto: number; errors: number[]; missed: string[] }
 > = {};
 for (const name of Object.keys(finders))
-  finderResults[name] = { found: 0, right: 0, falseSheets: 0, msPerPhoto: 0, errors: [] };
+  finderResults[name] = { found: 0, right: 0, falseSheets: 0, msPerPhoto: 0, errors: [], missed: [] };
 for (const [index, photo] of photos.entries()) {
   const truth = truths[index]!;
   // As photo-page makes it: the whole photo decoded grey, then scaled down and blurred a little.
@@ -273,7 +273,10 @@ for (const [index, photo] of photos.entries()) {
     const t = performance.now();
     const found = find(small);
     finderResults[name]!.msPerPhoto += performance.now() - t;
-    if (found === null) continue;
+    if (found === null) {
+      if (truth.corners !== null) finderResults[name]!.missed.push(`${index + 1}:${truth.kind}`);
+      continue;
+    }
     finderResults[name]!.found++;
     if (truth.corners === null) {
       finderResults[name]!.falseSheets++;
@@ -356,6 +359,7 @@ const results = {
         ms_per_photo: r.msPerPhoto,
         median_corner_error_pct: median(r.errors),
         worst_corner_error_pct: Math.round(Math.max(0, ...r.errors) * 1000) / 10,
+        missed: r.missed.join(' '),
       },
     ]),
   ),

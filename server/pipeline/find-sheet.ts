@@ -30,7 +30,7 @@ const LEVEL_FOLLOW = 0.02;
 const EDGE_STEP = 24;
 /** A sheet covers at least this share of the photo (smaller: too far to read its codes). */
 const MIN_SHEET_SHARE = 0.12;
-/** The region fills at least this share of its quadrilateral (paper is a quadrilateral). */
+/** The region's outline fills at least this share of its quadrilateral (paper is a quadrilateral). */
 const MIN_FILL = 0.88;
 /** Largest share of the region's outline that may run along the photo's border (a leak). */
 const MAX_BORDER_SHARE = 0.25;
@@ -112,6 +112,8 @@ function sheetOfRegion(image: GreyRaster, region: Uint8Array): SheetCorners | nu
   // The outline: per row, the leftmost and rightmost region pixels (enough for a convex hull).
   const points: Point[] = [];
   let area = 0;
+  // Area within each row's outline: print and handwriting leave holes in the paper region.
+  let spans = 0;
   let onBorder = 0;
   let rows = 0;
   for (let y = 0; y < h; y++) {
@@ -125,6 +127,7 @@ function sheetOfRegion(image: GreyRaster, region: Uint8Array): SheetCorners | nu
     }
     if (left < 0) continue;
     rows++;
+    spans += right - left + 1;
     points.push({ x: left, y }, { x: right + 1, y });
     if (left === 0) onBorder++;
     if (right === w - 1) onBorder++;
@@ -136,7 +139,7 @@ function sheetOfRegion(image: GreyRaster, region: Uint8Array): SheetCorners | nu
   if (hull.length < 4) return null;
   const quad = largestQuadrilateral(hull);
   const quadArea = polygonArea(quad);
-  if (quadArea <= 0 || area / quadArea < MIN_FILL || quadArea > 0.995 * w * h) return null;
+  if (quadArea <= 0 || spans / quadArea < MIN_FILL || quadArea > 0.995 * w * h) return null;
   return refined(image, ordered(quad));
 }
 
