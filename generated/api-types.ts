@@ -2024,7 +2024,9 @@ export interface components {
          *         "ambiguous_position": 0,
          *         "page_missing": 0,
          *         "scanned_twice": 0,
-         *         "already_uploaded": 0
+         *         "already_uploaded": 0,
+         *         "no_sheet": 0,
+         *         "too_blurred": 0
          *       },
          *       "repeat_of": null
          *     }
@@ -4096,7 +4098,9 @@ export interface operations {
                      *         "ambiguous_position": 0,
                      *         "page_missing": 0,
                      *         "scanned_twice": 0,
-                     *         "already_uploaded": 0
+                     *         "already_uploaded": 0,
+                     *         "no_sheet": 0,
+                     *         "too_blurred": 0
                      *       },
                      *       "repeat_of": null
                      *     }
