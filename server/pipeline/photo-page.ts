@@ -21,6 +21,12 @@ export interface PhotoFacts {
   asTaken: Uint8Array;
 }
 
+/**
+ * Whether this build of sharp (libvips + libheif) reads HEIC: the prebuilt one reads AVIF only
+ * (no HEVC decoder), so HEIC goes through heic-decode unless a build with HEVC is installed.
+ */
+export const SHARP_READS_HEIC = sharp.format.heif.input.fileSuffix?.includes('.heic') === true;
+
 /** Resolution of a straightened page: plenty for codes, as the scans' 150-300 dpi. */
 export const PHOTO_PAGE_DPI = 200;
 /** Pixels a photo may have (a 48 MP phone photo is 8064 x 6048). */
@@ -80,7 +86,7 @@ interface DecodedPhoto extends GreyRaster {
 
 /** The photo's pixels as grey, as stored (EXIF orientation does not matter to find the sheet). */
 async function decodePhoto(bytes: Uint8Array, mediaType: PhotoMediaType): Promise<DecodedPhoto> {
-  if (mediaType === 'image/heic') {
+  if (mediaType === 'image/heic' && !SHARP_READS_HEIC) {
     const { default: decode } = await import('heic-decode');
     const image = await decode({ buffer: bytes });
     if (image.width * image.height > MAX_PHOTO_PIXELS)

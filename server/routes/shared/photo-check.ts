@@ -4,7 +4,7 @@
 // Run on a thread of its own (bounded-photo-check), as the PDF check is.
 import { readFileSync, statSync } from 'node:fs';
 import sharp from 'sharp';
-import { MAX_PHOTO_PIXELS, type PhotoMediaType } from '../../pipeline/photo-page';
+import { MAX_PHOTO_PIXELS, SHARP_READS_HEIC, type PhotoMediaType } from '../../pipeline/photo-page';
 
 /** What an uploaded file is, by its first bytes. */
 export type UploadedFileKind = 'pdf' | PhotoMediaType | 'other';
@@ -52,7 +52,7 @@ export async function checkPhoto(path: string, mediaType: PhotoMediaType): Promi
     throw new PhotoCheckError(`larger than ${MAX_PHOTO_BYTES / 1024 / 1024} MB`);
   let size: PhotoSize;
   try {
-    size = mediaType === 'image/heic' ? await heicSize(path) : await sharpSize(path);
+    size = mediaType === 'image/heic' && !SHARP_READS_HEIC ? await heicSize(path) : await sharpSize(path);
   } catch (error) {
     throw new PhotoCheckError(
       `it cannot be read (${error instanceof Error ? error.message : String(error)})`,
