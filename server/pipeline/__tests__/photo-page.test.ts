@@ -1,22 +1,8 @@
-// The photo steps on their own: what kind of file an upload is by its first bytes, the projective
-// map, the sheet finder on a drawn sheet, and the split keeping an unread photo on no sheet.
+// The photo steps on their own: the projective map, the sheet finder on a drawn sheet, and the split keeping an unread photo on no sheet.
 import { describe, expect, it } from 'vitest';
-import { kindOfFile } from '../../routes/shared/photo-check';
 import { findSheet } from '../find-sheet';
 import { homography } from '../photo-page';
 import { splitIntoSheets, type ResolvedCode } from '../split';
-
-describe('kindOfFile', () => {
-  it('tells a file by its first bytes, whatever its name', () => {
-    expect(kindOfFile(new Uint8Array([0xff, 0xd8, 0xff, 0xe1]))).toBe('image/jpeg');
-    expect(kindOfFile(new Uint8Array([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]))).toBe('image/png');
-    expect(kindOfFile(new Uint8Array([0, 0, 0, 24, ...Buffer.from('ftypheic')]))).toBe('image/heic');
-    expect(kindOfFile(new Uint8Array([0, 0, 0, 24, ...Buffer.from('ftypmif1')]))).toBe('image/heic');
-    expect(kindOfFile(new Uint8Array([0, 0, 0, 24, ...Buffer.from('ftypavif')]))).toBe('other');
-    expect(kindOfFile(Buffer.from('%PDF-1.7\n'))).toBe('pdf');
-    expect(kindOfFile(Buffer.from('hello'))).toBe('other');
-  });
-});
 
 describe('homography', () => {
   it('maps each of four points onto its partner', () => {
@@ -56,7 +42,9 @@ describe('findSheet', () => {
       for (let x = 0; x < width; x++) {
         const light = 1 - (0.35 * x) / width;
         const print = y % 40 < 3 && x % 50 > 10;
-        data[y * width + x] = inside(x, y) ? (print ? 60 : 225) * light : (100 + 15 * Math.sin(y / 9)) * light;
+        data[y * width + x] = inside(x, y)
+          ? (print ? 60 : 225) * light
+          : (100 + 15 * Math.sin(y / 9)) * light;
       }
     return { width, height, data };
   }
@@ -88,7 +76,12 @@ describe('findSheet', () => {
 });
 
 describe('splitting a file with unread photos', () => {
-  const lesson: ResolvedCode = { kind: 'sheet_page', student_id: null, lesson_id: 'lesson-1', lesson_page_number: 1 };
+  const lesson: ResolvedCode = {
+    kind: 'sheet_page',
+    student_id: null,
+    lesson_id: 'lesson-1',
+    lesson_page_number: 1,
+  };
   const resolve = () => lesson;
 
   it('keeps a photo with no sheet or too blurred on no sheet, with its reason, and places the others by their codes', () => {
@@ -102,7 +95,10 @@ describe('splitting a file with unread photos', () => {
       resolve,
       1,
     );
-    expect(split.sheets.map((sheet) => sheet.pages.map((page) => page.page_number))).toEqual([[1], [3]]);
+    expect(split.sheets.map((sheet) => sheet.pages.map((page) => page.page_number))).toEqual([
+      [1],
+      [3],
+    ]);
     expect(split.ignored_pages).toEqual([
       { page_number: 2, reason: 'no_sheet' },
       { page_number: 4, reason: 'too_blurred' },
