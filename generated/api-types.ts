@@ -181,6 +181,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/pages/{page_id}/photo": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The photo a page came as, as taken (before it was straightened), so a reviewer can compare
+         * @description For pages uploaded as photos (Page.has_photo): the whole photo, turned as the phone held it, at most 2000 px on its longer side, as JPEG (HEIC photos too). 404 for a page that came in a PDF.
+         */
+        get: operations["getPagePhoto"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/pages/{page_id}/graded-preview": {
         parameters: {
             query?: never;
@@ -669,7 +689,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Download the original uploaded PDF, streamed */
+        /**
+         * Download the original uploaded PDF, streamed
+         * @description A file uploaded as photos of pages comes as a PDF of those photos as taken (one page each, at most 2000 px), once they are read; 404 while they are still being read.
+         */
         get: operations["downloadFile"];
         put?: never;
         post?: never;
@@ -1508,10 +1531,10 @@ export interface components {
             congregation: components["schemas"]["Uuid"] | null;
         };
         /**
-         * @description Why a page has no usable code (too_complex, the page was not read at all, see ReviewReason).
+         * @description Why a page has no usable code (too_complex: the page was not read at all, see ReviewReason). A photographed page also says no_sheet (no sheet of paper found in the photo) or too_blurred (a sheet found, too blurred for its code to read).
          * @enum {string}
          */
-        UnrecognizedReason: "no_code_found" | "unreadable" | "unknown_code" | "other_kind" | "too_complex";
+        UnrecognizedReason: "no_code_found" | "unreadable" | "unknown_code" | "other_kind" | "too_complex" | "no_sheet" | "too_blurred";
         /**
          * @description Why a page is shown to a person in Review. The first six flag the page (it holds the file in
          *     Review until a mend or Ignore Page): no_code_found, unreadable (code unreadable), unknown_code,
@@ -1526,10 +1549,12 @@ export interface components {
          *     looked), scanned_twice (the same paper as another page of this file: a double feed; it makes
          *     no student), already_uploaded (the same paper as a page of an earlier file: a rescan; it makes
          *     no new student), too_complex (the page was not read: it is too large or too complex, reading it
-         *     went past the reader's time or memory limit; the rest of the file was read).
+         *     went past the reader's time or memory limit; the rest of the file was read). A photographed page
+         *     also says no_sheet (no sheet of paper found in the photo) or too_blurred (a sheet found, too
+         *     blurred for its code to read): the page is kept with its photo, on no sheet and no student.
          * @enum {string}
          */
-        ReviewReason: "no_code_found" | "unreadable" | "unknown_code" | "out_of_order" | "stray_page" | "another_course" | "duplicate_sheet" | "blank_back" | "ambiguous_position" | "page_missing" | "scanned_twice" | "already_uploaded" | "too_complex";
+        ReviewReason: "no_code_found" | "unreadable" | "unknown_code" | "out_of_order" | "stray_page" | "another_course" | "duplicate_sheet" | "blank_back" | "ambiguous_position" | "page_missing" | "scanned_twice" | "already_uploaded" | "too_complex" | "no_sheet" | "too_blurred";
         /** @description What Review knows beside a page's reason, to act on it in one click. */
         ReviewDetail: {
             /** @description For ambiguous_position, the sheets of the file the page could belong to, in file order. */
@@ -1625,6 +1650,8 @@ export interface components {
             mended?: components["schemas"]["ReviewMend"] | null;
             /** @description How many times the page was turned in Review (PagePatch turn); its image addresses carry it. */
             turns?: number;
+            /** @description The page came as a photo; the photo as taken is at /api/pages/{page_id}/photo. */
+            has_photo?: boolean;
             template: components["schemas"]["PageTemplate"] | null;
             answer_sheet: {
                 id: components["schemas"]["Uuid"];
@@ -1881,6 +1908,8 @@ export interface components {
          *     HEIC/HEIF, one page each, in the order taken; at most 50). At most 1,500,000,000 bytes in
          *     all. A PDF among photos, a file that is neither, more than 50 photos or a photo too small to
          *     read (under 600 pixels on its shorter side) gives 400 VALIDATION_ERROR with the reason.
+         *     Resumable uploads (tus) take one PDF only. Photos of an upload are one file whose pages are
+         *     the photos in order; the duplicate rule compares all their bytes in that order.
          */
         UploadedPages: string[];
         FileUpload: {
@@ -2004,7 +2033,9 @@ export interface components {
          *         "page_missing": 0,
          *         "scanned_twice": 0,
          *         "already_uploaded": 0,
-         *         "too_complex": 0
+         *         "too_complex": 0,
+         *         "no_sheet": 0,
+         *         "too_blurred": 0
          *       },
          *       "repeat_of": null
          *     }
@@ -2027,6 +2058,8 @@ export interface components {
                 scanned_twice: number;
                 already_uploaded: number;
                 too_complex: number;
+                no_sheet: number;
+                too_blurred: number;
             };
             /**
              * @description The earlier file this one repeats (a batch scanned again): set when at least half of its
@@ -2298,10 +2331,10 @@ export interface components {
         /** @enum {string} */
         UploadPageResult: "matched" | "not_matched" | "blank_dropped";
         /**
-         * @description Why a page was not matched (or, for already_graded, that an earlier scan existed): no_code, unreadable (a code seen but not read, or a page not processed), unknown_code, other_congregation (another congregation's packet), already_graded (see kept), file_archived, not_sent (the file is not being graded), not_packet_page (another kind of code), return_downloaded (the file's return file was downloaded: its grading is closed, the scan was not taken). For a service center's file: in_review (the page waits in Review; detail says why) and ignored (a person set the page aside). too_complex: the page was not read at all (too large or too complex: reading it went past the reader's time or memory limit).
+         * @description Why a page was not matched (or, for already_graded, that an earlier scan existed): no_code, unreadable (a code seen but not read, or a page not processed), unknown_code, other_congregation (another congregation's packet), already_graded (see kept), file_archived, not_sent (the file is not being graded), not_packet_page (another kind of code), return_downloaded (the file's return file was downloaded: its grading is closed, the scan was not taken). For a service center's file: in_review (the page waits in Review; detail says why) and ignored (a person set the page aside). too_complex: the page was not read at all (too large or too complex: reading it went past the reader's time or memory limit). A photo: no_sheet (no sheet of paper found in it) and too_blurred (too blurred for its code to read); it is kept, on no sheet.
          * @enum {string}
          */
-        UploadPageReason: "no_code" | "unreadable" | "unknown_code" | "other_congregation" | "already_graded" | "file_archived" | "not_sent" | "not_packet_page" | "return_downloaded" | "in_review" | "ignored" | "too_complex";
+        UploadPageReason: "no_code" | "unreadable" | "unknown_code" | "other_congregation" | "already_graded" | "file_archived" | "not_sent" | "not_packet_page" | "return_downloaded" | "in_review" | "ignored" | "too_complex" | "no_sheet" | "too_blurred";
         FileRef: {
             id: components["schemas"]["Uuid"];
             name: string;
@@ -2937,6 +2970,25 @@ export interface operations {
                 /** @description The page's turns (Page.turns); a turned page's image gets a new address, so no cache shows it as it was. Not read otherwise. */
                 turns?: number;
             };
+            header?: never;
+            path: {
+                page_id: components["parameters"]["PageId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: components["responses"]["Jpeg"];
+            304: components["responses"]["NotModified"];
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+        };
+    };
+    getPagePhoto: {
+        parameters: {
+            query?: never;
             header?: never;
             path: {
                 page_id: components["parameters"]["PageId"];
@@ -4057,7 +4109,9 @@ export interface operations {
                      *         "page_missing": 0,
                      *         "scanned_twice": 0,
                      *         "already_uploaded": 0,
-                     *         "too_complex": 0
+                     *         "too_complex": 0,
+                     *         "no_sheet": 0,
+                     *         "too_blurred": 0
                      *       },
                      *       "repeat_of": null
                      *     }
@@ -6251,8 +6305,8 @@ export const progressMessageStatusValues: ReadonlyArray<FlattenedDeepRequired<co
 export const healthStatusValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["Health"]["status"]> = ["ok", "degraded"];
 export const healthDatabaseValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["Health"]["database"]> = ["ok", "unreachable"];
 export const roleValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["Role"]> = ["scanning_admin", "study_helper_coordinator", "standard_user"];
-export const unrecognizedReasonValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["UnrecognizedReason"]> = ["no_code_found", "unreadable", "unknown_code", "other_kind", "too_complex"];
-export const reviewReasonValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["ReviewReason"]> = ["no_code_found", "unreadable", "unknown_code", "out_of_order", "stray_page", "another_course", "duplicate_sheet", "blank_back", "ambiguous_position", "page_missing", "scanned_twice", "already_uploaded", "too_complex"];
+export const unrecognizedReasonValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["UnrecognizedReason"]> = ["no_code_found", "unreadable", "unknown_code", "other_kind", "too_complex", "no_sheet", "too_blurred"];
+export const reviewReasonValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["ReviewReason"]> = ["no_code_found", "unreadable", "unknown_code", "out_of_order", "stray_page", "another_course", "duplicate_sheet", "blank_back", "ambiguous_position", "page_missing", "scanned_twice", "already_uploaded", "too_complex", "no_sheet", "too_blurred"];
 export const reviewMendActionValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["ReviewMendAction"]> = ["moved", "new_sheet", "joined", "code_typed", "template_set", "ignored", "unignored", "duplicate_kept", "student_set", "turned", "new_student"];
 export const pagePatchTurnValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["PagePatch"]["turn"]> = [90, 180, 270];
 export const jobTypeValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["JobType"]> = ["send_to_study_helpers", "process_service_center_upload", "generate_return_file_requested", "process_graded_upload", "remove_abandoned_uploads"];
@@ -6270,7 +6324,7 @@ export const workflowStepValues: ReadonlyArray<FlattenedDeepRequired<components>
 export const uploadResultStatusValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["UploadResult"]["status"]> = ["success", "error"];
 export const uploadKindValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["UploadKind"]> = ["service_center", "graded"];
 export const uploadPageResultValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["UploadPageResult"]> = ["matched", "not_matched", "blank_dropped"];
-export const uploadPageReasonValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["UploadPageReason"]> = ["no_code", "unreadable", "unknown_code", "other_congregation", "already_graded", "file_archived", "not_sent", "not_packet_page", "return_downloaded", "in_review", "ignored", "too_complex"];
+export const uploadPageReasonValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["UploadPageReason"]> = ["no_code", "unreadable", "unknown_code", "other_congregation", "already_graded", "file_archived", "not_sent", "not_packet_page", "return_downloaded", "in_review", "ignored", "too_complex", "no_sheet", "too_blurred"];
 export const resumableUploadKindValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["ResumableUpload"]["kind"]> = ["service_center", "graded"];
 export const resumableUploadStateValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["ResumableUpload"]["state"]> = ["receiving", "finishing", "accepted", "refused"];
 export const databaseResultStatusValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["DatabaseResult"]["status"]> = ["ok"];

@@ -15,6 +15,7 @@ const SERVER_ENTRIES = {
   'worker-main': 'server/jobs/worker-main.ts',
   'page-worker': 'server/pipeline/page-worker.ts',
   'pdf-check-worker': 'server/routes/shared/pdf-check-worker.ts',
+  'photo-check-worker': 'server/routes/shared/photo-check-worker.ts',
 };
 
 /** Bundles SERVER_ENTRIES as .mjs files into SERVER_BUILD_DIR, replacing what was there. */

@@ -16,6 +16,9 @@ const BLOB_KEY_COLUMNS: readonly [table: string, column: string][] = [
   ['feedback', 'front_blob_key'],
   ['feedback', 'back_blob_key'],
   ['packets', 'blob_key'],
+  ['upload_photos', 'blob_key'],
+  ['pages', 'photo_blob_key'],
+  ['graded_upload_pages', 'photo_blob_key'],
 ];
 
 const referenceQueries = new WeakMap<Database, Promise<string>>();

@@ -17,6 +17,7 @@ import { writeIntroSheets } from '../workflow/intro-sheets';
 import { tellUploadReport } from '../workflow/notifications';
 import { JOB, PROGRESS_WRITE_MS, updateProgress } from '../workflow/job-progress';
 import { localCopy, type LocalCopy } from '../workflow/local-copy';
+import { localPhotos, photosOf, type LocalPhotos } from '../workflow/upload-photos';
 import type { UploadRow } from '../workflow/upload-staging';
 import { FILES_AT_ONCE } from './job-types';
 import { leasedJob, step, STOP, type RunningJob } from './leased-job';
@@ -30,6 +31,8 @@ export interface GradedUploadData {
 interface GradedUploadRun {
   upload: UploadRow;
   local: LocalCopy | null;
+  /** An upload of photos of pages: those, instead of a PDF. */
+  photos: LocalPhotos | null;
   /** Files whose grading this upload completed. */
   completedFiles: string[];
   /** Blobs nothing points at any more: replaced feedback, staged images of pages not kept. */
@@ -47,11 +50,13 @@ export const processGradedUpload = leasedJob<GradedUploadData, GradedUploadRun>(
   expireInSeconds: 23 * 3600,
   load: async (job) => {
     const upload = await pendingUpload(job.db, job.targetId);
-    return upload === null ? null : { upload, local: null, completedFiles: [], unusedBlobs: [] };
+    return upload === null ? null : { upload, local: null, photos: null, completedFiles: [], unusedBlobs: [] };
   },
   steps: [
-    step('copy the PDF where the pipeline reads it', async (job, run) => {
-      run.local = await localCopy(job.blobStore, run.upload.blob_key);
+    step('copy the PDF (or the photos) where the pipeline reads it', async (job, run) => {
+      const photos = await photosOf(job.db, { uploadId: job.targetId });
+      if (photos.length > 0) run.photos = await localPhotos(job.blobStore, photos);
+      else run.local = await localCopy(job.blobStore, run.upload.blob_key);
     }),
     step('read every page not staged yet, staging each one', (job, run) => readPages(job, run)),
     step('intro file: write its sheets, each for a new student', async (job, run) => {
@@ -88,6 +93,7 @@ export const processGradedUpload = leasedJob<GradedUploadData, GradedUploadRun>(
   ],
   cleanup: async (run) => {
     await run.local?.dispose();
+    await run.photos?.dispose();
   },
   giveUp: (tx, uploadId, reason) => failUpload(tx, uploadId, reason),
   permanentFailure: (error) => (error instanceof UnreadablePdfError ? `The PDF cannot be read: ${error.message}` : null),
@@ -103,7 +109,7 @@ async function readPages(job: RunningJob, run: GradedUploadRun): Promise<void> {
   const { db, blobStore, targetId: uploadId } = job;
   await updateProgress(db, JOB.processGradedUpload, uploadId, { status: 'running' });
   let lastWrite = 0;
-  await processPages(run.local!.path, {
+  await processPages(run.photos?.pages() ?? run.local!.path, {
     startAtPage: await firstMissingStagedPage(db, uploadId),
     expectedPrefixes: run.upload.is_intro ? INTRO_PREFIXES : GRADED_PREFIXES,
     signal: job.signal,

@@ -2,10 +2,12 @@
 // Target: the file, while it is pending. One bad page never fails the file; the file fails only
 // when it cannot be read at all or keeps crashing its workers (leased-job.ts).
 import { processPages } from '../pipeline/process-pages';
+import type { ScanPdf } from '../pipeline/read-page';
 import { countFailedPages, failFile, firstMissingPage, pendingFile, storePage, unreadableReason, type PendingFile } from '../workflow/file-pages';
 import { JOB, PROGRESS_WRITE_MS, updateProgress } from '../workflow/job-progress';
 import { tellFileRead } from '../workflow/notifications';
 import { localCopy, type LocalCopy } from '../workflow/local-copy';
+import { localPhotos, photosOf, type LocalPhotos } from '../workflow/upload-photos';
 import { writeSheets } from '../workflow/write-sheets';
 import { FILES_AT_ONCE, SERVICE_CENTER_CODE_PREFIXES } from './job-types';
 import { leasedJob, step, type RunningJob } from './leased-job';
@@ -17,6 +19,8 @@ export interface ProcessUploadData {
 interface UploadRun {
   file: PendingFile;
   local: LocalCopy | null;
+  /** A file uploaded as photos of pages: those, instead of a PDF. */
+  photos: LocalPhotos | null;
 }
 
 export const processServiceCenterUpload = leasedJob<ProcessUploadData, UploadRun>({
@@ -28,13 +32,15 @@ export const processServiceCenterUpload = leasedJob<ProcessUploadData, UploadRun
   expireInSeconds: 23 * 3600,
   load: async (job) => {
     const file = await pendingFile(job.db, job.targetId);
-    return file === null ? null : { file, local: null };
+    return file === null ? null : { file, local: null, photos: null };
   },
   steps: [
-    step('copy the PDF where the pipeline reads it', async (job, run) => {
-      run.local = await localCopy(job.blobStore, run.file.blob_key);
+    step('copy the PDF (or the photos) where the pipeline reads it', async (job, run) => {
+      const photos = await photosOf(job.db, { fileId: job.targetId });
+      if (photos.length > 0) run.photos = await localPhotos(job.blobStore, photos);
+      else run.local = await localCopy(job.blobStore, run.file.blob_key);
     }),
-    step('read every page not stored yet, storing each one', (job, run) => readPages(job, run.local!.path)),
+    step('read every page not stored yet, storing each one', (job, run) => readPages(job, run.photos?.pages() ?? run.local!.path)),
     step('split into answer sheets and mark the file processed', async (job) => {
       await job.commit(async (tx) => {
         if ((await writeSheets(tx, job.targetId)) !== null) await tellFileRead(tx, job.targetId, job.config.publicUrl);
@@ -43,6 +49,7 @@ export const processServiceCenterUpload = leasedJob<ProcessUploadData, UploadRun
   ],
   cleanup: async (run) => {
     await run.local?.dispose();
+    await run.photos?.dispose();
   },
   giveUp: (tx, fileId, reason) => failFile(tx, fileId, reason),
   permanentFailure: unreadableReason,
@@ -54,7 +61,7 @@ export function processUploadJob(fileId: string): { name: typeof JOB.processServ
 }
 
 /** The scan pipeline from the first page not yet stored; progress goes to job_progress as it goes. */
-async function readPages(job: RunningJob, path: string): Promise<void> {
+async function readPages(job: RunningJob, path: string | ScanPdf): Promise<void> {
   const { db, blobStore, targetId: fileId } = job;
   await updateProgress(db, JOB.processServiceCenterUpload, fileId, { status: 'running' });
   let lastWrite = 0;

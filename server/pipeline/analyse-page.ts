@@ -11,6 +11,7 @@ import {
   type PageImage,
   type PageImageOptions,
 } from './page-image';
+import { photoReason, type PhotoFacts } from './photo-page';
 import type { Orientation } from './raster';
 
 import { PageTooLargeError, type PageRaster, type RasterSource, type ScanPage, type UprightJpeg } from './scan-page';
@@ -37,6 +38,8 @@ export interface ProcessedPage {
   error: string | null;
   /** Set when only the page image failed (the code results stand). */
   image_error: string | null;
+  /** A photographed page: what straightening it found, and the photo as taken. */
+  photo?: PhotoFacts;
 }
 
 /** What a page's analysis needs to know of the processing options. */
@@ -110,6 +113,7 @@ export async function analysePage(
     page.orientation = found.orientation;
     page.skew = tenthOfDegree(found.skew);
     page.codes = found.codes;
+    if (raster.photo) applyPhotoFacts(page, raster.photo);
   } catch (error) {
     if (error instanceof PageTooLargeError) return { finish: Promise.resolve(tooComplexPage(pageNumber, error.message)) };
     return { finish: Promise.resolve({ ...empty, error: describe(error) }) };
@@ -151,6 +155,19 @@ async function readInTopBand(
     source: 'embedded_image',
     dpi: Math.round(jpeg.dpi),
   };
+}
+
+/**
+ * A photo on which nothing read says why when it can: no sheet in it, or too blurred (blank paper
+ * has no edges to be sharp: a blank back stays one). A photo without a sheet is no blank back.
+ */
+function applyPhotoFacts(page: ProcessedPage, facts: PhotoFacts): void {
+  page.photo = facts;
+  if (page.codes.length > 0) return;
+  const reason = photoReason(facts);
+  if (reason === null || (reason === 'too_blurred' && page.blank)) return;
+  page.reason = reason;
+  page.blank = false;
 }
 
 /** Skew as kept on a page: to a tenth of a degree. */

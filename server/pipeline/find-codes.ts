@@ -34,7 +34,11 @@ export type PageReason =
   /** The page was not read at all: reading it went past a time or memory limit (page-pool). */
   | 'too_complex'
   /** One of the product's codes, of a kind not expected here (e.g. a `p` code in a service-center upload). */
-  | 'other_kind';
+  | 'other_kind'
+  /** A photo of a page (photo-page): no sheet of paper found in it, and no code read. */
+  | 'no_sheet'
+  /** A photo of a page: the sheet found, too blurred for its code to read. */
+  | 'too_blurred';
 
 export type CodeArea = 'top_right' | 'bottom_left' | 'top_left' | 'bottom_right' | 'page';
 

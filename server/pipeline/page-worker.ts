@@ -90,7 +90,7 @@ port.on('message', (request: PageWorkerRequest) => {
       // As a promise, so a page that fails here is kept as unreadable by analysePage.
       const { finish } = await analysePage(pageNumber, Promise.resolve().then(read), options);
       const page = await finish;
-      postMoved(port, { type: 'page', id, page } satisfies PageWorkerAnswer, [page.image?.jpeg]);
+      postMoved(port, { type: 'page', id, page } satisfies PageWorkerAnswer, [page.image?.jpeg, page.photo?.asTaken]);
     } catch (error) {
       // analysePage keeps page errors in the page; this is only a last resort.
       port.postMessage({ type: 'page', id, page: { ...unreadablePage(pageNumber), error: describe(error) } } satisfies PageWorkerAnswer);

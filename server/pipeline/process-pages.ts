@@ -7,7 +7,7 @@ import type { CodePrefix } from './codes';
 import type { PageImageOptions } from './page-image';
 import * as fs from 'node:fs';
 import { PagePool, pageWorkerScript, type ReadingLimits } from './page-pool';
-import { openScanPdf } from './read-page';
+import { openScanPdf, type ScanPdf } from './read-page';
 import type { ScanPage } from './scan-page';
 
 export type { ProcessedPage } from './analyse-page';
@@ -63,14 +63,17 @@ export interface ProcessPagesResult {
 }
 
 /**
- * Throws UnreadablePdfError when the file is not a readable PDF; rethrows what `onPage` or
- * `onProgress` throw, and the signal's abort reason. Page errors never throw.
+ * `source`: a PDF's path, or pages of another kind (photo-pages, read on this thread: a photo's
+ * size was checked when it arrived). Throws UnreadablePdfError when the file is not a readable
+ * PDF; rethrows what `onPage` or `onProgress` throw, and the signal's abort reason. Page errors
+ * never throw.
  */
 export async function processPages(
-  path: string,
+  source: string | ScanPdf,
   options: ProcessPagesOptions = {},
 ): Promise<ProcessPagesResult> {
-  const pdf = openScanPdf(path);
+  const path = typeof source === 'string' ? source : null;
+  const pdf = path === null ? (source as ScanPdf) : openScanPdf(path);
   try {
     const count = pdf.pageCount;
     const start = Math.max(1, Math.floor(options.startAtPage ?? 1));
@@ -81,7 +84,7 @@ export async function processPages(
 
     const colour = !!options.colour;
     const workers = pageWorkerCount(options.workers);
-    if (workers > 0) {
+    if (workers > 0 && path !== null) {
       // Only its page count was wanted here: the workers open the file themselves.
       pdf.close();
       // The workers read through a descriptor of this thread's: it stays open if one is stopped.

@@ -6,6 +6,7 @@
 import sharp, { type Sharp } from 'sharp';
 import { cornerCropSide } from './find-codes';
 import { jpegComponents } from './jpeg-header';
+import { photoPage, type PhotoFacts, type PhotoMediaType } from './photo-page';
 import { lumaOfRgb, type GreyRaster } from './raster';
 
 // libvips keeps recent operations' results (up to 50 MB) in case they are asked for again:
@@ -20,7 +21,7 @@ export class PageTooLargeError extends Error {
   }
 }
 
-export type RasterSource = 'embedded_image' | 'rendered';
+export type RasterSource = 'embedded_image' | 'rendered' | 'photo';
 
 export interface PageRaster extends GreyRaster {
   /** Pixels per inch of the raster relative to the PDF page size. */
@@ -33,6 +34,8 @@ export interface PageRaster extends GreyRaster {
    * be kept as the page image without decoding and encoding again.
    */
   jpeg?: Uint8Array;
+  /** A photographed page (source 'photo'): what straightening it found. */
+  photo?: PhotoFacts;
 }
 
 export interface ReadPageOptions {
@@ -71,12 +74,15 @@ export interface UprightJpeg {
 export type LoadedPage =
   | { raster: PageRaster }
   | { jpeg: Uint8Array; dpi: number; width: number; height: number }
-  | { turnedJpeg: Uint8Array; turn: ImageTurn; dpi: number };
+  | { turnedJpeg: Uint8Array; turn: ImageTurn; dpi: number }
+  /** A photo of a page (photo-pages), straightened where it is decoded. */
+  | { photo: Uint8Array; mediaType: PhotoMediaType };
 
 /** The whole page's raster of a loaded page. */
 export function decodeLoaded(loaded: LoadedPage, options: ReadPageOptions): Promise<PageRaster> {
   if ('raster' in loaded) return Promise.resolve(loaded.raster);
   if ('turnedJpeg' in loaded) return decodeTurnedJpeg(loaded.turnedJpeg, loaded.turn, loaded.dpi);
+  if ('photo' in loaded) return photoPage(loaded.photo, loaded.mediaType);
   return decodeJpeg(loaded.jpeg, loaded.dpi, options);
 }
 
@@ -118,6 +124,7 @@ export function scanPageOf(loaded: LoadedPage, options: ReadPageOptions = {}): S
 /** The pixel and JPEG arrays of a loaded page (what is worth moving to a page worker). */
 export function arraysOf(loaded: LoadedPage): (Uint8Array | undefined)[] {
   if ('raster' in loaded) return [loaded.raster.data, loaded.raster.rgb];
+  if ('photo' in loaded) return [loaded.photo];
   return ['jpeg' in loaded ? loaded.jpeg : loaded.turnedJpeg];
 }
 

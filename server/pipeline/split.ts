@@ -23,6 +23,7 @@
 import type { Schemas } from '../contract/types';
 import type { Code } from './codes';
 import type { PageReason } from './find-codes';
+import { isPhotoReason, type PhotoReason } from './photo-page';
 
 /** The upload's `answer_sheet_page_length`: 0 = split by codes, 1 or 2 = fixed-length intro sheets. */
 export type AnswerSheetPageLength = Schemas['AnswerSheetPageLength'];
@@ -98,7 +99,9 @@ export type IgnoredPageReason =
   /** A second cover sheet in the same file. */
   | 'extra_cover'
   /** A copy of a page that belongs to no sheet (a cover fed twice). */
-  | 'scanned_twice';
+  | 'scanned_twice'
+  /** A photo that could not be read (no sheet in it, too blurred): kept, flagged, on no sheet. */
+  | PhotoReason;
 
 export interface SplitResult {
   sheets: SplitSheet[];
@@ -216,6 +219,13 @@ export function splitIntoSheets(
   for (const [index, page] of ordered.entries()) {
     const meaning = meanings[index] ?? null;
     const open = current as OpenSheet | null;
+
+    // A photo nothing could be read on is never placed by position: it could be any page.
+    if (!page.code && isPhotoReason(page.reason)) {
+      result.ignored_pages.push({ page_number: page.page_number, reason: page.reason });
+      if (seenContent) disordered = true;
+      continue;
+    }
 
     if (page.blank) {
       if (open)

@@ -62,6 +62,13 @@ export async function pagesRoutes(app: FastifyInstance) {
     return sendBlob(request, reply, app.blobStore, key, { contentType: 'image/jpeg', cacheControl: IMAGE_CACHE_CONTROL, conditional: true });
   });
 
+  app.get<Route<'getPagePhoto'>>('/api/pages/:page_id/photo', async (request, reply) => {
+    await requirePageAccess(db, request, request.params.page_id);
+    const row = await db.one<{ photo_blob_key: string | null }>('SELECT photo_blob_key FROM pages WHERE id = $1', [request.params.page_id]);
+    if (row.photo_blob_key === null) throw notFound('This page did not come as a photo');
+    return sendBlob(request, reply, app.blobStore, row.photo_blob_key, { contentType: 'image/jpeg', cacheControl: IMAGE_CACHE_CONTROL, conditional: true });
+  });
+
   app.get<Route<'getPageGradedPreview'>>('/api/pages/:page_id/graded-preview', async (request, reply) => {
     await requirePageAccess(db, request, request.params.page_id);
     const row = await db.maybeOne<{ front_blob_key: string; back_blob_key: string | null }>(

@@ -21,7 +21,9 @@ import { refuseWhileUsed } from './shared/in-use';
 import { checkPdfBounded } from './shared/bounded-pdf-check';
 import { PdfCheckError } from './shared/pdf-check';
 import { queueJob } from './shared/queue-job';
+import { MAX_PHOTOS } from './shared/photo-check';
 import { receiveUploadOrRefuse } from './shared/receive-upload';
+import { checkPhotos, discardBlobs, MAX_FILE_PARTS, recordPhotos, uploadedPages, type UploadedPhoto } from './shared/uploaded-pages';
 import { listCongregation } from './shared/scope';
 import { STUDY_HELPER_SELECT, studyHelperOf, studyHelperPage, type StudyHelperRow } from './shared/study-helper';
 
@@ -40,7 +42,7 @@ export function createStudyHelperRoutes(options: StudyHelperRoutesOptions = {}) 
   return async function studyHelperRoutes(app: FastifyInstance) {
     const db = app.db;
     await app.register(multipart, {
-      limits: { fileSize: maxUploadBytes, files: 1, fields: 20, parts: 30, fieldSize: 64 * 1024 },
+      limits: { fileSize: maxUploadBytes, files: MAX_FILE_PARTS, fields: 20, parts: MAX_FILE_PARTS + 30, fieldSize: 64 * 1024 },
     });
 
     // Study helpers --------------------------------------------------------------------------
@@ -123,8 +125,9 @@ export function createStudyHelperRoutes(options: StudyHelperRoutesOptions = {}) 
       const user = requireUser(request);
       // Decided before the body is read: only a congregation, or an admin choosing a helper, uploads.
       refuseGradedUploader(user);
-      const received = await receiveUploadOrRefuse(request, reply, app.blobStore, maxUploadBytes);
-      const uploadId = await acceptGradedUpload(request, user, received.fields, received.blob);
+      const received = await receiveUploadOrRefuse(request, reply, app.blobStore, maxUploadBytes, MAX_PHOTOS);
+      const pages = await uploadedPages(request, received);
+      const uploadId = await acceptGradedUpload(request, user, received.fields, pages.blob, pages.photos);
       return reply.code(201).send({ status: 'success', id: uploadId });
     });
   };
@@ -187,11 +190,13 @@ export async function acceptGradedUpload(
   user: SessionUser,
   fields: Record<string, string>,
   blob: BlobInfo | null,
+  photos: UploadedPhoto[] | null = null,
 ): Promise<string> {
   const app = request.server;
   const db = app.db;
   const refuse = async (error: unknown): Promise<never> => {
-    if (blob !== null) await discardIfUnreferenced(db, app.blobStore, blob.key);
+    if (photos !== null) await discardBlobs(db, app.blobStore, photos.map((photo) => photo.blob));
+    else if (blob !== null) await discardIfUnreferenced(db, app.blobStore, blob.key);
     throw error;
   };
   const problem = gradedFieldsProblem(fields);
@@ -208,14 +213,19 @@ export async function acceptGradedUpload(
   if (duplicate !== null) throw new HttpError(409, { error_type: 'DUPLICATE_FILE', message: 'This file has already been uploaded.' });
 
   let pageCount: number;
-  const local = await localCopy(app.blobStore, blob.key);
-  try {
-    pageCount = (await checkPdfBounded(local.path)).pageCount;
-  } catch (error) {
-    if (error instanceof PdfCheckError) return refuse(validationError(`Invalid file format or corrupted file: ${error.message}`));
-    return refuse(error);
-  } finally {
-    await local.dispose();
+  if (photos !== null) {
+    await checkPhotos(app.blobStore, photos).catch(refuse);
+    pageCount = photos.length;
+  } else {
+    const local = await localCopy(app.blobStore, blob.key);
+    try {
+      pageCount = (await checkPdfBounded(local.path)).pageCount;
+    } catch (error) {
+      if (error instanceof PdfCheckError) return refuse(validationError(`Invalid file format or corrupted file: ${error.message}`));
+      return refuse(error);
+    } finally {
+      await local.dispose();
+    }
   }
 
   const uploadId = await db.transaction(async (tx) => {
@@ -224,6 +234,7 @@ export async function acceptGradedUpload(
        VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9) RETURNING id`,
       [name, congregationId, helperId, helperId !== null, blob.key, blob.sha256, user.id, blob.size, pageCount],
     );
+    if (photos !== null) await recordPhotos(tx, { uploadId: row.id }, photos);
     await startProgress(tx, JOB.processGradedUpload, row.id, pageCount);
     return row.id;
   });

@@ -19,15 +19,18 @@ export async function pendingFile(db: Database, fileId: string): Promise<Pending
 export async function storePage(db: Database, blobStore: BlobStore, fileId: string, page: ProcessedPage): Promise<void> {
   const imageKey = page.image ? (await blobStore.put(page.image.jpeg)).key : null;
   const fingerprint = await fingerprintOf(page);
+  // A photographed page keeps the photo as taken, for a reviewer to compare.
+  const photoKey = page.photo ? (await blobStore.put(page.photo.asTaken)).key : null;
   await db.query(
     `INSERT INTO pages (file_id, page_number, blank, ignored, rotation, code_prefix, code_id, unrecognized_reason, image_blob_key, read_error,
-                        fingerprint_hash, fingerprint)
-     VALUES ($1, $2, $3, $3, $4, $5, $6, $7, $8, $9, $10, $11)
+                        fingerprint_hash, fingerprint, photo_blob_key)
+     VALUES ($1, $2, $3, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12)
      ON CONFLICT (file_id, page_number) DO UPDATE SET
        blank = EXCLUDED.blank, ignored = EXCLUDED.ignored, rotation = EXCLUDED.rotation,
        code_prefix = EXCLUDED.code_prefix, code_id = EXCLUDED.code_id,
        unrecognized_reason = EXCLUDED.unrecognized_reason, image_blob_key = EXCLUDED.image_blob_key,
-       read_error = EXCLUDED.read_error, fingerprint_hash = EXCLUDED.fingerprint_hash, fingerprint = EXCLUDED.fingerprint`,
+       read_error = EXCLUDED.read_error, fingerprint_hash = EXCLUDED.fingerprint_hash, fingerprint = EXCLUDED.fingerprint,
+       photo_blob_key = EXCLUDED.photo_blob_key`,
     [
       fileId,
       page.page_number,
@@ -40,6 +43,7 @@ export async function storePage(db: Database, blobStore: BlobStore, fileId: stri
       page.error,
       fingerprint?.hash ?? null,
       fingerprint?.print ?? null,
+      photoKey,
     ],
   );
 }

@@ -36,14 +36,17 @@ export async function stagePage(db: Database, blobStore: BlobStore, uploadId: st
   const fingerprint = intro ? await fingerprintOf(page) : null;
   const printedHeader = !intro && !page.code && !page.blank && page.image ? await hasPrintedHeader(page.image.jpeg).catch(() => null) : null;
   (page as { image: ProcessedPage['image'] }).image = null;
+  // A photographed page keeps the photo as taken, for a reviewer to compare.
+  const photoKey = page.photo ? (await blobStore.put(page.photo.asTaken)).key : null;
   await db.query(
     `INSERT INTO graded_upload_pages (upload_id, page_number, code_prefix, code_id, reason, blank, read_error, image_blob_key,
-                                      fingerprint_hash, fingerprint, printed_header)
-     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11)
+                                      fingerprint_hash, fingerprint, printed_header, photo_blob_key)
+     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12)
      ON CONFLICT (upload_id, page_number) DO UPDATE SET
        code_prefix = EXCLUDED.code_prefix, code_id = EXCLUDED.code_id, reason = EXCLUDED.reason, blank = EXCLUDED.blank,
        read_error = EXCLUDED.read_error, image_blob_key = EXCLUDED.image_blob_key,
-       fingerprint_hash = EXCLUDED.fingerprint_hash, fingerprint = EXCLUDED.fingerprint, printed_header = EXCLUDED.printed_header`,
+       fingerprint_hash = EXCLUDED.fingerprint_hash, fingerprint = EXCLUDED.fingerprint, printed_header = EXCLUDED.printed_header,
+       photo_blob_key = EXCLUDED.photo_blob_key`,
     [
       uploadId,
       page.page_number,
@@ -56,6 +59,7 @@ export async function stagePage(db: Database, blobStore: BlobStore, uploadId: st
       fingerprint?.hash ?? null,
       fingerprint?.print ?? null,
       printedHeader,
+      photoKey,
     ],
   );
 }

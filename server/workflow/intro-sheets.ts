@@ -6,6 +6,7 @@
 // upload's bytes), already assigned to the congregation, so they follow the usual workflow.
 import type { Database } from '../db/database';
 import type { Code } from '../pipeline/codes';
+import { isPhotoReason, type PhotoReason } from '../pipeline/photo-page';
 import { randomUUID } from 'node:crypto';
 import { splitIntoSheets, type AnswerSheetPageLength, type SplitSheetPage } from '../pipeline/split';
 import { comparePaper, type EarlierPaper } from './paper-seen';
@@ -41,9 +42,9 @@ export async function writeIntroSheets(db: Database, upload: UploadRow): Promise
     );
     const pageIds = await tx.query<{ id: string; page_number: number }>(
       `INSERT INTO pages (file_id, page_number, blank, ignored, code_prefix, code_id, unrecognized_reason, image_blob_key, read_error,
-                          fingerprint_hash, fingerprint)
+                          fingerprint_hash, fingerprint, photo_blob_key)
        SELECT $1, v.page_number, v.blank, v.blank, v.code_prefix, v.code_id, v.reason, v.image_blob_key, v.read_error,
-              s.fingerprint_hash, s.fingerprint
+              s.fingerprint_hash, s.fingerprint, s.photo_blob_key
        FROM unnest($2::int[], $3::boolean[], $4::text[], $5::text[], $6::text[], $7::text[], $8::text[])
             AS v(page_number, blank, code_prefix, code_id, reason, image_blob_key, read_error)
        JOIN graded_upload_pages s ON s.upload_id = $9 AND s.page_number = v.page_number
@@ -61,6 +62,12 @@ export async function writeIntroSheets(db: Database, upload: UploadRow): Promise
       ],
     );
     const pageIdOf = new Map(pageIds.map((row) => [row.page_number, row.id]));
+    // Photos of pages are the file's pages too (its download is made of them).
+    await tx.query(
+      `INSERT INTO upload_photos (file_id, position, blob_key, media_type)
+       SELECT $1, position, blob_key, media_type FROM upload_photos WHERE upload_id = $2`,
+      [file.id, upload.id],
+    );
     const outcomes: { page_number: number; outcome: string; page_id: string | null; detail: string | null }[] = [];
 
     // Ids first: a page's flag can name other sheets of the file (the ones it could belong to).
@@ -109,8 +116,15 @@ export async function writeIntroSheets(db: Database, upload: UploadRow): Promise
       }
     }
     for (const page of split.ignored_pages) {
+      const pageId = pageIdOf.get(page.page_number) ?? null;
+      if (isPhotoReason(page.reason)) {
+        // Kept in view with its reason, on no sheet and no student.
+        await tx.query('UPDATE pages SET unrecognized_reason = $3, flag = $3 WHERE file_id = $1 AND page_number = $2', [file.id, page.page_number, page.reason]);
+        outcomes.push({ page_number: page.page_number, outcome: page.reason, page_id: pageId, detail: `${PHOTO_WORDS[page.reason]}: the photo is kept, on no answer sheet` });
+        continue;
+      }
       await tx.query('UPDATE pages SET ignored = true WHERE file_id = $1 AND page_number = $2', [file.id, page.page_number]);
-      outcomes.push({ page_number: page.page_number, outcome: 'blank', page_id: pageIdOf.get(page.page_number) ?? null, detail: null });
+      outcomes.push({ page_number: page.page_number, outcome: 'blank', page_id: pageId, detail: null });
     }
     await writeOutcomes(tx, upload.id, outcomes);
     await tx.query('UPDATE graded_uploads SET file_id = $2 WHERE id = $1', [upload.id, file.id]);
@@ -147,6 +161,12 @@ function flagDetail(
   return Object.keys(detail).length === 0 ? null : detail;
 }
 
+/** A photo's reason in the report's words. */
+const PHOTO_WORDS: Record<PhotoReason, string> = {
+  no_sheet: 'No sheet found in the photo',
+  too_blurred: 'Too blurred',
+};
+
 /** What the upload report adds for a flagged page: what a person will find in Review. */
 function flagWords(page: SplitSheetPage): string {
   switch (page.flag) {
@@ -160,6 +180,9 @@ function flagWords(page: SplitSheetPage): string {
       return `: page ${page.detail?.missing_pages?.join(', ')} missing`;
     case 'too_complex':
       return ': too large or too complex to read; check the scan and upload it again, or ignore the page in Review';
+    case 'no_sheet':
+    case 'too_blurred':
+      return `: ${PHOTO_WORDS[page.flag]}`;
     case null:
       return '';
     default:

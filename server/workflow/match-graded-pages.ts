@@ -35,7 +35,10 @@ export type GradedPageOutcome =
   | 'other_kind'
   | 'unrecognized'
   | 'unreadable'
-  | 'too_complex';
+  | 'too_complex'
+  /** A photo: no sheet found in it, or too blurred to read. */
+  | 'no_sheet'
+  | 'too_blurred';
 
 export interface GradedPageInput {
   page_number: number;
@@ -169,6 +172,19 @@ export function matchGradedPages(
     }
     if (page.reason === 'unknown_code') {
       add(page.page_number, 'unknown_code', null, 'The QR code on this page is not one this portal printed.');
+      front = null;
+      continue;
+    }
+    // A photo nothing could be read on is never a back: it could be any page.
+    if (page.reason === 'no_sheet' || page.reason === 'too_blurred') {
+      add(
+        page.page_number,
+        page.reason,
+        null,
+        page.reason === 'no_sheet'
+          ? 'Not matched: no sheet found in the photo. The photo is kept; photograph the sheet again, whole, on a plain background.'
+          : 'Not matched: too blurred for its code to read. The photo is kept; photograph the sheet again, holding the phone still.',
+      );
       front = null;
       continue;
     }

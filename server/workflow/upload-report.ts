@@ -33,6 +33,9 @@ export const OUTCOME_MEANINGS: Record<string, OutcomeMeaning> = {
   unrecognized: { result: 'not_matched', reason: 'no_code', kept: false },
   unreadable: { result: 'not_matched', reason: 'unreadable', kept: false },
   too_complex: { result: 'not_matched', reason: 'too_complex', kept: false },
+  // Photos nothing could be read on: kept (with the photo as taken), on no sheet.
+  no_sheet: { result: 'not_matched', reason: 'no_sheet', kept: false },
+  too_blurred: { result: 'not_matched', reason: 'too_blurred', kept: false },
 };
 
 /** A page still being read (no outcome yet) is read, nothing more. */

@@ -49,7 +49,9 @@ export async function withdrawUpload(db: Database, blobStore: BlobStore, uploadI
     const images = await tx.query<{ key: string }>(
       `SELECT front_blob_key AS key FROM feedback WHERE upload_id = $1
        UNION SELECT back_blob_key FROM feedback WHERE upload_id = $1 AND back_blob_key IS NOT NULL
-       UNION SELECT image_blob_key FROM graded_upload_pages WHERE upload_id = $1 AND image_blob_key IS NOT NULL`,
+       UNION SELECT image_blob_key FROM graded_upload_pages WHERE upload_id = $1 AND image_blob_key IS NOT NULL
+       UNION SELECT photo_blob_key FROM graded_upload_pages WHERE upload_id = $1 AND photo_blob_key IS NOT NULL
+       UNION SELECT blob_key FROM upload_photos WHERE upload_id = $1`,
       [uploadId],
     );
     // Its feedback and report rows go with it (ON DELETE CASCADE).

@@ -3,6 +3,7 @@
 // students; sheets of known students go to the student's congregation; a sheet of a student and
 // lesson already received is flagged as a duplicate of the first one; the cover page sets the
 // file's service center and cover image.
+import { isPhotoReason } from '../pipeline/photo-page';
 import { randomUUID } from 'node:crypto';
 import type { Database } from '../db/database';
 import type { Code, CodePrefix } from '../pipeline/codes';
@@ -189,7 +190,11 @@ export async function writeSheets(db: Database, fileId: string): Promise<WriteSh
         setPage(page.page_number, newSheetIds[index]!, templateId, page.ignored, page.unrecognized ? page.reason : null, page.flag, detail);
       }
     });
-    for (const page of split.ignored_pages) setPage(page.page_number, null, null, true, null, null);
+    for (const page of split.ignored_pages) {
+      // An unread photo stays in view with its reason (on no sheet); other pages set aside are ignored.
+      if (isPhotoReason(page.reason)) setPage(page.page_number, null, null, false, page.reason, page.reason);
+      else setPage(page.page_number, null, null, true, null, null);
+    }
     if (split.cover) setPage(split.cover.page_number, null, null, false, null, null);
 
     await tx.query(

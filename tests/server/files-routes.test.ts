@@ -273,7 +273,7 @@ describe('one file', () => {
     };
     const reasons = (found: Record<string, number>) => ({
       no_code_found: 0, unreadable: 0, unknown_code: 0, out_of_order: 0, stray_page: 0, another_course: 0, duplicate_sheet: 0, blank_back: 0,
-      ambiguous_position: 0, page_missing: 0, scanned_twice: 0, already_uploaded: 0, too_complex: 0, ...found,
+      ambiguous_position: 0, page_missing: 0, scanned_twice: 0, already_uploaded: 0, too_complex: 0, no_sheet: 0, too_blurred: 0, ...found,
     });
     expect(await counts(await admin(t.current.app))).toEqual({
       pages: 5, sheets: 3, unrecognized: 2, flagged: 3, unassigned: 1,
@@ -402,7 +402,7 @@ describe('the workflow steps of a file', () => {
       missing_student: 2,
       missing_lesson: 1,
       flagged: 1,
-      reasons: { no_code_found: 0, unreadable: 1, unknown_code: 0, out_of_order: 0, stray_page: 0, another_course: 0, duplicate_sheet: 0, blank_back: 0, ambiguous_position: 0, page_missing: 0, scanned_twice: 0, already_uploaded: 0, too_complex: 0 },
+      reasons: { no_code_found: 0, unreadable: 1, unknown_code: 0, out_of_order: 0, stray_page: 0, another_course: 0, duplicate_sheet: 0, blank_back: 0, ambiguous_position: 0, page_missing: 0, scanned_twice: 0, already_uploaded: 0, too_complex: 0, no_sheet: 0, too_blurred: 0 },
       repeat_of: null,
     });
     expect((await step()).step).toBe('review');

@@ -215,6 +215,8 @@ describe('processing an uploaded scan (split by codes)', () => {
         already_uploaded: 0,
         // No page of the standard scan is past a reading limit.
         too_complex: 0,
+        no_sheet: 0,
+        too_blurred: 0,
       },
       repeat_of: null,
       pages: 30,

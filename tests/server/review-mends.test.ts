@@ -83,7 +83,7 @@ describe('Review mends', () => {
     expect((await call(me, 'GET', `/api/pages/${w.pages[0]}`)).body).toMatchObject({ review_reason: null, flagged: false });
     const stats = (await call(me, 'GET', `/api/file/${w.fileId}/stats`)).body;
     expect(stats.flagged).toBe(2);
-    expect(stats.reasons).toEqual({ no_code_found: 0, unreadable: 0, unknown_code: 0, out_of_order: 1, stray_page: 1, another_course: 0, duplicate_sheet: 0, blank_back: 1, ambiguous_position: 0, page_missing: 0, scanned_twice: 0, already_uploaded: 0, too_complex: 0 });
+    expect(stats.reasons).toEqual({ no_code_found: 0, unreadable: 0, unknown_code: 0, out_of_order: 1, stray_page: 1, another_course: 0, duplicate_sheet: 0, blank_back: 1, ambiguous_position: 0, page_missing: 0, scanned_twice: 0, already_uploaded: 0, too_complex: 0, no_sheet: 0, too_blurred: 0 });
     const listed = (await call(me, 'GET', `/api/answer-sheets?file=${w.fileId}&reason=stray_page`)).body;
     expect(listed.items.map((sheet: { id: string }) => sheet.id)).toEqual([w.sheets[3]]);
     expect(listed.items[0].flagged_count).toBe(1);

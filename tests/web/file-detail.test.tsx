@@ -47,7 +47,7 @@ function fileApi(initial: File, step: FileStep = steps('review')) {
           unassigned: 1,
           ignored: 3,
           flagged: 2,
-          reasons: { no_code_found: 1, unreadable: 1, unknown_code: 0, out_of_order: 0, stray_page: 0, another_course: 0, duplicate_sheet: 0, blank_back: 3, ambiguous_position: 0, page_missing: 0, scanned_twice: 0, already_uploaded: 0, too_complex: 0 },
+          reasons: { no_code_found: 1, unreadable: 1, unknown_code: 0, out_of_order: 0, stray_page: 0, another_course: 0, duplicate_sheet: 0, blank_back: 3, ambiguous_position: 0, page_missing: 0, scanned_twice: 0, already_uploaded: 0, too_complex: 0, no_sheet: 0, too_blurred: 0 },
         }),
       ),),
     http.get(`*/api/file/${FILE_ID}/steps`, () => {

@@ -273,7 +273,7 @@ describe('service-center upload', () => {
             mismatched: 1,
             unassigned: 8,
             flagged: 16,
-            reasons: { no_code_found: 16, unreadable: 0, unknown_code: 0, out_of_order: 0, stray_page: 0, another_course: 0, duplicate_sheet: 0, blank_back: 0, ambiguous_position: 0, page_missing: 0, scanned_twice: 0, already_uploaded: 0, too_complex: 0 },
+            reasons: { no_code_found: 16, unreadable: 0, unknown_code: 0, out_of_order: 0, stray_page: 0, another_course: 0, duplicate_sheet: 0, blank_back: 0, ambiguous_position: 0, page_missing: 0, scanned_twice: 0, already_uploaded: 0, too_complex: 0, no_sheet: 0, too_blurred: 0 },
           }),
         ),
       ),

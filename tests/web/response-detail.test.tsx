@@ -161,6 +161,17 @@ describe('response in progress', () => {
     expect(pageItem(1).queryByRole('img', { name: 'Full preview of page 1' })).toBeNull();
   });
 
+  it('shows a photographed page\'s photo as taken, linked, and nothing of the kind for a scanned page', async () => {
+    const response = responseRecord();
+    api(response, [pageRecord({ id: 'p1', page_number: 1, has_photo: true }), pageRecord({ id: 'p2', page_number: 2 })]);
+    renderApp(`/responses/${response.id}`, { as: 'admin' });
+    await screen.findByRole('article', { name: 'Page 1' });
+    const link = pageItem(1).getByRole('link', { name: /Photo as taken/ });
+    expect(link.getAttribute('href')).toBe('/api/pages/p1/photo');
+    expect(pageItem(1).getByRole('img', { name: 'Photo of page 1 as taken' }).getAttribute('src')).toBe('/api/pages/p1/photo');
+    expect(pageItem(2).queryByRole('link', { name: /Photo as taken/ })).toBeNull();
+  });
+
   it('asks to "Set Response Template First" when the response has no lesson', async () => {
     const response = responseRecord({ lesson: null });
     api(response, [pageRecord({ id: 'p1', page_number: 1, template: null })]);

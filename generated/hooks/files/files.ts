@@ -1211,6 +1211,7 @@ export function useDownloadGradedFile<TData = Awaited<ReturnType<typeof download
 
 
 /**
+ * A file uploaded as photos of pages comes as a PDF of those photos as taken (one page each, at most 2000 px), once they are read; 404 while they are still being read.
  * @summary Download the original uploaded PDF, streamed
  */
 export const getDownloadFileUrl = (fileId: string,) => {

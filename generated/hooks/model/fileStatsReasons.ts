@@ -48,4 +48,8 @@ export type FileStatsReasons = {
   already_uploaded: number;
   /** @minimum 0 */
   too_complex: number;
+  /** @minimum 0 */
+  no_sheet: number;
+  /** @minimum 0 */
+  too_blurred: number;
 };

@@ -48,6 +48,8 @@ export interface Page {
    * @minimum 0
    */
   turns?: number;
+  /** The page came as a photo; the photo as taken is at /api/pages/{page_id}/photo. */
+  has_photo?: boolean;
   template: PageTemplateProperty;
   answer_sheet: PageAnswerSheet;
   feedback_pages: FeedbackPage[];

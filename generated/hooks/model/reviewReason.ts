@@ -32,7 +32,9 @@ that page), page_missing (its sheet is short of pages: information, kept once a 
 looked), scanned_twice (the same paper as another page of this file: a double feed; it makes
 no student), already_uploaded (the same paper as a page of an earlier file: a rescan; it makes
 no new student), too_complex (the page was not read: it is too large or too complex, reading it
-went past the reader's time or memory limit; the rest of the file was read).
+went past the reader's time or memory limit; the rest of the file was read). A photographed page
+also says no_sheet (no sheet of paper found in the photo) or too_blurred (a sheet found, too
+blurred for its code to read): the page is kept with its photo, on no sheet and no student.
 
  */
 export type ReviewReason = typeof ReviewReason[keyof typeof ReviewReason];
@@ -53,4 +55,6 @@ export const ReviewReason = {
   scanned_twice: 'scanned_twice',
   already_uploaded: 'already_uploaded',
   too_complex: 'too_complex',
+  no_sheet: 'no_sheet',
+  too_blurred: 'too_blurred',
 } as const;

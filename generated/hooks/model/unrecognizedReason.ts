@@ -19,7 +19,7 @@ congregation's data), `admin` (scanning_admin only).
  */
 
 /**
- * Why a page has no usable code (too_complex, the page was not read at all, see ReviewReason).
+ * Why a page has no usable code (too_complex: the page was not read at all, see ReviewReason). A photographed page also says no_sheet (no sheet of paper found in the photo) or too_blurred (a sheet found, too blurred for its code to read).
  */
 export type UnrecognizedReason = typeof UnrecognizedReason[keyof typeof UnrecognizedReason];
 
@@ -31,4 +31,6 @@ export const UnrecognizedReason = {
   unknown_code: 'unknown_code',
   other_kind: 'other_kind',
   too_complex: 'too_complex',
+  no_sheet: 'no_sheet',
+  too_blurred: 'too_blurred',
 } as const;

@@ -19,7 +19,7 @@ congregation's data), `admin` (scanning_admin only).
  */
 
 /**
- * Why a page was not matched (or, for already_graded, that an earlier scan existed): no_code, unreadable (a code seen but not read, or a page not processed), unknown_code, other_congregation (another congregation's packet), already_graded (see kept), file_archived, not_sent (the file is not being graded), not_packet_page (another kind of code), return_downloaded (the file's return file was downloaded: its grading is closed, the scan was not taken). For a service center's file: in_review (the page waits in Review; detail says why) and ignored (a person set the page aside). too_complex: the page was not read at all (too large or too complex: reading it went past the reader's time or memory limit).
+ * Why a page was not matched (or, for already_graded, that an earlier scan existed): no_code, unreadable (a code seen but not read, or a page not processed), unknown_code, other_congregation (another congregation's packet), already_graded (see kept), file_archived, not_sent (the file is not being graded), not_packet_page (another kind of code), return_downloaded (the file's return file was downloaded: its grading is closed, the scan was not taken). For a service center's file: in_review (the page waits in Review; detail says why) and ignored (a person set the page aside). too_complex: the page was not read at all (too large or too complex: reading it went past the reader's time or memory limit). A photo: no_sheet (no sheet of paper found in it) and too_blurred (too blurred for its code to read); it is kept, on no sheet.
  */
 export type UploadPageReason = typeof UploadPageReason[keyof typeof UploadPageReason];
 
@@ -38,4 +38,6 @@ export const UploadPageReason = {
   in_review: 'in_review',
   ignored: 'ignored',
   too_complex: 'too_complex',
+  no_sheet: 'no_sheet',
+  too_blurred: 'too_blurred',
 } as const;

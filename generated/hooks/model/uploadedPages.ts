@@ -23,6 +23,8 @@ congregation's data), `admin` (scanning_admin only).
 HEIC/HEIF, one page each, in the order taken; at most 50). At most 1,500,000,000 bytes in
 all. A PDF among photos, a file that is neither, more than 50 photos or a photo too small to
 read (under 600 pixels on its shorter side) gives 400 VALIDATION_ERROR with the reason.
+Resumable uploads (tus) take one PDF only. Photos of an upload are one file whose pages are
+the photos in order; the duplicate rule compares all their bytes in that order.
 
  * @minItems 1
  * @maxItems 50

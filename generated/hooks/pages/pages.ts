@@ -566,6 +566,106 @@ export function useGetPageThumbnail<TData = Awaited<ReturnType<typeof getPageThu
 
 
 /**
+ * For pages uploaded as photos (Page.has_photo): the whole photo, turned as the phone held it, at most 2000 px on its longer side, as JPEG (HEIC photos too). 404 for a page that came in a PDF.
+ * @summary The photo a page came as, as taken (before it was straightened), so a reviewer can compare
+ */
+export const getGetPagePhotoUrl = (pageId: string,) => {
+
+
+  
+
+  return `/api/pages/${pageId}/photo`
+}
+
+export const getPagePhoto = async (pageId: string, options?: RequestInit): Promise<JpegResponse> => {
+  
+  return apiFetch<JpegResponse>(getGetPagePhotoUrl(pageId),
+  {      
+    ...options,
+    method: 'GET'
+    
+    
+  }
+);}
+
+
+
+
+
+export const getGetPagePhotoQueryKey = (pageId?: string,) => {
+    return [
+    `/api/pages/${pageId}/photo`
+    ] as const;
+    }
+
+    
+export const getGetPagePhotoQueryOptions = <TData = Awaited<ReturnType<typeof getPagePhoto>>, TError = NotModifiedResponse | BadRequestResponse | UnauthorizedResponse | ForbiddenResponse | NotFoundResponse>(pageId: string, options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof getPagePhoto>>, TError, TData>>, request?: SecondParameter<typeof apiFetch>}
+) => {
+
+const {query: queryOptions, request: requestOptions} = options ?? {};
+
+  const queryKey =  queryOptions?.queryKey ?? getGetPagePhotoQueryKey(pageId);
+
+  
+
+    const queryFn: QueryFunction<Awaited<ReturnType<typeof getPagePhoto>>> = ({ signal }) => getPagePhoto(pageId, { signal, ...requestOptions });
+
+      
+
+      
+
+   return  { queryKey, queryFn, enabled: !!(pageId), ...queryOptions} as UseQueryOptions<Awaited<ReturnType<typeof getPagePhoto>>, TError, TData> & { queryKey: DataTag<QueryKey, TData, TError> }
+}
+
+export type GetPagePhotoQueryResult = NonNullable<Awaited<ReturnType<typeof getPagePhoto>>>
+export type GetPagePhotoQueryError = NotModifiedResponse | BadRequestResponse | UnauthorizedResponse | ForbiddenResponse | NotFoundResponse
+
+
+export function useGetPagePhoto<TData = Awaited<ReturnType<typeof getPagePhoto>>, TError = NotModifiedResponse | BadRequestResponse | UnauthorizedResponse | ForbiddenResponse | NotFoundResponse>(
+ pageId: string, options: { query:Partial<UseQueryOptions<Awaited<ReturnType<typeof getPagePhoto>>, TError, TData>> & Pick<
+        DefinedInitialDataOptions<
+          Awaited<ReturnType<typeof getPagePhoto>>,
+          TError,
+          Awaited<ReturnType<typeof getPagePhoto>>
+        > , 'initialData'
+      >, request?: SecondParameter<typeof apiFetch>}
+ , queryClient?: QueryClient
+  ):  DefinedUseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> }
+export function useGetPagePhoto<TData = Awaited<ReturnType<typeof getPagePhoto>>, TError = NotModifiedResponse | BadRequestResponse | UnauthorizedResponse | ForbiddenResponse | NotFoundResponse>(
+ pageId: string, options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof getPagePhoto>>, TError, TData>> & Pick<
+        UndefinedInitialDataOptions<
+          Awaited<ReturnType<typeof getPagePhoto>>,
+          TError,
+          Awaited<ReturnType<typeof getPagePhoto>>
+        > , 'initialData'
+      >, request?: SecondParameter<typeof apiFetch>}
+ , queryClient?: QueryClient
+  ):  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> }
+export function useGetPagePhoto<TData = Awaited<ReturnType<typeof getPagePhoto>>, TError = NotModifiedResponse | BadRequestResponse | UnauthorizedResponse | ForbiddenResponse | NotFoundResponse>(
+ pageId: string, options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof getPagePhoto>>, TError, TData>>, request?: SecondParameter<typeof apiFetch>}
+ , queryClient?: QueryClient
+  ):  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> }
+/**
+ * @summary The photo a page came as, as taken (before it was straightened), so a reviewer can compare
+ */
+
+export function useGetPagePhoto<TData = Awaited<ReturnType<typeof getPagePhoto>>, TError = NotModifiedResponse | BadRequestResponse | UnauthorizedResponse | ForbiddenResponse | NotFoundResponse>(
+ pageId: string, options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof getPagePhoto>>, TError, TData>>, request?: SecondParameter<typeof apiFetch>}
+ , queryClient?: QueryClient 
+ ):  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> } {
+
+  const queryOptions = getGetPagePhotoQueryOptions(pageId,options)
+
+  const query = useQuery(queryOptions, queryClient) as  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> };
+
+  query.queryKey = queryOptions.queryKey ;
+
+  return query;
+}
+
+
+
+/**
  * @summary The graded scan of the page (front, or its duplex back with is_back=true)
  */
 export const getGetPageGradedPreviewUrl = (pageId: string,

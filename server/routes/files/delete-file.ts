@@ -14,8 +14,9 @@ export async function deleteFile(db: Database, blobStore: BlobStore, fileId: str
     if (file === null) return null;
     const pageKeys = await tx.query<{ key: string }>(
       `SELECT DISTINCT k AS key FROM pages p,
-         LATERAL (VALUES (p.image_blob_key), (p.thumbnail_500_blob_key), (p.thumbnail_1000_blob_key)) AS v(k)
-       WHERE p.file_id = $1 AND k IS NOT NULL`,
+         LATERAL (VALUES (p.image_blob_key), (p.thumbnail_500_blob_key), (p.thumbnail_1000_blob_key), (p.photo_blob_key)) AS v(k)
+       WHERE p.file_id = $1 AND k IS NOT NULL
+       UNION SELECT blob_key FROM upload_photos WHERE file_id = $1`,
       [fileId],
     );
     // files.cover_page_id points at a page of the file: clear it before the pages go.

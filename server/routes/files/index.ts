@@ -18,17 +18,20 @@ import { localCopy } from '../../workflow/local-copy';
 import { warmPageWorkers } from '../../pipeline/page-pool';
 import { pageWorkerCount } from '../../pipeline/process-pages';
 import { DELETABLE_STEPS, fileStateSql, fileStepOf, fileStepQuery, type FileStepName, type FileStepRow } from '../../workflow/file-steps';
-import { pdfName, sendBlob } from '../shared/blob-response';
+import { contentDisposition, pdfName, sendBlob } from '../shared/blob-response';
 import { cachedTotal } from '../shared/count-cache';
 import { fileOf, fileScope, fileSelect, loadFile, loadFileStats, sentToSql, type FileRow } from '../shared/file-view';
 import { rowsOfPage } from '../shared/page-rows';
 import { orderClause, pageOf, paged, type SortColumn } from '../shared/paging';
 import { checkPdfBounded } from '../shared/bounded-pdf-check';
 import { PdfCheckError } from '../shared/pdf-check';
+import { MAX_PHOTOS } from '../shared/photo-check';
 import { receiveUploadOrRefuse } from '../shared/receive-upload';
+import { checkPhotos, discardBlobs, MAX_FILE_PARTS, recordPhotos, uploadedPages, type UploadedPhoto } from '../shared/uploaded-pages';
 import { Where, containsPattern } from '../shared/where';
 import { recallSend } from '../../workflow/recall-send';
 import { deleteFile } from './delete-file';
+import { photosPdf } from './photos-pdf';
 import { fileWorkflowRoutes } from './workflow';
 
 export interface FilesRoutesOptions {
@@ -61,7 +64,7 @@ export function createFilesRoutes(options: FilesRoutesOptions = {}) {
   return async function filesRoutes(app: FastifyInstance) {
     const db = app.db;
     await app.register(multipart, {
-      limits: { fileSize: maxUploadBytes, files: 1, fields: 20, parts: 30, fieldSize: 64 * 1024 },
+      limits: { fileSize: maxUploadBytes, files: MAX_FILE_PARTS, fields: 20, parts: MAX_FILE_PARTS + 30, fieldSize: 64 * 1024 },
     });
 
     app.post<Route<'uploadFile'>>('/api/file', async (request, reply): Promise<ReplyOf<'uploadFile', 201>> => {
@@ -72,8 +75,9 @@ export function createFilesRoutes(options: FilesRoutesOptions = {}) {
           request.log.warn({ err: error }, 'could not start page workers ahead of the upload');
         });
       }
-      const received = await receiveUploadOrRefuse(request, reply, app.blobStore, maxUploadBytes);
-      const fileId = await acceptServiceCenterFile(request, user, received.fields, received.blob);
+      const received = await receiveUploadOrRefuse(request, reply, app.blobStore, maxUploadBytes, MAX_PHOTOS);
+      const pages = await uploadedPages(request, received);
+      const fileId = await acceptServiceCenterFile(request, user, received.fields, pages.blob, pages.photos);
       return reply.code(201).send({ id: fileId });
     });
 
@@ -202,6 +206,14 @@ export function createFilesRoutes(options: FilesRoutesOptions = {}) {
       requireAdmin(request);
       const file = await db.maybeOne<{ name: string; blob_key: string }>('SELECT name, blob_key FROM files WHERE id = $1', [request.params.file_id]);
       if (file === null) throw notFound(FILE_NOT_FOUND);
+      const photos = await photosPdf(db, app.blobStore, request.params.file_id);
+      if (photos !== null) {
+        return reply
+          .type('application/pdf')
+          .header('content-disposition', contentDisposition(pdfName(file.name, request.params.file_id)))
+          .header('cache-control', 'private, no-cache')
+          .send(Buffer.from(photos));
+      }
       return sendBlob(request, reply, app.blobStore, file.blob_key, {
         contentType: 'application/pdf',
         downloadName: pdfName(file.name, request.params.file_id),
@@ -217,19 +229,22 @@ export const filesRoutes = createFilesRoutes();
 
 /**
  * A received service-center file becomes a file: the fields' checks, the duplicate rule, the PDF
- * check, the row and its processing job. Returns the new file's id; throws the refusal (the blob
- * is dropped unless another file holds it). Shared by POST /api/file and resumable uploads.
+ * check (or the photos' check), the row and its processing job. Returns the new file's id; throws
+ * the refusal (the blobs are dropped unless another file holds them). Shared by POST /api/file
+ * and resumable uploads (a PDF only). `photos`: the file's pages as photos (blob stands for them).
  */
 export async function acceptServiceCenterFile(
   request: FastifyRequest,
   user: SessionUser,
   fields: Record<string, string>,
   blob: BlobInfo | null,
+  photos: UploadedPhoto[] | null = null,
 ): Promise<string> {
   const app = request.server;
   const db = app.db;
   const discard = async () => {
-    if (blob !== null) await discardIfUnreferenced(db, app.blobStore, blob.key);
+    if (photos !== null) await discardBlobs(db, app.blobStore, photos.map((photo) => photo.blob));
+    else if (blob !== null) await discardIfUnreferenced(db, app.blobStore, blob.key);
   };
 
   const problem = uploadFieldsProblem(fields, blob !== null);
@@ -247,15 +262,23 @@ export async function acceptServiceCenterFile(
   if ((await db.maybeOne('SELECT 1 FROM files WHERE sha256 = $1', [blob.sha256])) !== null) throw duplicateFile();
 
   let pageCount: number;
-  const local = await localCopy(app.blobStore, blob.key);
-  try {
-    pageCount = (await checkPdfBounded(local.path)).pageCount;
-  } catch (error) {
-    await discard();
-    if (error instanceof PdfCheckError) throw validationError(`Invalid file format or corrupted file: ${error.message}`);
-    throw error;
-  } finally {
-    await local.dispose();
+  if (photos !== null) {
+    await checkPhotos(app.blobStore, photos).catch(async (error: unknown) => {
+      await discard();
+      throw error;
+    });
+    pageCount = photos.length;
+  } else {
+    const local = await localCopy(app.blobStore, blob.key);
+    try {
+      pageCount = (await checkPdfBounded(local.path)).pageCount;
+    } catch (error) {
+      await discard();
+      if (error instanceof PdfCheckError) throw validationError(`Invalid file format or corrupted file: ${error.message}`);
+      throw error;
+    } finally {
+      await local.dispose();
+    }
   }
 
   let fileId: string;
@@ -275,6 +298,7 @@ export async function acceptServiceCenterFile(
           user.id,
         ],
       );
+      if (photos !== null) await recordPhotos(tx, { fileId: row.id }, photos);
       await startProgress(tx, JOB.processServiceCenterUpload, row.id, pageCount);
       return row.id;
     });

@@ -4,6 +4,7 @@
 // aside. The file page stays where it is mended; this only says what the reading made of it.
 import type { Schemas } from '../../contract/types';
 import type { Database } from '../../db/database';
+import { isPhotoReason } from '../../pipeline/photo-page';
 import type { PageFlag } from '../../pipeline/split';
 
 type Outcome = 'matched' | 'cover' | 'in_review' | 'ignored' | 'blank';
@@ -36,6 +37,8 @@ const FLAG_WORDS: Record<PageFlag, string> = {
   scanned_twice: 'scanned twice (a copy of another page of this file)',
   already_uploaded: 'already uploaded in an earlier file',
   too_complex: 'too large or too complex to read (check the scan and upload it again, or ignore the page)',
+  no_sheet: 'No sheet found in the photo',
+  too_blurred: 'Too blurred',
 };
 
 interface FilePageRow {
@@ -52,13 +55,17 @@ interface FilePageRow {
 
 function pageOf(file: { id: string; name: string }, row: FilePageRow): Schemas['UploadReportPage'] {
   const matched = row.outcome === 'matched' || row.outcome === 'cover';
+  // A photo that could not be read is on no sheet: its own reason, not Review's.
+  const photo = row.outcome === 'in_review' && isPhotoReason(row.flag) ? row.flag : null;
   return {
     page_number: row.page_number,
     result: matched ? 'matched' : row.outcome === 'blank' ? 'blank_dropped' : 'not_matched',
-    reason: row.outcome === 'in_review' ? 'in_review' : row.outcome === 'ignored' ? 'ignored' : null,
+    reason: photo ?? (row.outcome === 'in_review' ? 'in_review' : row.outcome === 'ignored' ? 'ignored' : null),
     kept: matched,
     detail:
-      row.outcome === 'cover'
+      photo !== null
+        ? `${FLAG_WORDS[photo]}: the photo is kept beside its page, on no answer sheet.`
+        : row.outcome === 'cover'
         ? "The batch's cover sheet: it names the service center."
         : row.outcome !== 'in_review'
         ? null

@@ -185,7 +185,7 @@ export async function loadFileStats(db: Database, fileId: string, scope: string 
   // `a` is a sheet, `p` a page: each count is narrowed to the congregation's when scoped.
   const sheetOf = scope === null ? '' : ' AND a.assigned_group = $2';
   const pageOf = scope === null ? '' : ' AND EXISTS (SELECT 1 FROM answer_sheets s WHERE s.id = p.answer_sheet_id AND s.assigned_group = $2)';
-  const row = await db.one<Record<Exclude<keyof Schemas['FileStats'], 'reasons' | 'flagged'>, number> & { flags: Record<string, number> | null; duplicate_sheet: number; blank_back: number }>(
+  const row = await db.one<Record<Exclude<keyof Schemas['FileStats'], 'reasons' | 'flagged'>, number> & { flags: Record<string, number> | null; duplicate_sheet: number; blank_back: number; no_sheet: number; too_blurred: number }>(
     `SELECT
        (SELECT count(*) FROM pages p WHERE p.file_id = $1${pageOf}) AS pages,
        (SELECT count(*) FROM answer_sheets a WHERE a.file_id = $1 AND ${keptSheetSql('a')}${sheetOf}) AS sheets,
@@ -199,7 +199,10 @@ export async function loadFileStats(db: Database, fileId: string, scope: string 
        (SELECT json_object_agg(flag, n) FROM (SELECT p.flag, count(*) AS n FROM pages p WHERE p.file_id = $1 AND ${flaggedPageSql('p')}${pageOf} GROUP BY p.flag) f) AS flags,
        (SELECT count(*) FROM pages p JOIN answer_sheets a ON a.id = p.answer_sheet_id
         WHERE p.file_id = $1 AND NOT p.ignored AND p.flag IS NULL AND a.duplicate_of IS NOT NULL AND NOT a.duplicate_kept${sheetOf}) AS duplicate_sheet,
-       (SELECT count(*) FROM pages p WHERE p.file_id = $1 AND p.blank AND p.ignored${pageOf}) AS blank_back`,
+       (SELECT count(*) FROM pages p WHERE p.file_id = $1 AND p.blank AND p.ignored${pageOf}) AS blank_back,
+       -- Photos that could not be read are on no sheet: counted apart (they hold no file in Review).
+       (SELECT count(*) FROM pages p WHERE p.file_id = $1 AND NOT p.ignored AND p.flag = 'no_sheet'${pageOf}) AS no_sheet,
+       (SELECT count(*) FROM pages p WHERE p.file_id = $1 AND NOT p.ignored AND p.flag = 'too_blurred'${pageOf}) AS too_blurred`,
     scope === null ? [fileId] : [fileId, scope],
   );
   const flags = row.flags ?? {};
@@ -218,6 +221,8 @@ export async function loadFileStats(db: Database, fileId: string, scope: string 
     page_missing: flagCount('page_missing'),
     scanned_twice: flagCount('scanned_twice'),
     already_uploaded: flagCount('already_uploaded'),
+    no_sheet: Number(row.no_sheet),
+    too_blurred: Number(row.too_blurred),
   };
   return {
     pages: Number(row.pages),

@@ -13,6 +13,7 @@ export const PAGE_NOT_FOUND = 'Page not found';
 /** Select list over `pages p`; callers append WHERE/ORDER BY. */
 export const PAGE_SELECT = `
   SELECT p.id, p.file_id, p.page_number, p.ignored, p.blank, p.unrecognized_reason, p.flag, a.duplicate_of,
+         p.photo_blob_key IS NOT NULL AS has_photo,
          p.flag_detail -> 'missing_pages' AS missing_pages,
          (SELECT json_agg(json_build_object('id', cs.id, 'number', cs.sequence + 1, 'student_id', cs.student_id,
                                             'human_id', cst.human_id) ORDER BY cs.sequence)
@@ -58,6 +59,7 @@ export interface PageRow {
   copy_of: Schemas['ReviewDetail']['copy_of'] | null;
   mended: { action: Schemas['ReviewMendAction']; by: string; at: string } | null;
   turns: number;
+  has_photo: boolean;
   template_id: string | null;
   template_name: string | null;
   template_page_number: number | null;
@@ -125,6 +127,7 @@ export function pageOf(row: PageRow): Schemas['Page'] {
     review_detail: reviewDetail(row),
     mended: row.mended === null ? null : { action: row.mended.action, by: row.mended.by, at: new Date(row.mended.at).toISOString() },
     turns: Number(row.turns),
+    has_photo: row.has_photo,
     template:
       row.template_id === null || templateLesson === null
         ? null

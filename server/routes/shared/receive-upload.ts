@@ -1,6 +1,7 @@
 // Receiving an uploaded PDF: the multipart body is streamed part by part, the file straight into
 // the blob store (hashed while written, memory independent of size); over the limit the write
 // fails and nothing is kept. Shared by the service-center upload and other PDF uploads.
+import { createHash } from 'node:crypto';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Multipart, MultipartFile } from '@fastify/multipart';
 import { BlobTooLargeError, type BlobInfo, type BlobStore } from '../../blob-store';
@@ -25,10 +26,27 @@ const MULTIPART_ALLOWANCE = 2 * 1024 * 1024;
 
 export interface ReceivedUpload {
   fields: Record<string, string>;
-  /** The stored file; null when the request had no file part. */
+  /** The stored file (the first, when several came); null when the request had no file part. */
   blob: BlobInfo | null;
   filename: string | null;
+  /** Every file part of the field, in order (photos of pages come several to an upload). */
+  files: ReceivedFile[];
+  /** File parts of the field that came beyond `maxFiles` (drained, not stored). */
+  filesOverLimit: number;
+  /** SHA-256 of all the files' bytes in order, and their size in all. */
+  sha256: string;
+  size: number;
 }
+
+export interface ReceivedFile {
+  blob: BlobInfo;
+  filename: string | null;
+  /** The file's first bytes: what kind of file it is. */
+  head: Uint8Array;
+}
+
+/** Bytes of each file kept to tell what it is (PDF, JPEG, PNG, HEIC). */
+const HEAD_BYTES = 32;
 
 /**
  * Reads every part of a multipart request: fields as text, the one file into the blob store.
@@ -37,15 +55,21 @@ export interface ReceivedUpload {
 export async function receiveUpload(
   request: FastifyRequest,
   blobStore: BlobStore,
-  options: { maxBytes: number; fileField?: string },
+  options: { maxBytes: number; fileField?: string; maxFiles?: number },
 ): Promise<ReceivedUpload> {
   // A body announced over the limit is refused before a byte of it is read.
   if (Number(request.headers['content-length']) > options.maxBytes + MULTIPART_ALLOWANCE) throw new UploadTooLargeError(options.maxBytes);
   const fileField = options.fileField ?? 'file';
   const fields: Record<string, string> = {};
-  let blob: BlobInfo | null = null;
-  let filename: string | null = null;
+  const maxFiles = options.maxFiles ?? 1;
+  const files: ReceivedFile[] = [];
+  let filesOverLimit = 0;
+  const whole = createHash('sha256');
+  let size = 0;
   let nulField: string | null = null;
+  const discardAll = async () => {
+    for (const file of files) await discardIfUnreferenced(request.server.db, blobStore, file.blob.key);
+  };
   try {
     for await (const part of request.parts() as AsyncIterableIterator<Multipart>) {
       if (part.type === 'field') {
@@ -56,17 +80,22 @@ export async function receiveUpload(
         continue;
       }
       const file = part as MultipartFile;
-      if (file.fieldname !== fileField || blob !== null) {
-        // Only one file is read; others are drained so the request can finish.
+      if (file.fieldname !== fileField || files.length >= maxFiles) {
+        // Files beyond the limit are counted (a refusal says how many came) and drained.
+        if (file.fieldname === fileField) filesOverLimit++;
         file.file.resume();
         continue;
       }
-      filename = file.filename;
-      blob = await blobStore.put(untruncated(file, options.maxBytes), { maxBytes: options.maxBytes });
+      // The limit is for all the files together.
+      const left = options.maxBytes - size;
+      const head: Uint8Array[] = [];
+      const blob = await blobStore.put(watched(untruncated(file, options.maxBytes), whole, head), { maxBytes: left });
+      size += blob.size;
+      files.push({ blob, filename: file.filename, head: Buffer.concat(head).subarray(0, HEAD_BYTES) });
     }
   } catch (error) {
-    // A body that failed after its file was stored (a later part cut off) keeps nothing.
-    if (blob !== null) await discardIfUnreferenced(request.server.db, blobStore, blob.key);
+    // A body that failed after its files were stored (a later part cut off) keeps nothing.
+    await discardAll();
     if (isTooLarge(error)) throw new UploadTooLargeError(options.maxBytes);
     const malformed = malformedMultipart(error);
     if (malformed !== null) throw validationError(malformed);
@@ -74,10 +103,32 @@ export async function receiveUpload(
   }
   // Text with NUL cannot be stored (PostgreSQL refuses it): a 400, and the file is not kept.
   if (nulField !== null) {
-    if (blob !== null) await discardIfUnreferenced(request.server.db, blobStore, blob.key);
+    await discardAll();
     throw new HttpError(400, { error_type: 'VALIDATION_ERROR', message: `${nulField.replace(/\0/g, '')} must not contain NUL characters` });
   }
-  return { fields, blob, filename };
+  const first = files[0] ?? null;
+  return {
+    fields,
+    blob: first?.blob ?? null,
+    filename: first?.filename ?? null,
+    files,
+    filesOverLimit,
+    sha256: files.length === 1 ? first!.blob.sha256 : whole.digest('hex'),
+    size,
+  };
+}
+
+/** Passes a file's chunks on, hashing them into `whole` and keeping its first bytes in `head`. */
+async function* watched(source: AsyncIterable<Uint8Array>, whole: ReturnType<typeof createHash>, head: Uint8Array[]): AsyncGenerator<Uint8Array> {
+  let kept = 0;
+  for await (const chunk of source) {
+    whole.update(chunk);
+    if (kept < HEAD_BYTES) {
+      head.push(chunk.subarray(0, HEAD_BYTES - kept));
+      kept += Math.min(chunk.length, HEAD_BYTES - kept);
+    }
+    yield chunk;
+  }
 }
 
 /** Parser errors of busboy (@fastify/multipart's parser) that mean the body is not well-formed. */
@@ -117,10 +168,11 @@ export async function receiveUploadOrRefuse(
   reply: FastifyReply,
   blobStore: BlobStore,
   maxBytes: number,
+  maxFiles = 1,
 ): Promise<ReceivedUpload> {
   const ended = startArriving(request.user?.id ?? request.ip, reply);
   try {
-    return await receiveUpload(request, blobStore, { maxBytes });
+    return await receiveUpload(request, blobStore, { maxBytes, maxFiles });
   } catch (error) {
     if (error instanceof UploadTooLargeError) {
       reply.header('connection', 'close');

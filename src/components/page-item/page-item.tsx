@@ -7,7 +7,7 @@ import { useId, useState } from 'react';
 import { useQueryClient } from '@tanstack/react-query';
 import { Button } from 'primereact/button';
 import { Dropdown } from 'primereact/dropdown';
-import { getGetPagePreviewUrl, useUpdatePage } from '../../../generated/hooks/pages/pages';
+import { getGetPagePhotoUrl, getGetPagePreviewUrl, useUpdatePage } from '../../../generated/hooks/pages/pages';
 import { useListCoursePages } from '../../../generated/hooks/reference/reference';
 import type { AnswerSheet, Page, PagePatch, PageTemplate } from '../../../generated/hooks/model';
 import { StatusTag } from '../status-tag/status-tag';
@@ -148,6 +148,13 @@ export function PageItem({ page, response, mends, onNewResponse }: PageItemProps
         <ReviewDetail page={page} canMend={!!mends} />
         {page.mended && (
           <p className="page-item-mended">{`Mended by ${page.mended.by}, ${formatMended(page.mended.at)}`}</p>
+        )}
+        {page.has_photo && (
+          // A photographed page: the photo as the phone took it, to compare with the straightened page.
+          <a className="page-item-photo" href={getGetPagePhotoUrl(page.id)} target="_blank" rel="noreferrer">
+            <img src={getGetPagePhotoUrl(page.id)} alt={`Photo of page ${page.page_number} as taken`} loading="lazy" />
+            Photo as taken
+          </a>
         )}
         <dl className="page-item-facts">
           <div>

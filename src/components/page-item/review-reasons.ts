@@ -16,6 +16,8 @@ export const REVIEW_REASON_LABEL: Record<ReviewReason, string> = {
   scanned_twice: 'Scanned twice',
   already_uploaded: 'Already uploaded',
   too_complex: 'Too large or too complex to read',
+  no_sheet: 'No sheet found in the photo',
+  too_blurred: 'Too blurred',
 };
 
 export const REVIEW_REASON_HINT: Record<ReviewReason, string> = {
@@ -37,6 +39,10 @@ export const REVIEW_REASON_HINT: Record<ReviewReason, string> = {
     'This paper was uploaded before: ignore the page if it is a rescan. It made no new student; its response is the earlier student’s. If it is other paper, give its response a New Student.',
   too_complex:
     'This page is too large or too complex to read. Check the scan and upload it again, or Ignore Page.',
+  no_sheet:
+    'No sheet of paper was found in this photo, and no code read on it: compare the photo as taken, then ignore the page or photograph the sheet again. It is on no response.',
+  too_blurred:
+    'The sheet in this photo is too blurred for its code to read: photograph it again, holding the phone still, or type the code printed beside the QR code. It is on no response.',
 };
 
 /** The order Action Items list them in: what holds the file first. */
@@ -51,6 +57,8 @@ export const REVIEW_REASONS: readonly ReviewReason[] = [
   'ambiguous_position',
   'scanned_twice',
   'already_uploaded',
+  'no_sheet',
+  'too_blurred',
   'page_missing',
   'duplicate_sheet',
   'blank_back',

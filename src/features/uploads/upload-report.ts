@@ -15,6 +15,8 @@ export const REASON_LABELS: Record<UploadPageReason, string> = {
   in_review: 'Waits in Review',
   ignored: 'Ignored',
   too_complex: 'Too large or too complex to read',
+  no_sheet: 'No sheet found in the photo',
+  too_blurred: 'Too blurred',
 };
 
 /** What an upload is, in the list's Kind column. */

@@ -42,7 +42,7 @@ export function statsRecord(overrides: Partial<FileStats> = {}): FileStats {
     missing_student: 0,
     missing_lesson: 0,
     flagged: 0,
-    reasons: { no_code_found: 0, unreadable: 0, unknown_code: 0, out_of_order: 0, stray_page: 0, another_course: 0, duplicate_sheet: 0, blank_back: 0, ambiguous_position: 0, page_missing: 0, scanned_twice: 0, already_uploaded: 0, too_complex: 0 },
+    reasons: { no_code_found: 0, unreadable: 0, unknown_code: 0, out_of_order: 0, stray_page: 0, another_course: 0, duplicate_sheet: 0, blank_back: 0, ambiguous_position: 0, page_missing: 0, scanned_twice: 0, already_uploaded: 0, too_complex: 0, no_sheet: 0, too_blurred: 0 },
     ...overrides,
   };
 }

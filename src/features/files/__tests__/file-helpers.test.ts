@@ -6,7 +6,7 @@ import { invalidateAnswerSheetsAndFiles, invalidateFile, isFileQuery } from '../
 import { packetsFor } from '../print-packet-button';
 import { reviewEndText } from '../../../components/review-complete/review-complete';
 
-const noReasons = { no_code_found: 0, unreadable: 0, unknown_code: 0, out_of_order: 0, stray_page: 0, another_course: 0, duplicate_sheet: 0, blank_back: 0, ambiguous_position: 0, page_missing: 0, scanned_twice: 0, already_uploaded: 0, too_complex: 0 };
+const noReasons = { no_code_found: 0, unreadable: 0, unknown_code: 0, out_of_order: 0, stray_page: 0, another_course: 0, duplicate_sheet: 0, blank_back: 0, ambiguous_position: 0, page_missing: 0, scanned_twice: 0, already_uploaded: 0, too_complex: 0, no_sheet: 0, too_blurred: 0 };
 const stats = { pages: 10, sheets: 4, unrecognized: 0, mismatched: 0, ignored: 0, unassigned: 0, duplicates: 0, missing_student: 0, missing_lesson: 0, flagged: 0, reasons: noReasons };
 
 describe('actionItems', () => {

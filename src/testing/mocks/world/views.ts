@@ -177,6 +177,8 @@ export function fileStats(world: World, file: FileRow, viewer: string | null): S
       scanned_twice: 0,
       already_uploaded: 0,
       too_complex: pages.filter((page) => isUnrecognized(page) && page.unrecognized_reason === 'too_complex').length,
+      no_sheet: 0,
+      too_blurred: 0,
     },
     repeat_of: null,
   };

@@ -1,0 +1,40 @@
+// A file uploaded as photos of pages, downloaded as a PDF: one page per photo as taken (the JPEG
+// kept beside each page, at most 2000 px), in the order taken. Nothing is decoded: the JPEGs are
+// placed as they are, so this costs the event loop no more than copying them.
+import { PDFDocument } from 'pdf-lib';
+import type { BlobStore } from '../../blob-store';
+import type { Database } from '../../db/database';
+import { notFound } from '../../http-error';
+import { readBlob } from '../../workflow/blob-files';
+
+/** The PDF of a photo file's pages; null when the file did not come as photos. */
+export async function photosPdf(
+  db: Database,
+  blobStore: BlobStore,
+  fileId: string,
+): Promise<Uint8Array | null> {
+  const photos = await db.one<{ count: number }>(
+    'SELECT count(*)::int AS count FROM upload_photos WHERE file_id = $1',
+    [fileId],
+  );
+  if (photos.count === 0) return null;
+  const pages = await db.query<{ photo_blob_key: string | null }>(
+    'SELECT photo_blob_key FROM pages WHERE file_id = $1 ORDER BY page_number',
+    [fileId],
+  );
+  if (pages.length < photos.count || pages.some((page) => page.photo_blob_key === null)) {
+    throw notFound(
+      'The photos of this file are still being read: download it once it is processed.',
+    );
+  }
+  const pdf = await PDFDocument.create();
+  for (const page of pages) {
+    const image = await pdf.embedJpg(await readBlob(blobStore, page.photo_blob_key!));
+    // A photo's pixels at 150 dpi: a whole sheet fills about a page.
+    const scale = 72 / 150;
+    pdf
+      .addPage([image.width * scale, image.height * scale])
+      .drawImage(image, { x: 0, y: 0, width: image.width * scale, height: image.height * scale });
+  }
+  return pdf.save();
+}

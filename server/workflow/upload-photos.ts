@@ -1,0 +1,54 @@
+// The photos an upload's pages came as (upload_photos), where the pipeline reads them: each
+// blob's own file when the store keeps blobs on local disk, else a temporary copy.
+import type { BlobStore } from '../blob-store';
+import type { Database } from '../db/database';
+import type { PhotoMediaType } from '../pipeline/photo-page';
+import { openPhotoPages } from '../pipeline/photo-pages';
+import type { ScanPdf } from '../pipeline/read-page';
+import { localCopy, type LocalCopy } from './local-copy';
+
+export interface StoredPhoto {
+  blob_key: string;
+  media_type: PhotoMediaType;
+}
+
+/** A file's or a graded upload's photos in the order taken; none for a PDF. */
+export async function photosOf(
+  db: Database,
+  owner: { fileId: string } | { uploadId: string },
+): Promise<StoredPhoto[]> {
+  const column = 'fileId' in owner ? 'file_id' : 'upload_id';
+  return db.query<StoredPhoto>(
+    `SELECT blob_key, media_type FROM upload_photos WHERE ${column} = $1 ORDER BY position`,
+    ['fileId' in owner ? owner.fileId : owner.uploadId],
+  );
+}
+
+export interface LocalPhotos {
+  /** The photos as pages for process-pages. */
+  pages(): ScanPdf;
+  dispose(): Promise<void>;
+}
+
+export async function localPhotos(
+  blobStore: BlobStore,
+  photos: StoredPhoto[],
+): Promise<LocalPhotos> {
+  const copies: LocalCopy[] = [];
+  const dispose = async () => {
+    for (const copy of copies) await copy.dispose();
+  };
+  try {
+    for (const photo of photos) copies.push(await localCopy(blobStore, photo.blob_key));
+  } catch (error) {
+    await dispose();
+    throw error;
+  }
+  return {
+    pages: () =>
+      openPhotoPages(
+        photos.map((photo, i) => ({ path: copies[i]!.path, mediaType: photo.media_type })),
+      ),
+    dispose,
+  };
+}
