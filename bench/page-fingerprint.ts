@@ -1,7 +1,8 @@
 // Page fingerprints (server/pipeline/page-fingerprint.ts) on students' filled sheets: the
 // product's lesson masters with handwriting, each sheet scanned, then rescanned with another
 // scanner setup. Counts rescans found (hash within HASH_CANDIDATE_DISTANCE and samePaper) and
-// false matches between different students' sheets of one master; times both steps.
+// false matches between different students' sheets of one master; what the coarse print alone
+// would have said, and the fine stage's scores on both sides of its threshold; times each step.
 //
 //   npx tsx bench/page-fingerprint.ts [--masters 8] [--students 12] [--rescans 6] [--seed 30]
 import { mkdirSync, writeFileSync } from 'node:fs';
@@ -9,6 +10,8 @@ import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import {
   HASH_CANDIDATE_DISTANCE,
+  MAX_UNEXPLAINED_INK,
+  fineUnexplained,
   hashDistance,
   pageFingerprint,
   samePaper,
@@ -79,10 +82,24 @@ const decide = (a: Scan, b: Scan): boolean => {
 const rescans = scans.filter((s) => s.scan > 0);
 const missed: { scan: Scan; hash: number; score: number | null }[] = [];
 const rescanHash: number[] = [];
+/** The fine stage's score of each rescan (it is run when the coarse print says the same paper). */
+const rescanFine: number[] = [];
+/** The same, for different students' pairs the coarse print alone takes for one paper. */
+const coarseFalseFine: number[] = [];
+let fineMs = 0;
+const coarseSays = (a: Scan, b: Scan): boolean => {
+  const score = unexplainedInk(a.fp.print, b.fp.print);
+  return score !== null && score <= MAX_UNEXPLAINED_INK;
+};
 for (const rescan of rescans) {
   const first = firstOf(rescan);
   const hash = hashDistance(first.fp.hash, rescan.fp.hash);
   rescanHash.push(hash);
+  if (hash <= HASH_CANDIDATE_DISTANCE && coarseSays(first, rescan)) {
+    const start = cpuMs();
+    rescanFine.push(fineUnexplained(first.fp.print, rescan.fp.print) ?? -1);
+    fineMs += cpuMs() - start;
+  }
   if (hash > HASH_CANDIDATE_DISTANCE || !decide(first, rescan))
     missed.push({ scan: rescan, hash, score: unexplainedInk(first.fp.print, rescan.fp.print) });
 }
@@ -94,6 +111,8 @@ let sheetFalse = 0;
 let scanPairs = 0;
 let scanFalse = 0;
 let candidates = 0;
+let sheetCoarseFalse = 0;
+let scanCoarseFalse = 0;
 /** False matches where both students wrote only their name. */
 const falseNameOnly = 0;
 const falseMatches: string[] = [];
@@ -108,6 +127,11 @@ for (const a of scans) {
       continue;
     }
     candidates++;
+    if (coarseSays(a, b)) {
+      coarseFalseFine.push(fineUnexplained(a.fp.print, b.fp.print) ?? -1);
+      if (sheetPair) sheetCoarseFalse++;
+      else scanCoarseFalse++;
+    }
     const same = decide(a, b);
     if (sheetPair) {
       sheetPairs++;
@@ -151,12 +175,20 @@ const result = {
   differentStudentScanPairs: scanPairs,
   differentStudentScanFalseMatches: scanFalse,
   differentStudentHashCandidates: candidates,
+  coarseAloneSheetFalseMatches: sheetCoarseFalse,
+  coarseAloneScanFalseMatches: scanCoarseFalse,
+  fineScoreRescansMax: Math.max(...rescanFine),
+  fineScoreRescansNonZero: rescanFine.filter((s) => s !== 0).length,
+  fineScoreCoarseFalseMatchesMin: Math.min(...coarseFalseFine),
+  printBytesMax: Math.max(...scans.map((s) => s.fp.print.length)),
+  printBytesMean: scans.reduce((sum, s) => sum + s.fp.print.length, 0) / scans.length,
   falseMatchesBothNameOnly: falseNameOnly,
   nameOnlySheets: firsts.filter((s) => s.nameOnly).length,
   otherMasterPairs,
   otherMasterHashCandidates: otherMasterCandidates,
   cpuMsPerFingerprint: fingerprintMs / scans.length,
   cpuMsPerSamePaper: compareMs / compares,
+  cpuMsPerFineStage: fineMs / rescanFine.length,
   cpuUsPerHashDistance: hashUs,
   cpuMsPerScanMade: makeMs / scans.length,
   missed: missed.map((m) => ({

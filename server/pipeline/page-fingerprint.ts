@@ -4,15 +4,28 @@
 // (strong ink, and any ink at all), about 1 mm a cell on a full A4 page. Two prints are the same
 // paper when, aligned (the whole print, then each of 12 tiles by a cell), hardly any strong ink of
 // one has no ink at or beside it in the other: the printed parts of one master explain each
-// other, two students' answers do not. Known limit (bench/README.md): at this resolution some
-// sheets of one master with sparse or faint writing are taken as one paper (7 of 528 pairs).
-// Pages with little ink (MIN_PRINT_INK) are never the same paper. Pure: bytes in, bytes out.
+// other, two students' answers do not.
+//
+// At 1 mm a cell that alone is not enough: two students' names on the same line cover the same
+// cells within the cell a rescan needs (bench/README.md: 3 of 528 sheet pairs). So a pair the
+// coarse print calls the same paper (rare: rescans, and those few) is confirmed by a fine print
+// kept beside it: the same page decoded larger, through the same skew and frame, 3x3 cells to a
+// coarse cell (about 0.32 mm), its cores of strokes and its any ink, each of 48 tiles aligned
+// within a coarse cell around its coarse tile's shift. A rescan leaves nothing unexplained; two
+// hands leave a hundred cells and more. Both prints are deflated in one value (mostly paper).
+// Prints stored before the fine print (version 1) are still read: a pair where either lacks it
+// has the coarse decision alone. Pages with little ink (MIN_PRINT_INK) are never the same paper.
+// Pure: bytes in, bytes out.
+import { deflateRawSync, inflateRawSync } from 'node:zlib';
 import sharp from 'sharp';
 
 export interface PageFingerprint {
   /** Compact prefilter hash, 256 bits as 32 bytes: Hamming distance says "maybe the same paper". */
   hash: Uint8Array;
-  /** The detailed print used to decide (a small normalised image of the page, ≤ 16 KB). */
+  /**
+   * The detailed prints used to decide, coarse and fine: small normalised images of the page,
+   * deflated (12 KB on average, at most 24 KB in bench/).
+   */
   print: Uint8Array;
 }
 
@@ -21,10 +34,29 @@ const WORK_SIDE = 720;
 /** Grid of the print: the page's ink frame fitted in it, about 0.95 mm a cell on a full A4 page. */
 export const PRINT_WIDTH = 200;
 export const PRINT_HEIGHT = 282;
-const WORDS_PER_ROW = Math.ceil(PRINT_WIDTH / 32);
+const COARSE = layout(PRINT_WIDTH, PRINT_HEIGHT);
+const WORDS_PER_ROW = COARSE.words;
 const PLANE_WORDS = WORDS_PER_ROW * PRINT_HEIGHT;
-const HEADER_BYTES = 16;
-const PRINT_VERSION = 1;
+const HEADER_BYTES = 20;
+/** 1: the coarse planes alone (pages stored before the fine print); 2: both, deflated. */
+const PRINT_VERSION = 2;
+const V1_HEADER_BYTES = 16;
+const V1_BYTES = V1_HEADER_BYTES + 8 * PLANE_WORDS;
+
+/** The fine print: the same frame, FINE x FINE cells to a coarse cell (about 0.32 mm on A4). */
+const FINE = 3;
+const FINE_GRID = layout(FINE * PRINT_WIDTH, FINE * PRINT_HEIGHT);
+const FINE_PLANE_WORDS = FINE_GRID.words * FINE_GRID.height;
+/** Longest side of the page decoded for the fine print (about 0.2 mm a pixel on A4). */
+const FINE_WORK_SIDE = 1440;
+/** Fine cells this dark are the core of a stroke: a blurred scan widens strokes, not their core. */
+const FINE_STRONG_INK = 0.35;
+/**
+ * Strong fine cells of either print with no ink within one fine cell of the other, clustered, up
+ * to which the fine print confirms the coarse decision. Measured in bench/ (two seeds): every
+ * rescan 0, different students' sheets the coarse print took for one paper from 53.
+ */
+export const MAX_FINE_UNEXPLAINED = 20;
 /** Scanner shadows and the sheet's own edge: this share of the longest side is not looked at. */
 const EDGE_SHARE = 0.008;
 /** Darkness (paper 0, ink 1) of a cell that is surely ink, and of one that has any ink. */
@@ -45,21 +77,39 @@ const MAX_SKEW_DEGREES = 3;
 
 /** From a page image JPEG as the pipeline keeps it (may carry an EXIF orientation: apply it). */
 export async function pageFingerprint(jpeg: Uint8Array): Promise<PageFingerprint> {
+  const { dark, width, height } = await decodeDarkness(jpeg, WORK_SIDE);
+  const skew = estimateSkew(dark, width, height);
+  const frame = inkFrame(dark, width, height, skew);
+  const grid = sampleGrid(dark, width, height, skew, frame, COARSE);
+  // The fine print: the page decoded larger, the same skew and frame (scaled), smaller cells.
+  const large = await decodeDarkness(jpeg, FINE_WORK_SIDE);
+  const ratio = large.width / width;
+  const fineFrame = {
+    cx: frame.cx * ratio,
+    cy: frame.cy * ratio,
+    cell: (frame.cell * ratio) / FINE,
+  };
+  const fine = sampleGrid(large.dark, large.width, large.height, skew, fineFrame, FINE_GRID);
+  return {
+    hash: gridHash(grid),
+    print: encodePrint(grid, fine, frame.cell / Math.max(width, height)),
+  };
+}
+
+/** The page upright, grey, fitted in `side` pixels, as darkness (paper 0, ink 255). */
+async function decodeDarkness(
+  jpeg: Uint8Array,
+  side: number,
+): Promise<{ dark: Uint8Array; width: number; height: number }> {
   // resize() lets libjpeg shrink while decoding (1/2, 1/4, 1/8): a 300 dpi page costs little more than a 100 dpi one.
   const { data, info } = await sharp(jpeg, { failOn: 'none' })
     .autoOrient()
     .greyscale()
-    .resize({ width: WORK_SIDE, height: WORK_SIDE, fit: 'inside' })
+    .resize({ width: side, height: side, fit: 'inside' })
     .raw()
     .toBuffer({ resolveWithObject: true });
-  const width = info.width;
-  const height = info.height;
   const grey = info.channels === 1 ? data : firstChannel(data, info.channels);
-  const dark = darkness(grey, width, height);
-  const skew = estimateSkew(dark, width, height);
-  const frame = inkFrame(dark, width, height, skew);
-  const grid = sampleGrid(dark, width, height, skew, frame);
-  return { hash: gridHash(grid), print: encodePrint(grid, frame.cell / Math.max(width, height)) };
+  return { dark: darkness(grey, info.width, info.height), width: info.width, height: info.height };
 }
 
 /** Prefilter: bits that differ between two hashes (cheap; used over thousands of candidates). */
@@ -70,10 +120,25 @@ export function hashDistance(a: Uint8Array, b: Uint8Array): number {
   return bits + 8 * Math.abs(a.length - b.length);
 }
 
-/** The decision: the same sheet of paper scanned again (true), or another sheet (false). */
+/**
+ * The decision: the same sheet of paper scanned again (true), or another sheet (false). The coarse
+ * print decides no; a yes is confirmed by the fine print when both pages have one.
+ */
 export function samePaper(a: PageFingerprint, b: PageFingerprint): boolean {
-  const score = unexplainedInk(a.print, b.print);
-  return score !== null && score <= MAX_UNEXPLAINED_INK;
+  const pa = decodePrint(a.print);
+  const pb = decodePrint(b.print);
+  if (!pa || !pb) return false;
+  const coarse = compareCoarse(pa, pb);
+  if (coarse === null || coarse.score > MAX_UNEXPLAINED_INK) return false;
+  // Pages stored before the fine print (version 1) have the coarse decision alone.
+  if (!pa.finePacked || !pb.finePacked) return true;
+  const fineA = inflated(pa.finePacked, FINE_PLANE_WORDS);
+  const fineB = inflated(pb.finePacked, FINE_PLANE_WORDS);
+  return (
+    fineA !== null &&
+    fineB !== null &&
+    compareFine(fineA, fineB, coarse.shifts) <= MAX_FINE_UNEXPLAINED
+  );
 }
 
 /**
@@ -84,7 +149,35 @@ export function samePaper(a: PageFingerprint, b: PageFingerprint): boolean {
 export function unexplainedInk(a: Uint8Array, b: Uint8Array): number | null {
   const pa = decodePrint(a);
   const pb = decodePrint(b);
-  if (!pa || !pb || pa.strongCount < MIN_PRINT_INK || pb.strongCount < MIN_PRINT_INK) return null;
+  return pa && pb ? (compareCoarse(pa, pb)?.score ?? null) : null;
+}
+
+/**
+ * The fine stage's score for two prints the coarse stage aligned (null when either has no fine
+ * print or too little ink): strong fine cells of either with no ink within one fine cell of the
+ * other, clustered.
+ */
+export function fineUnexplained(a: Uint8Array, b: Uint8Array): number | null {
+  const pa = decodePrint(a);
+  const pb = decodePrint(b);
+  if (!pa?.finePacked || !pb?.finePacked) return null;
+  const fineA = inflated(pa.finePacked, FINE_PLANE_WORDS);
+  const fineB = inflated(pb.finePacked, FINE_PLANE_WORDS);
+  const coarse = compareCoarse(pa, pb);
+  return coarse && fineA && fineB ? compareFine(fineA, fineB, coarse.shifts) : null;
+}
+
+interface Shift {
+  dx: number;
+  dy: number;
+}
+
+/** The coarse score, and the shift each tile was aligned with (TILES' order). */
+function compareCoarse(
+  pa: DecodedPrint,
+  pb: DecodedPrint,
+): { score: number; shifts: Shift[] } | null {
+  if (pa.strongCount < MIN_PRINT_INK || pb.strongCount < MIN_PRINT_INK) return null;
   const nearA = nearInk(pa.any);
   const nearB = nearInk(pb.any);
   const cost = (tile: Tile, dx: number, dy: number, step: number, limit: number) => {
@@ -98,6 +191,7 @@ export function unexplainedInk(a: Uint8Array, b: Uint8Array): number | null {
   const whole = bestShift((dx, dy, limit) => cost(WHOLE, dx, dy, 3, limit), 0, 0, SHIFT_SEARCH);
   const unexplainedA = new Uint32Array(PLANE_WORDS);
   const unexplainedB = new Uint32Array(PLANE_WORDS);
+  const shifts: Shift[] = [];
   for (const tile of TILES) {
     const own = bestShift(
       (dx, dy, limit) => cost(tile, dx, dy, 1, limit),
@@ -105,10 +199,11 @@ export function unexplainedInk(a: Uint8Array, b: Uint8Array): number | null {
       whole.dy,
       TILE_SHIFT_SEARCH,
     );
+    shifts.push(own);
     tileUnexplained(pa.strong, nearB, tile, own.dx, own.dy, 1, Infinity, unexplainedA);
     tileUnexplained(pb.strong, nearA, tile, -own.dx, -own.dy, 1, Infinity, unexplainedB);
   }
-  return clustered(unexplainedA) + clustered(unexplainedB);
+  return { score: clustered(unexplainedA) + clustered(unexplainedB), shifts };
 }
 
 interface Tile {
@@ -120,8 +215,8 @@ interface Tile {
   masks: Uint32Array;
 }
 
-function makeTile(r0: number, r1: number, c0: number, c1: number): Tile {
-  const masks = new Uint32Array(WORDS_PER_ROW);
+function makeTile(r0: number, r1: number, c0: number, c1: number, at: Layout = COARSE): Tile {
+  const masks = new Uint32Array(at.words);
   for (let c = c0; c < c1; c++) masks[c >> 5]! |= 1 << (c & 31);
   return { r0, r1, i0: c0 >> 5, i1: ((c1 - 1) >> 5) + 1, masks };
 }
@@ -160,6 +255,46 @@ function bestShift(
     }
   }
   return best;
+}
+
+/** Fine tiles: smaller than the coarse ones, so a scale or skew left over moves each less. */
+const FINE_TILE_ROWS = 8;
+const FINE_TILE_COLUMNS = 6;
+/** Each fine tile's shift searched around its coarse tile's (scaled), in fine cells. */
+const FINE_SHIFT_SEARCH = FINE;
+const FINE_TILES: { tile: Tile; coarse: number }[] = [];
+for (let ty = 0; ty < FINE_TILE_ROWS; ty++) {
+  for (let tx = 0; tx < FINE_TILE_COLUMNS; tx++) {
+    const r0 = Math.floor((ty * FINE_GRID.height) / FINE_TILE_ROWS);
+    const r1 = Math.floor(((ty + 1) * FINE_GRID.height) / FINE_TILE_ROWS);
+    const c0 = Math.floor((tx * FINE_GRID.width) / FINE_TILE_COLUMNS);
+    const c1 = Math.floor(((tx + 1) * FINE_GRID.width) / FINE_TILE_COLUMNS);
+    // The coarse tile the fine tile's centre is in.
+    const cy = Math.floor(((r0 + r1) / 2 / FINE_GRID.height) * TILE_ROWS);
+    const cx = Math.floor(((c0 + c1) / 2 / FINE_GRID.width) * TILE_COLUMNS);
+    FINE_TILES.push({ tile: makeTile(r0, r1, c0, c1, FINE_GRID), coarse: cy * TILE_COLUMNS + cx });
+  }
+}
+
+/** Strong fine cells of either print unexplained by the other, each fine tile at its best shift. */
+function compareFine(pa: Planes, pb: Planes, coarseShifts: Shift[]): number {
+  const nearA = nearInk(pa.any, FINE_GRID);
+  const nearB = nearInk(pb.any, FINE_GRID);
+  const unexplainedA = new Uint32Array(FINE_PLANE_WORDS);
+  const unexplainedB = new Uint32Array(FINE_PLANE_WORDS);
+  for (const { tile, coarse } of FINE_TILES) {
+    const cost = (dx: number, dy: number, limit: number) => {
+      const one = tileUnexplained(pa.strong, nearB, tile, dx, dy, 1, limit, null, FINE_GRID);
+      return one > limit
+        ? one
+        : one + tileUnexplained(pb.strong, nearA, tile, -dx, -dy, 1, limit - one, null, FINE_GRID);
+    };
+    const around = coarseShifts[coarse]!;
+    const own = bestShift(cost, FINE * around.dx, FINE * around.dy, FINE_SHIFT_SEARCH);
+    tileUnexplained(pa.strong, nearB, tile, own.dx, own.dy, 1, Infinity, unexplainedA, FINE_GRID);
+    tileUnexplained(pb.strong, nearA, tile, -own.dx, -own.dy, 1, Infinity, unexplainedB, FINE_GRID);
+  }
+  return clustered(unexplainedA, FINE_GRID) + clustered(unexplainedB, FINE_GRID);
 }
 
 // ---- decoding and normalising the page ----
@@ -351,25 +486,26 @@ function sampleGrid(
   height: number,
   skew: number,
   frame: Frame,
+  at: Layout,
 ): Float32Array {
-  const grid = new Float32Array(PRINT_WIDTH * PRINT_HEIGHT);
+  const grid = new Float32Array(at.width * at.height);
   const cos = Math.cos((skew * Math.PI) / 180);
   const sin = Math.sin((skew * Math.PI) / 180);
   const ox = width / 2;
   const oy = height / 2;
   const k = Math.max(2, Math.ceil(frame.cell));
   const step = frame.cell / k;
-  for (let v = 0; v < PRINT_HEIGHT; v++) {
-    for (let u = 0; u < PRINT_WIDTH; u++) {
+  for (let v = 0; v < at.height; v++) {
+    for (let u = 0; u < at.width; u++) {
       let sum = 0;
       for (let j = 0; j < k; j++) {
-        const yr = frame.cy + (v - PRINT_HEIGHT / 2) * frame.cell + (j + 0.5) * step;
+        const yr = frame.cy + (v - at.height / 2) * frame.cell + (j + 0.5) * step;
         for (let i = 0; i < k; i++) {
-          const xr = frame.cx + (u - PRINT_WIDTH / 2) * frame.cell + (i + 0.5) * step;
+          const xr = frame.cx + (u - at.width / 2) * frame.cell + (i + 0.5) * step;
           sum += bilinear(dark, width, height, ox + xr * cos - yr * sin, oy + xr * sin + yr * cos);
         }
       }
-      grid[v * PRINT_WIDTH + u] = sum / (k * k * 255);
+      grid[v * at.width + u] = sum / (k * k * 255);
     }
   }
   return grid;
@@ -447,94 +583,168 @@ const BYTE_BITS = Uint8Array.from({ length: 256 }, (_, v) => {
   return bits;
 });
 
-// ---- the print: two bit planes ----
+// ---- the print: two bit planes, coarse then fine ----
 
-interface DecodedPrint {
+/** A grid's strong-ink cells and any-ink cells, a bit each, rows of 32-bit words. */
+interface Planes {
   strong: Uint32Array;
   any: Uint32Array;
-  strongCount: number;
 }
 
-/** Header (version, grid size, strong cells, cell size) then the strong plane and the any-ink plane, rows of 32-bit words. */
-function encodePrint(grid: Float32Array, cellShare: number): Uint8Array {
-  const strong = new Uint32Array(PLANE_WORDS);
-  const any = new Uint32Array(PLANE_WORDS);
+interface DecodedPrint extends Planes {
+  strongCount: number;
+  /** The fine planes, deflated (inflated only when the coarse planes say the same paper); null in a version 1 print. */
+  finePacked: Uint8Array | null;
+}
+
+/** A grid of darkness as its strong-ink plane and its any-ink plane. */
+function planes(
+  grid: Float32Array,
+  at: Layout,
+  strongInk: number,
+): Planes & { strongCount: number } {
+  const strong = new Uint32Array(at.words * at.height);
+  const any = new Uint32Array(at.words * at.height);
   let strongCount = 0;
-  for (let v = 0; v < PRINT_HEIGHT; v++) {
-    for (let u = 0; u < PRINT_WIDTH; u++) {
-      const d = grid[v * PRINT_WIDTH + u]!;
-      const word = v * WORDS_PER_ROW + (u >> 5);
+  for (let v = 0; v < at.height; v++) {
+    for (let u = 0; u < at.width; u++) {
+      const d = grid[v * at.width + u]!;
+      const word = v * at.words + (u >> 5);
       const bit = 1 << (u & 31);
       if (d >= ANY_INK) any[word]! |= bit;
-      if (d >= STRONG_INK) {
+      if (d >= strongInk) {
         strong[word]! |= bit;
         strongCount++;
       }
     }
   }
-  const bytes = new Uint8Array(HEADER_BYTES + 8 * PLANE_WORDS);
+  return { strong, any, strongCount };
+}
+
+/**
+ * Header (version, grid size, strong cells, cell size, length of the next part), the coarse planes
+ * deflated, then the fine planes deflated: mostly paper, some 4 + 11 KB. Version 1 (pages stored
+ * before the fine print) had the coarse planes alone, not deflated.
+ */
+function encodePrint(grid: Float32Array, fineGrid: Float32Array, cellShare: number): Uint8Array {
+  const coarse = planes(grid, COARSE, STRONG_INK);
+  const fine = planes(fineGrid, FINE_GRID, FINE_STRONG_INK);
+  const coarsePacked = packPlanes(coarse);
+  const finePacked = packPlanes(fine);
+  const bytes = new Uint8Array(HEADER_BYTES + coarsePacked.length + finePacked.length);
   const view = new DataView(bytes.buffer);
   view.setUint8(0, PRINT_VERSION);
   view.setUint16(2, PRINT_WIDTH, true);
   view.setUint16(4, PRINT_HEIGHT, true);
-  view.setUint32(8, strongCount, true);
+  view.setUint32(8, coarse.strongCount, true);
   view.setFloat32(12, cellShare, true);
-  for (let i = 0; i < PLANE_WORDS; i++) {
-    view.setUint32(HEADER_BYTES + 4 * i, strong[i]!, true);
-    view.setUint32(HEADER_BYTES + 4 * (PLANE_WORDS + i), any[i]!, true);
-  }
+  view.setUint32(16, coarsePacked.length, true);
+  bytes.set(coarsePacked, HEADER_BYTES);
+  bytes.set(finePacked, HEADER_BYTES + coarsePacked.length);
   return bytes;
 }
 
 function decodePrint(bytes: Uint8Array): DecodedPrint | null {
-  if (bytes.length !== HEADER_BYTES + 8 * PLANE_WORDS) return null;
+  if (bytes.length < 20) return null;
   const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
-  if (
-    view.getUint8(0) !== PRINT_VERSION ||
-    view.getUint16(2, true) !== PRINT_WIDTH ||
-    view.getUint16(4, true) !== PRINT_HEIGHT
-  )
+  const version = view.getUint8(0);
+  if (view.getUint16(2, true) !== PRINT_WIDTH || view.getUint16(4, true) !== PRINT_HEIGHT)
     return null;
-  const strong = new Uint32Array(PLANE_WORDS);
-  const any = new Uint32Array(PLANE_WORDS);
-  for (let i = 0; i < PLANE_WORDS; i++) {
-    strong[i] = view.getUint32(HEADER_BYTES + 4 * i, true);
-    any[i] = view.getUint32(HEADER_BYTES + 4 * (PLANE_WORDS + i), true);
+  const strongCount = view.getUint32(8, true);
+  if (version === 1) {
+    if (bytes.length !== V1_BYTES) return null;
+    const coarse = unpackPlanes(bytes.subarray(V1_HEADER_BYTES), PLANE_WORDS);
+    return coarse && { ...coarse, strongCount, finePacked: null };
   }
-  return { strong, any, strongCount: view.getUint32(8, true) };
+  if (version !== PRINT_VERSION) return null;
+  const fineAt = HEADER_BYTES + view.getUint32(16, true);
+  if (fineAt >= bytes.length) return null;
+  const coarse = inflated(bytes.subarray(HEADER_BYTES, fineAt), PLANE_WORDS);
+  return coarse && { ...coarse, strongCount, finePacked: bytes.subarray(fineAt) };
+}
+
+/** A strong plane and an any-ink plane as little-endian 32-bit words, deflated. */
+function packPlanes(p: Planes): Uint8Array {
+  const words = p.strong.length;
+  const raw = new Uint8Array(8 * words);
+  const view = new DataView(raw.buffer);
+  for (let i = 0; i < words; i++) {
+    view.setUint32(4 * i, p.strong[i]!, true);
+    view.setUint32(4 * (words + i), p.any[i]!, true);
+  }
+  return deflateRawSync(raw, { level: 9 });
+}
+
+function inflated(packed: Uint8Array, words: number): Planes | null {
+  try {
+    return unpackPlanes(inflateRawSync(packed), words);
+  } catch {
+    return null;
+  }
+}
+
+function unpackPlanes(raw: Uint8Array, words: number): Planes | null {
+  if (raw.length !== 8 * words) return null;
+  const view = new DataView(raw.buffer, raw.byteOffset, raw.byteLength);
+  const strong = new Uint32Array(words);
+  const any = new Uint32Array(words);
+  for (let i = 0; i < words; i++) {
+    strong[i] = view.getUint32(4 * i, true);
+    any[i] = view.getUint32(4 * (words + i), true);
+  }
+  return { strong, any };
+}
+
+/** A bit plane's size: cells across and down, and 32-bit words a row. */
+interface Layout {
+  width: number;
+  height: number;
+  words: number;
+}
+
+function layout(width: number, height: number): Layout {
+  return { width, height, words: Math.ceil(width / 32) };
 }
 
 /** Every cell with ink in it or beside, above or below it (a 3x3 square let two hands' writing on one line explain each other). */
-function nearInk(plane: Uint32Array): Uint32Array {
-  const out = new Uint32Array(PLANE_WORDS);
-  for (let r = 0; r < PRINT_HEIGHT; r++) {
-    for (let i = 0; i < WORDS_PER_ROW; i++) {
-      const at = r * WORDS_PER_ROW + i;
-      const w = plane[at]!;
-      const before = i > 0 ? plane[at - 1]! : 0;
-      const after = i + 1 < WORDS_PER_ROW ? plane[at + 1]! : 0;
-      out[at] =
+function nearInk(plane: Uint32Array, at: Layout = COARSE): Uint32Array {
+  const out = new Uint32Array(plane.length);
+  const n = at.words;
+  for (let r = 0; r < at.height; r++) {
+    for (let i = 0; i < n; i++) {
+      const k = r * n + i;
+      const w = plane[k]!;
+      const before = i > 0 ? plane[k - 1]! : 0;
+      const after = i + 1 < n ? plane[k + 1]! : 0;
+      out[k] =
         w |
         (w << 1) |
         (before >>> 31) |
         (w >>> 1) |
         (after << 31) |
-        (r > 0 ? plane[at - WORDS_PER_ROW]! : 0) |
-        (r + 1 < PRINT_HEIGHT ? plane[at + WORDS_PER_ROW]! : 0);
+        (r > 0 ? plane[k - n]! : 0) |
+        (r + 1 < at.height ? plane[k + n]! : 0);
     }
   }
   return out;
 }
 
-/** Word i of row r of `plane` moved by (dx, dy) cells; 0 outside the grid. */
-function shiftedWord(plane: Uint32Array, r: number, i: number, dx: number, dy: number): number {
+/** Word i of row r of `plane` moved by (dx, dy) cells (|dx| < 32); 0 outside the grid. */
+function shiftedWord(
+  plane: Uint32Array,
+  at: Layout,
+  r: number,
+  i: number,
+  dx: number,
+  dy: number,
+): number {
   const sr = r - dy;
-  if (sr < 0 || sr >= PRINT_HEIGHT) return 0;
-  const row = sr * WORDS_PER_ROW;
+  if (sr < 0 || sr >= at.height) return 0;
+  const row = sr * at.words;
   const w = plane[row + i]!;
   if (dx === 0) return w;
   if (dx > 0) return (w << dx) | (i > 0 ? plane[row + i - 1]! >>> (32 - dx) : 0);
-  return (w >>> -dx) | (i + 1 < WORDS_PER_ROW ? plane[row + i + 1]! << (32 + dx) : 0);
+  return (w >>> -dx) | (i + 1 < at.words ? plane[row + i + 1]! << (32 + dx) : 0);
 }
 
 /**
@@ -550,14 +760,15 @@ function tileUnexplained(
   step: number,
   limit: number,
   out: Uint32Array | null,
+  at: Layout = COARSE,
 ): number {
   let count = 0;
   for (let r = tile.r0; r < tile.r1; r += step) {
-    const row = r * WORDS_PER_ROW;
+    const row = r * at.words;
     for (let i = tile.i0; i < tile.i1; i++) {
       const w = ink[row + i]! & tile.masks[i]!;
       if (w === 0) continue;
-      const u = w & ~shiftedWord(near, r, i, dx, dy);
+      const u = w & ~shiftedWord(near, at, r, i, dx, dy);
       if (u === 0) continue;
       count += popcount(u);
       if (out) out[row + i]! |= u;
@@ -568,19 +779,20 @@ function tileUnexplained(
 }
 
 /** Set cells with another set cell among their 8 neighbours (scanner noise makes single cells). */
-function clustered(plane: Uint32Array): number {
+function clustered(plane: Uint32Array, at: Layout = COARSE): number {
   let count = 0;
-  for (let r = 0; r < PRINT_HEIGHT; r++) {
-    for (let i = 0; i < WORDS_PER_ROW; i++) {
-      const at = r * WORDS_PER_ROW + i;
-      const u = plane[at]!;
+  const n = at.words;
+  for (let r = 0; r < at.height; r++) {
+    for (let i = 0; i < n; i++) {
+      const k = r * n + i;
+      const u = plane[k]!;
       if (u === 0) continue;
-      const before = i > 0 ? plane[at - 1]! : 0;
-      const after = i + 1 < WORDS_PER_ROW ? plane[at + 1]! : 0;
+      const before = i > 0 ? plane[k - 1]! : 0;
+      const after = i + 1 < n ? plane[k + 1]! : 0;
       const sideways = (u << 1) | (before >>> 31) | (u >>> 1) | (after << 31);
       const vertical =
-        (r > 0 ? neighbourRow(plane, at - WORDS_PER_ROW, i) : 0) |
-        (r + 1 < PRINT_HEIGHT ? neighbourRow(plane, at + WORDS_PER_ROW, i) : 0);
+        (r > 0 ? neighbourRow(plane, k - n, i, n) : 0) |
+        (r + 1 < at.height ? neighbourRow(plane, k + n, i, n) : 0);
       count += popcount(u & (sideways | vertical));
     }
   }
@@ -588,10 +800,10 @@ function clustered(plane: Uint32Array): number {
 }
 
 /** The 3-wide horizontal dilation of a row's word (the row above or below a cell). */
-function neighbourRow(plane: Uint32Array, at: number, i: number): number {
-  const w = plane[at]!;
-  const before = i > 0 ? plane[at - 1]! : 0;
-  const after = i + 1 < WORDS_PER_ROW ? plane[at + 1]! : 0;
+function neighbourRow(plane: Uint32Array, k: number, i: number, words: number): number {
+  const w = plane[k]!;
+  const before = i > 0 ? plane[k - 1]! : 0;
+  const after = i + 1 < words ? plane[k + 1]! : 0;
   return w | (w << 1) | (before >>> 31) | (w >>> 1) | (after << 31);
 }
 
