@@ -1,7 +1,7 @@
 // One page of the scan pipeline, from raster to result: read the page (read-page), spot a blank
 // back (blank-page), find its code and orientation (find-codes), keep an upright JPEG
 // (page-image). Used on the calling thread and in the page workers alike.
-import type { Code, CodePrefix } from './codes';
+import { CODE_PREFIXES, type Code, type CodePrefix } from './codes';
 import { detectBlankPage, type BlankPageResult } from './blank-page';
 import { findCodeInTopBand, findCodes, type FoundCode, type PageReason } from './find-codes';
 import {
@@ -11,6 +11,7 @@ import {
   type PageImage,
   type PageImageOptions,
 } from './page-image';
+import { readPrintedText, type PrintedTextReading } from './printed-text';
 import type { Orientation } from './raster';
 import type { PageRaster, RasterSource, ScanPage, UprightJpeg } from './scan-page';
 
@@ -36,12 +37,18 @@ export interface ProcessedPage {
   error: string | null;
   /** Set when only the page image failed (the code results stand). */
   image_error: string | null;
+  /** What OCR read of the page's printed text; only pages where no code was read are read so. */
+  printed_text: PrintedTextReading | null;
+  /** How `code` was known: from a QR code, or from the short code printed beside it (OCR). */
+  identified_by: 'code' | 'printed_text' | null;
 }
 
 /** What a page's analysis needs to know of the processing options. */
 export interface AnalyseOptions {
   expectedPrefixes?: readonly CodePrefix[];
   pageImage?: PageImageOptions | false;
+  /** Read the printed text of pages where no code was read (printed-text). Default true. */
+  printedText?: boolean;
 }
 
 /** A page that could not be processed; `error` says why once set. */
@@ -60,6 +67,8 @@ export function unreadablePage(pageNumber: number): ProcessedPage {
     blankness: null,
     error: null,
     image_error: null,
+    printed_text: null,
+    identified_by: null,
   };
 }
 
@@ -101,6 +110,8 @@ export async function analysePage(
     page.orientation = found.orientation;
     page.skew = tenthOfDegree(found.skew);
     page.codes = found.codes;
+    page.identified_by = found.code ? 'code' : null;
+    if (!blank && !found.code && options.printedText !== false) await readPrintedTextOf(page, raster, options);
   } catch (error) {
     return { finish: Promise.resolve({ ...empty, error: describe(error) }) };
   }
@@ -136,11 +147,28 @@ async function readInTopBand(
     orientation: found.orientation,
     skew: tenthOfDegree(found.skew),
     codes: found.codes,
+    identified_by: 'code',
     image:
       options.pageImage === false ? null : scanJpegPageImage(jpeg.bytes, jpeg, found.orientation),
     source: 'embedded_image',
     dpi: Math.round(jpeg.dpi),
   };
+}
+
+/**
+ * A page with no code read: OCR over its printed text. A short code read with its right check
+ * character is the page's code (and its reading tells the page's turn); any other fact read is
+ * only kept, for the file's own rules to confirm against its sheets (printed-identity).
+ */
+async function readPrintedTextOf(page: ProcessedPage, raster: PageRaster, options: AnalyseOptions): Promise<void> {
+  const reading = await readPrintedText(raster, raster.dpi, options.expectedPrefixes ?? CODE_PREFIXES).catch(() => null);
+  page.printed_text = reading;
+  if (reading === null) return;
+  if (page.orientation === null) page.orientation = reading.orientation;
+  if (reading.code === null) return;
+  page.code = reading.code;
+  page.reason = null;
+  page.identified_by = 'printed_text';
 }
 
 /** Skew as kept on a page: to a tenth of a degree. */

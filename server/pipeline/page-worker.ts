@@ -5,6 +5,7 @@
 import { parentPort, workerData } from 'node:worker_threads';
 import { analysePage, describe, unreadablePage, type AnalyseOptions, type ProcessedPage } from './analyse-page';
 import { postMoved } from './post-moved';
+import { closePrintedTextReader } from './printed-text';
 import { scanPageOf, type LoadedPage } from './scan-page';
 import { useCompiledZxing } from './zxing-reader';
 
@@ -37,7 +38,8 @@ let closing = false;
 
 function closeWhenIdle(): void {
   if (!closing || inProgress > 0) return;
-  port!.close();
+  // The OCR worker is a thread of this thread's: ended first, or it would keep this one alive.
+  void closePrintedTextReader().finally(() => port!.close());
 }
 
 port.on('message', (request: PageWorkerRequest) => {

@@ -63,7 +63,7 @@ describe('parseCode', () => {
     ['SABCD2345'],
   ])('reads %j', (text) => {
     expect(parseCode(text)).toEqual(code);
-    expect(readCodeText(text)).toEqual({ code, reason: null });
+    expect(readCodeText(text)).toEqual({ code, reason: null, checked: false });
   });
 
   it('round-trips every prefix through the URL and the short text', () => {
