@@ -21,13 +21,14 @@ export async function storePage(db: Database, blobStore: BlobStore, fileId: stri
   const fingerprint = await fingerprintOf(page);
   await db.query(
     `INSERT INTO pages (file_id, page_number, blank, ignored, rotation, code_prefix, code_id, unrecognized_reason, image_blob_key, read_error,
-                        fingerprint_hash, fingerprint)
-     VALUES ($1, $2, $3, $3, $4, $5, $6, $7, $8, $9, $10, $11)
+                        fingerprint_hash, fingerprint, printed_text, identified_by)
+     VALUES ($1, $2, $3, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13)
      ON CONFLICT (file_id, page_number) DO UPDATE SET
        blank = EXCLUDED.blank, ignored = EXCLUDED.ignored, rotation = EXCLUDED.rotation,
        code_prefix = EXCLUDED.code_prefix, code_id = EXCLUDED.code_id,
        unrecognized_reason = EXCLUDED.unrecognized_reason, image_blob_key = EXCLUDED.image_blob_key,
-       read_error = EXCLUDED.read_error, fingerprint_hash = EXCLUDED.fingerprint_hash, fingerprint = EXCLUDED.fingerprint`,
+       read_error = EXCLUDED.read_error, fingerprint_hash = EXCLUDED.fingerprint_hash, fingerprint = EXCLUDED.fingerprint,
+       printed_text = EXCLUDED.printed_text, identified_by = EXCLUDED.identified_by`,
     [
       fileId,
       page.page_number,
@@ -40,6 +41,8 @@ export async function storePage(db: Database, blobStore: BlobStore, fileId: stri
       page.error,
       fingerprint?.hash ?? null,
       fingerprint?.print ?? null,
+      page.printed_text === null ? null : JSON.stringify(page.printed_text),
+      page.code ? page.identified_by : null,
     ],
   );
 }

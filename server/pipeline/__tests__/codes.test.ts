@@ -42,7 +42,7 @@ describe('codeUrl and codeText', () => {
   });
 
   it('prints the short form beside the QR', () => {
-    expect(codeText({ prefix: 'p', id: 'ABCD2345' })).toBe('P-ABCD2345');
+    expect(codeText({ prefix: 'p', id: 'ABCD2345' })).toBe('P-ABCD2345-R');
   });
 });
 
