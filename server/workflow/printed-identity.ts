@@ -51,7 +51,8 @@ export function fittingCandidates(facts: PrintedFacts, candidates: readonly Prin
 }
 
 export function identifyByPrintedText(facts: PrintedFacts | null, candidates: readonly PrintedCandidate[]): PrintedIdentity {
-  if (facts === null || (facts.student_human_id === null && facts.lesson_number === null)) return { kind: 'none' };
+  // Without the student's ID nothing read says whose page it is: nothing to offer either.
+  if (facts === null || facts.student_human_id === null) return { kind: 'none' };
   const fitting = fittingCandidates(facts, candidates);
   // One code per identity: the first printed stands for the page.
   const byIdentity = new Map<string, PrintedCandidate>();
