@@ -80,6 +80,11 @@ function closeWhenIdle(): void {
   idle.unref();
 }
 
+/** Whether this thread has an OCR worker (made on its first codeless page, until closed). */
+export function hasPrintedTextReader(): boolean {
+  return reader !== null;
+}
+
 /** Ends this thread's OCR worker, if any (a page worker closing, a test ending). */
 export async function closePrintedTextReader(): Promise<void> {
   if (idle) clearTimeout(idle);
@@ -136,7 +141,8 @@ async function readAt(
     for (const block of data.blocks ?? [])
       for (const paragraph of block.paragraphs)
         for (const line of paragraph.lines) words.push(line.words.map((word) => ({ text: word.text, confidence: word.confidence })));
-    lines.push(...sureText(words).filter((line) => line.trim() !== ''));
+    // Lines of nothing sure (QR modules, handwriting) say nothing to a person either.
+    lines.push(...sureText(words).filter((line) => /[A-Za-z0-9]/.test(line)));
     facts = printedFacts(lines);
     // A packet header names student, lesson and page: the rest of the page adds nothing.
     if (facts.student_human_id !== null && facts.lesson_number !== null && facts.page_number !== null) break;
