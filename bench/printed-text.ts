@@ -116,7 +116,7 @@ try {
     for (const encoding of ['jpeg_grey', 'jpeg_colour'] as ScanImageEncoding[]) {
       const condition = `${dpi} dpi ${encoding === 'jpeg_grey' ? 'grey' : 'colour'}`;
       const prng = createPrng(`${values.seed}/${condition}`);
-      const made = [];
+      const made: { raster: GreyRaster; truth: Truth }[] = [];
       for (let i = 0; i < PAGES; i++) made.push(await printedPage(i % 2 === 0 ? 'p' : 's', prng, dpi));
       const tilts = made.map(() => Math.round(prng.range(-1.5, 1.5) * 10) / 10);
       const clearPdf = await coveredScanPdf(made.map((m, i) => ({ raster: { ...m.raster, data: m.raster.data.slice() }, tilt: tilts[i]! })), dpi, encoding, createPrng(1));

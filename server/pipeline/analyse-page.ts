@@ -111,7 +111,10 @@ export async function analysePage(
     page.skew = tenthOfDegree(found.skew);
     page.codes = found.codes;
     page.identified_by = found.code ? 'code' : null;
-    if (!blank && !found.code && options.printedText !== false) await readPrintedTextOf(page, raster, options);
+    // Only pages where nothing of ours was read: a code of another kind or a stranger's QR says
+    // what the page is (not ours to place), and a page with its code costs nothing more.
+    const codeless = found.reason === 'no_code_found' || found.reason === 'unreadable';
+    if (!blank && codeless && options.printedText !== false) await readPrintedTextOf(page, raster, options);
   } catch (error) {
     return { finish: Promise.resolve({ ...empty, error: describe(error) }) };
   }
