@@ -185,7 +185,31 @@ function bandImage(raster: GreyRaster, dpi: number, band: Band, orientation: 0 |
       else out[(height - 1 - y) * width + (width - 1 - x)] = value;
     }
   }
-  return encodePgm(out, width, height);
+  return hasInk(out) ? encodePgm(out, width, height) : null;
+}
+
+/**
+ * A band with less ink than this share of its pixels holds no printed line: a blank back, or a
+ * back with a helper's comment lower down. It is not read (OCR of an empty band still costs).
+ */
+const MIN_BAND_INK_SHARE = 0.002;
+
+function hasInk(band: Uint8Array): boolean {
+  const counts = new Uint32Array(256);
+  for (const value of band) counts[value]!++;
+  // The paper's grey: a bright percentile; ink is well below it.
+  let seen = 0;
+  let paper = 255;
+  for (let level = 255; level >= 0; level--) {
+    seen += counts[level]!;
+    if (seen >= band.length * 0.5) {
+      paper = level;
+      break;
+    }
+  }
+  let ink = 0;
+  for (let level = 0; level < paper * 0.6; level++) ink += counts[level]!;
+  return ink >= band.length * MIN_BAND_INK_SHARE;
 }
 
 /** A binary PGM: tesseract (leptonica) reads it as is, with no PNG encoding to pay for. */
