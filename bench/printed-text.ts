@@ -38,6 +38,7 @@ const LESSONS = [
 ];
 const PAGES_PER_LESSON = 2;
 const FIRST_HUMAN_ID = 1001;
+const NAMES = ['Ada Mensah', 'Kwame Boateng', 'Grace Okafor', 'John Mwangi', 'Esther Banda', 'Samuel Tetteh', 'Ruth Achieng'];
 
 /** CPU milliseconds of this process, its page worker and OCR threads included: the machine is shared. */
 const cpuMs = (): number => {
@@ -92,7 +93,7 @@ async function printedPage(kind: 'p' | 's', prng: Prng, dpi: number): Promise<{ 
     lessonNumber: lesson.number,
     pages: Array.from({ length: PAGES_PER_LESSON }, (_, i) => ({ page_number: i + 1, code: codeFor('s', s, lesson.number, i + 1) })),
     publicUrl: PUBLIC_URL,
-    studentName: `Student ${s} (ID ${FIRST_HUMAN_ID + s})`,
+    studentName: `${NAMES[s % NAMES.length]} (ID ${FIRST_HUMAN_ID + s})`,
   });
   return { raster: renderPdfPage(pdf, page - 1, dpi), truth };
 }

@@ -106,3 +106,11 @@ describe('sureText', () => {
     expect(printedFacts(lines)).toMatchObject({ student_human_id: null, lesson_number: 2 });
   });
 });
+
+describe('a name is no student ID', () => {
+  it('takes "Student N" only as the packet header prints it, the (ID N) of a Name field always', () => {
+    expect(printedFacts(['Name: Student 12 (ID 1013) Date:'])).toMatchObject({ student_human_id: 1013, conflicting: false });
+    expect(printedFacts(['Student 12 wrote this'])).toMatchObject({ student_human_id: null });
+    expect(printedFacts(['Student 1049 Lesson 2: Prayer'])).toMatchObject({ student_human_id: 1049 });
+  });
+});
