@@ -189,10 +189,11 @@ function bandImage(raster: GreyRaster, dpi: number, band: Band, orientation: 0 |
 }
 
 /**
- * A band with less ink than this share of its pixels holds no printed line: a blank back, or a
- * back with a helper's comment lower down. It is not read (OCR of an empty band still costs).
+ * A band with less ink than this share of its pixels holds no printed line (a short code alone
+ * is some 0.15% of the foot band): a blank back, or a back with a helper's comment lower down.
+ * It is not read: OCR of an empty band still costs.
  */
-const MIN_BAND_INK_SHARE = 0.002;
+const MIN_BAND_INK_SHARE = 0.0005;
 
 function hasInk(band: Uint8Array): boolean {
   const counts = new Uint32Array(256);
