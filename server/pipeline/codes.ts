@@ -61,6 +61,11 @@ export function codeText(code: Code): string {
   return `${code.prefix.toUpperCase()}-${code.id}-${checkCharacter(code)}`;
 }
 
+/** The code as a person types it, without its check character, e.g. `T-ABCD2345`. */
+export function codeIdText(code: Code): string {
+  return `${code.prefix.toUpperCase()}-${code.id}`;
+}
+
 /**
  * The check character of a code: a weighted sum of prefix and id over the code alphabet, modulo
  * its 31 letters. 31 is prime and the weights 1..9 differ, so any one character misread and any two
@@ -69,7 +74,11 @@ export function codeText(code: Code): string {
 export function checkCharacter(code: Code): string {
   const symbols = code.prefix.toUpperCase() + code.id;
   let sum = 0;
-  for (let i = 0; i < symbols.length; i++) sum += (i + 1) * CODE_ID_ALPHABET.indexOf(symbols[i]!);
+  for (let i = 0; i < symbols.length; i++) {
+    // Ids outside the alphabet are never printed by the product, but old seeds hold some: still a character.
+    const index = CODE_ID_ALPHABET.indexOf(symbols[i]!);
+    sum += (i + 1) * (index >= 0 ? index : symbols.charCodeAt(i) % CODE_ID_ALPHABET.length);
+  }
   return CODE_ID_ALPHABET[sum % CODE_ID_ALPHABET.length]!;
 }
 
