@@ -27,7 +27,7 @@ export interface ReadWord {
 
 // "Student 1049" only as the packet header prints it, before its first separator: a name such as
 // "Student 12" written or printed elsewhere is no student ID.
-const STUDENT = [/\bStudent\s+(\d{1,7})(?=\s*[|!\[\]]|\s+Lesson\b)/gi, /\(\s*ID\s+(\d{1,7})\s*\)/gi];
+const STUDENT = [/\bStudent\s+(\d{1,7})(?=\s*[|!\][]|\s+Lesson\b)/gi, /\(\s*ID\s+(\d{1,7})\s*\)/gi];
 const LESSON = /\bLesson\s+(\d{1,3})\b/gi;
 const PAGE_LINE = /\bpage\s+(\d{1,3})\s+of\s+(\d{1,3})\b/gi;
 // Any dash (or underscore) OCR may make of the printed hyphen; the id is checked against the code alphabet after.
