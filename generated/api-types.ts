@@ -1555,6 +1555,14 @@ export interface components {
          * @enum {string}
          */
         ReviewReason: "no_code_found" | "unreadable" | "unknown_code" | "out_of_order" | "stray_page" | "another_course" | "duplicate_sheet" | "blank_back" | "ambiguous_position" | "page_missing" | "scanned_twice" | "already_uploaded" | "too_complex" | "no_sheet" | "too_blurred";
+        /** @description For a page with no code read (no_code_found, unreadable, unknown_code): what OCR read of its printed text when that did not confirm one sheet ("Looks like Student 1049, Lesson 2, page 2: use this?"). Each code is a sheet page the text fits; sending one as PagePatch code accepts it. No suggestion when nothing legible was read. */
+        PrintedTextSuggestion: {
+            student_human_id: number | null;
+            lesson_number: number | null;
+            page_number: number | null;
+            /** @description The short codes of the sheet pages the text fits (e.g. S-ABCD2345-K), at most 5; empty when none fits. */
+            codes: string[];
+        };
         /** @description What Review knows beside a page's reason, to act on it in one click. */
         ReviewDetail: {
             /** @description For ambiguous_position, the sheets of the file the page could belong to, in file order. */
@@ -1578,7 +1586,13 @@ export interface components {
             };
             /** @description For page_missing, the lesson pages the sheet lacks. */
             missing_pages?: number[];
+            printed_text_suggestion?: components["schemas"]["PrintedTextSuggestion"];
         };
+        /**
+         * @description How the page was identified: code (a QR code read), printed_text (no code read; its printed text, confirmed by a check character or by student ID, lesson and page fitting exactly one sheet: "Read from the printed text"), person (a code typed in Review).
+         * @enum {string}
+         */
+        IdentifiedBy: "code" | "printed_text" | "person";
         /**
          * @description What a person did to a page in Review.
          * @enum {string}
@@ -1645,8 +1659,10 @@ export interface components {
             review_reason?: components["schemas"]["ReviewReason"] | null;
             /** @description The page waits for a person (a flag reason, not ignored, not mended). */
             flagged?: boolean;
-            /** @description What Review knows beside the reason (candidate sheets, the page it copies, pages missing). */
+            /** @description What Review knows beside the reason (candidate sheets, the page it copies, pages missing, what its printed text says). */
             review_detail?: components["schemas"]["ReviewDetail"] | null;
+            /** @description How the page's code was known; null when it has none. */
+            identified_by?: components["schemas"]["IdentifiedBy"] | null;
             mended?: components["schemas"]["ReviewMend"] | null;
             /** @description How many times the page was turned in Review (PagePatch turn); its image addresses carry it. */
             turns?: number;
@@ -1686,7 +1702,7 @@ export interface components {
              * @constant
              */
             new_sheet?: true;
-            /** @description The short code printed beside the page's QR code (e.g. S-ABCD2345), typed by a person; gives the page its template and, for an S code, its student. */
+            /** @description The short code printed beside the page's QR code (e.g. S-ABCD2345-K; codes printed before check characters have none), typed by a person or taken from a printed-text suggestion; gives the page its template and, for an S code, its student. */
             code?: string;
             /**
              * @description Turn the page's image clockwise by this many degrees (a sideways or upside-down scan whose code could not be read). Its preview, thumbnails, packet page and return file show it turned from then on. Sent alone; recorded (turned); does not clear a flag.
@@ -2353,6 +2369,8 @@ export interface components {
             detail: string | null;
             /** @description The code read on the page, as printed beside the QR (e.g. P-7KQ2M9XH). */
             code: string | null;
+            /** @description How the page's code was known (printed_text shows "Read from the printed text"); null when it has none. */
+            identified_by?: components["schemas"]["IdentifiedBy"] | null;
             /** @description The file a matched page belongs to. */
             file: components["schemas"]["FileRef"] | null;
             answer_sheet: components["schemas"]["UploadReportSheet"] | null;
@@ -6307,6 +6325,7 @@ export const healthDatabaseValues: ReadonlyArray<FlattenedDeepRequired<component
 export const roleValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["Role"]> = ["scanning_admin", "study_helper_coordinator", "standard_user"];
 export const unrecognizedReasonValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["UnrecognizedReason"]> = ["no_code_found", "unreadable", "unknown_code", "other_kind", "too_complex", "no_sheet", "too_blurred"];
 export const reviewReasonValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["ReviewReason"]> = ["no_code_found", "unreadable", "unknown_code", "out_of_order", "stray_page", "another_course", "duplicate_sheet", "blank_back", "ambiguous_position", "page_missing", "scanned_twice", "already_uploaded", "too_complex", "no_sheet", "too_blurred"];
+export const identifiedByValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["IdentifiedBy"]> = ["code", "printed_text", "person"];
 export const reviewMendActionValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["ReviewMendAction"]> = ["moved", "new_sheet", "joined", "code_typed", "template_set", "ignored", "unignored", "duplicate_kept", "student_set", "turned", "new_student"];
 export const pagePatchTurnValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["PagePatch"]["turn"]> = [90, 180, 270];
 export const jobTypeValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["JobType"]> = ["send_to_study_helpers", "process_service_center_upload", "generate_return_file_requested", "process_graded_upload", "remove_abandoned_uploads"];

@@ -1,7 +1,7 @@
 // One page of the scan pipeline, from raster to result: read the page (read-page), spot a blank
 // back (blank-page), find its code and orientation (find-codes), keep an upright JPEG
 // (page-image). Used on the calling thread and in the page workers alike.
-import type { Code, CodePrefix } from './codes';
+import { CODE_PREFIXES, type Code, type CodePrefix } from './codes';
 import { detectBlankPage, type BlankPageResult } from './blank-page';
 import { findCodeInTopBand, findCodes, type FoundCode, type PageReason } from './find-codes';
 import {
@@ -12,6 +12,7 @@ import {
   type PageImageOptions,
 } from './page-image';
 import { photoReason, type PhotoFacts } from './photo-page';
+import { readPrintedText, type PrintedTextReading } from './printed-text';
 import type { Orientation } from './raster';
 
 import { PageTooLargeError, type PageRaster, type RasterSource, type ScanPage, type UprightJpeg } from './scan-page';
@@ -40,12 +41,18 @@ export interface ProcessedPage {
   image_error: string | null;
   /** A photographed page: what straightening it found, and the photo as taken. */
   photo?: PhotoFacts;
+  /** What OCR read of the page's printed text; only pages where no code was read are read so. */
+  printed_text: PrintedTextReading | null;
+  /** How `code` was known: from a QR code, or from the short code printed beside it (OCR). */
+  identified_by: 'code' | 'printed_text' | null;
 }
 
 /** What a page's analysis needs to know of the processing options. */
 export interface AnalyseOptions {
   expectedPrefixes?: readonly CodePrefix[];
   pageImage?: PageImageOptions | false;
+  /** Read the printed text of pages where no code was read (printed-text). Default true. */
+  printedText?: boolean;
 }
 
 /** A page that could not be processed; `error` says why once set. */
@@ -64,6 +71,8 @@ export function unreadablePage(pageNumber: number): ProcessedPage {
     blankness: null,
     error: null,
     image_error: null,
+    printed_text: null,
+    identified_by: null,
   };
 }
 
@@ -113,6 +122,11 @@ export async function analysePage(
     page.orientation = found.orientation;
     page.skew = tenthOfDegree(found.skew);
     page.codes = found.codes;
+    page.identified_by = found.code ? 'code' : null;
+    // Only pages where nothing of ours was read: a code of another kind or a stranger's QR says
+    // what the page is (not ours to place), and a page with its code costs nothing more.
+    const codeless = found.reason === 'no_code_found' || found.reason === 'unreadable';
+    if (!blank && codeless && options.printedText !== false) await readPrintedTextOf(page, raster, options);
     if (raster.photo) applyPhotoFacts(page, raster.photo);
   } catch (error) {
     if (error instanceof PageTooLargeError) return { finish: Promise.resolve(tooComplexPage(pageNumber, error.message)) };
@@ -150,6 +164,7 @@ async function readInTopBand(
     orientation: found.orientation,
     skew: tenthOfDegree(found.skew),
     codes: found.codes,
+    identified_by: 'code',
     image:
       options.pageImage === false ? null : scanJpegPageImage(jpeg.bytes, jpeg, found.orientation),
     source: 'embedded_image',
@@ -163,11 +178,28 @@ async function readInTopBand(
  */
 function applyPhotoFacts(page: ProcessedPage, facts: PhotoFacts): void {
   page.photo = facts;
-  if (page.codes.length > 0) return;
+  // A code read, from a QR code or the printed text, says what the page is.
+  if (page.codes.length > 0 || page.code !== null) return;
   const reason = photoReason(facts);
   if (reason === null || (reason === 'too_blurred' && page.blank)) return;
   page.reason = reason;
   page.blank = false;
+}
+
+/**
+ * A page with no code read: OCR over its printed text. A short code read with its right check
+ * character is the page's code (and its reading tells the page's turn); any other fact read is
+ * only kept, for the file's own rules to confirm against its sheets (printed-identity).
+ */
+async function readPrintedTextOf(page: ProcessedPage, raster: PageRaster, options: AnalyseOptions): Promise<void> {
+  const reading = await readPrintedText(raster, raster.dpi, options.expectedPrefixes ?? CODE_PREFIXES).catch(() => null);
+  page.printed_text = reading;
+  if (reading === null) return;
+  if (page.orientation === null) page.orientation = reading.orientation;
+  if (reading.code === null) return;
+  page.code = reading.code;
+  page.reason = null;
+  page.identified_by = 'printed_text';
 }
 
 /** Skew as kept on a page: to a tenth of a degree. */

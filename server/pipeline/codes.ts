@@ -24,10 +24,13 @@ export type CodeTextRejection =
   /** Has the code shape but a prefix the product never prints. */
   | 'unknown_prefix'
   /** Has the code shape but the id is not made of the code alphabet at the code length. */
-  | 'bad_id';
+  | 'bad_id'
+  /** Carries a check character, and it is not the code's: a character was misread or mistyped. */
+  | 'bad_check';
 
 export type CodeTextReading =
-  { code: Code; reason: null } | { code: null; reason: CodeTextRejection };
+  /** `checked`: the text carried the code's check character (codes printed before it carry none). */
+  { code: Code; reason: null; checked: boolean } | { code: null; reason: CodeTextRejection };
 
 export function isCodePrefix(value: string): value is CodePrefix {
   return (CODE_PREFIXES as readonly string[]).includes(value);
@@ -49,9 +52,34 @@ export function codeUrl(publicUrl: string, code: Code): string {
   return `${publicUrl.replace(/\/+$/, '')}${QR_API_PATH}/${code.prefix}/${code.id}`;
 }
 
-/** The short text printed beside each QR, e.g. `P-ABCD2345`. */
+/**
+ * The short text printed beside each QR, e.g. `P-ABCD2345-K`: the id and its check character, so
+ * that text read back from paper (by OCR or a person) is known to be the code printed, not a near
+ * miss. Paper printed before the check character (`P-ABCD2345`) still reads (readCodeText).
+ */
 export function codeText(code: Code): string {
+  return `${code.prefix.toUpperCase()}-${code.id}-${checkCharacter(code)}`;
+}
+
+/** The code as a person types it, without its check character, e.g. `T-ABCD2345`. */
+export function codeIdText(code: Code): string {
   return `${code.prefix.toUpperCase()}-${code.id}`;
+}
+
+/**
+ * The check character of a code: a weighted sum of prefix and id over the code alphabet, modulo
+ * its 31 letters. 31 is prime and the weights 1..9 differ, so any one character misread and any two
+ * characters swapped change it.
+ */
+export function checkCharacter(code: Code): string {
+  const symbols = code.prefix.toUpperCase() + code.id;
+  let sum = 0;
+  for (let i = 0; i < symbols.length; i++) {
+    // Ids outside the alphabet are never printed by the product, but old seeds hold some: still a character.
+    const index = CODE_ID_ALPHABET.indexOf(symbols[i]!);
+    sum += (i + 1) * (index >= 0 ? index : symbols.charCodeAt(i) % CODE_ID_ALPHABET.length);
+  }
+  return CODE_ID_ALPHABET[sum % CODE_ID_ALPHABET.length]!;
 }
 
 export function isValidCodeId(id: string): boolean {
@@ -64,15 +92,19 @@ export function isValidCodeId(id: string): boolean {
 // query or fragment: only the path identifies the code.
 const URL_FORM =
   /^(?:[a-z][a-z0-9+.-]*:\/\/[^/\s?#]+)?(?:\/[^\s?#]*)?\/api\/qr-api\/([A-Za-z])\/([A-Za-z0-9]+)\/?(?:[?#]\S*)?$/i;
-// Typed by a person: `P-ABCD2345`, also `p ABCD2345`, `pABCD2345` or lower case.
-const SHORT_FORM = new RegExp(`^([A-Za-z])[\\s_-]?([A-Za-z0-9]{${CODE_ID_LENGTH}})$`);
+// Typed by a person: `P-ABCD2345-K`, also `P-ABCD2345` (printed before check characters),
+// `p ABCD2345 k`, `pABCD2345K` or lower case.
+const SHORT_FORM = new RegExp(`^([A-Za-z])[\\s_-]?([A-Za-z0-9]{${CODE_ID_LENGTH}})(?:[\\s_-]?([A-Za-z0-9]))?$`);
 
-function readParts(prefixRaw: string, idRaw: string): CodeTextReading {
+function readParts(prefixRaw: string, idRaw: string, check?: string): CodeTextReading {
   const prefix = prefixRaw.toLowerCase();
   if (!isCodePrefix(prefix)) return { code: null, reason: 'unknown_prefix' };
   const id = idRaw.toUpperCase();
   if (!isValidCodeId(id)) return { code: null, reason: 'bad_id' };
-  return { code: { prefix, id }, reason: null };
+  const code = { prefix, id };
+  if (check === undefined) return { code, reason: null, checked: false };
+  if (check.toUpperCase() !== checkCharacter(code)) return { code: null, reason: 'bad_check' };
+  return { code, reason: null, checked: true };
 }
 
 /** Reads a QR payload or a typed short code, and says why when it is not one of ours. */
@@ -81,7 +113,7 @@ export function readCodeText(text: string): CodeTextReading {
   const url = URL_FORM.exec(trimmed);
   if (url) return readParts(url[1]!, url[2]!);
   const short = SHORT_FORM.exec(trimmed);
-  if (short) return readParts(short[1]!, short[2]!);
+  if (short) return readParts(short[1]!, short[2]!, short[3]);
   return { code: null, reason: 'unknown_format' };
 }
 

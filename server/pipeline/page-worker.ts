@@ -6,6 +6,7 @@
 import { parentPort, workerData } from 'node:worker_threads';
 import { analysePage, describe, unreadablePage, type AnalyseOptions, type ProcessedPage } from './analyse-page';
 import { postMoved } from './post-moved';
+import { closePrintedTextReader } from './printed-text';
 import { openScanPdfAt, type ScanPdf } from './read-page';
 import { scanPageOf } from './scan-page';
 import { useCompiledZxing } from './zxing-reader';
@@ -50,7 +51,8 @@ function closeWhenIdle(): void {
   if (!closing || inProgress > 0) return;
   for (const pdf of open.values()) pdf.close();
   open.clear();
-  port!.close();
+  // The OCR worker is a thread of this thread's: ended first, or it would keep this one alive.
+  void closePrintedTextReader().finally(() => port!.close());
 }
 
 port.on('message', (request: PageWorkerRequest) => {

@@ -6,7 +6,7 @@ import { requireAdmin } from '../auth/session';
 import type { ReplyOf, Route, Schemas } from '../contract/types';
 import { notFound } from '../http-error';
 import { pdfDrawing } from '../pdf/lazy-drawing';
-import { codeText } from '../pipeline/codes';
+import { codeIdText } from '../pipeline/codes';
 import { pdfName, sendPdf } from './shared/blob-response';
 import { pageOf, paged } from './shared/paging';
 import { Where, containsPattern } from './shared/where';
@@ -94,7 +94,7 @@ export async function referenceRoutes(app: FastifyInstance) {
       name: row.name,
       page_number: row.page_number,
       lesson: { id: row.lesson_id, name: row.lesson_name, number: row.lesson_number, course_id: row.course_id },
-      code: codeText({ prefix: 't', id: row.code_id }),
+      code: codeIdText({ prefix: 't', id: row.code_id }),
     }));
   });
 

@@ -48,6 +48,7 @@ interface ReportPageRow {
   detail: string | null;
   code_prefix: string | null;
   code_id: string | null;
+  identified_by: Schemas['IdentifiedBy'] | null;
   has_image: boolean;
   file_id: string | null;
   file_name: string | null;
@@ -126,7 +127,7 @@ export async function uploadRoutes(app: FastifyInstance) {
       return report;
     }
     const pages = await db.query<ReportPageRow>(
-      `SELECT s.page_number, s.outcome, s.detail, s.code_prefix, s.code_id, s.image_blob_key IS NOT NULL AS has_image,
+      `SELECT s.page_number, s.outcome, s.detail, s.code_prefix, s.code_id, s.identified_by, s.image_blob_key IS NOT NULL AS has_image,
               f.id AS file_id, f.name AS file_name, a.id AS sheet_id, st.human_id AS student_human_id, l.name AS lesson
        FROM graded_upload_pages s
        LEFT JOIN pages p ON p.id = s.page_id
@@ -159,6 +160,7 @@ export async function uploadRoutes(app: FastifyInstance) {
           kept: meaning?.kept ?? false,
           detail: page.detail,
           code: page.code_prefix !== null && page.code_id !== null ? `${page.code_prefix.toUpperCase()}-${page.code_id}` : null,
+          identified_by: page.code_id === null ? null : (page.identified_by ?? 'code'),
           file: showsTarget && page.file_id !== null ? { id: page.file_id, name: page.file_name ?? '' } : null,
           answer_sheet:
             showsTarget && page.sheet_id !== null

@@ -23,14 +23,14 @@ export async function storePage(db: Database, blobStore: BlobStore, fileId: stri
   const photoKey = page.photo ? (await blobStore.put(page.photo.asTaken)).key : null;
   await db.query(
     `INSERT INTO pages (file_id, page_number, blank, ignored, rotation, code_prefix, code_id, unrecognized_reason, image_blob_key, read_error,
-                        fingerprint_hash, fingerprint, photo_blob_key)
-     VALUES ($1, $2, $3, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12)
+                        fingerprint_hash, fingerprint, photo_blob_key, printed_text, identified_by)
+     VALUES ($1, $2, $3, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14)
      ON CONFLICT (file_id, page_number) DO UPDATE SET
        blank = EXCLUDED.blank, ignored = EXCLUDED.ignored, rotation = EXCLUDED.rotation,
        code_prefix = EXCLUDED.code_prefix, code_id = EXCLUDED.code_id,
        unrecognized_reason = EXCLUDED.unrecognized_reason, image_blob_key = EXCLUDED.image_blob_key,
        read_error = EXCLUDED.read_error, fingerprint_hash = EXCLUDED.fingerprint_hash, fingerprint = EXCLUDED.fingerprint,
-       photo_blob_key = EXCLUDED.photo_blob_key`,
+       photo_blob_key = EXCLUDED.photo_blob_key, printed_text = EXCLUDED.printed_text, identified_by = EXCLUDED.identified_by`,
     [
       fileId,
       page.page_number,
@@ -44,6 +44,8 @@ export async function storePage(db: Database, blobStore: BlobStore, fileId: stri
       fingerprint?.hash ?? null,
       fingerprint?.print ?? null,
       photoKey,
+      page.printed_text === null ? null : JSON.stringify(page.printed_text),
+      page.code ? page.identified_by : null,
     ],
   );
 }

@@ -12,6 +12,7 @@ import { discardIfUnreferenced } from '../db/blob-references';
 import { hasPrintedHeader } from '../pipeline/printed-header';
 import type { ProcessedPage } from '../pipeline/process-pages';
 import { fingerprintOf } from './file-pages';
+import { identifyStagedPages } from './printed-text-pages';
 import { refreshGrading } from './grading-state';
 import { KEPT_OUTCOMES, matchGradedPages, type CodeTarget } from './match-graded-pages';
 import { codeOf, finishUpload, stagedPages, writeOutcomes, type UploadRow } from './upload-staging';
@@ -40,13 +41,13 @@ export async function stagePage(db: Database, blobStore: BlobStore, uploadId: st
   const photoKey = page.photo ? (await blobStore.put(page.photo.asTaken)).key : null;
   await db.query(
     `INSERT INTO graded_upload_pages (upload_id, page_number, code_prefix, code_id, reason, blank, read_error, image_blob_key,
-                                      fingerprint_hash, fingerprint, printed_header, photo_blob_key)
-     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12)
+                                      fingerprint_hash, fingerprint, printed_header, photo_blob_key, printed_text, identified_by)
+     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14)
      ON CONFLICT (upload_id, page_number) DO UPDATE SET
        code_prefix = EXCLUDED.code_prefix, code_id = EXCLUDED.code_id, reason = EXCLUDED.reason, blank = EXCLUDED.blank,
        read_error = EXCLUDED.read_error, image_blob_key = EXCLUDED.image_blob_key,
        fingerprint_hash = EXCLUDED.fingerprint_hash, fingerprint = EXCLUDED.fingerprint, printed_header = EXCLUDED.printed_header,
-       photo_blob_key = EXCLUDED.photo_blob_key`,
+       photo_blob_key = EXCLUDED.photo_blob_key, printed_text = EXCLUDED.printed_text, identified_by = EXCLUDED.identified_by`,
     [
       uploadId,
       page.page_number,
@@ -60,6 +61,8 @@ export async function stagePage(db: Database, blobStore: BlobStore, uploadId: st
       fingerprint?.print ?? null,
       printedHeader,
       photoKey,
+      page.printed_text === null ? null : JSON.stringify(page.printed_text),
+      page.code ? page.identified_by : null,
     ],
   );
 }
@@ -87,6 +90,8 @@ export async function matchUpload(db: Database, upload: UploadRow): Promise<Matc
     const locked = await tx.maybeOne(`SELECT 1 FROM graded_uploads WHERE id = $1 AND process_status = 'pending' FOR UPDATE`, [upload.id]);
     if (locked === null) return null;
     const staged = await stagedPages(tx, upload.id);
+    // Codeless pages whose printed text confirms one packet page get its code first.
+    const printedNotes = await identifyStagedPages(tx, upload.id, upload.congregation_id, staged);
     const codeIds = staged.filter((page) => page.code_prefix === 'p' && page.code_id !== null).map((page) => page.code_id!);
     const targets = await tx.query<CodeTarget & { code_id: string }>(
       `SELECT pc.code_id, p.id AS page_id, a.assigned_group AS congregation_id,
@@ -112,6 +117,10 @@ export async function matchUpload(db: Database, upload: UploadRow): Promise<Matc
       upload.congregation_id,
     );
     const resultOf = new Map(match.pages.map((result) => [result.page_number, result]));
+    for (const [pageNumber, note] of printedNotes) {
+      const result = resultOf.get(pageNumber);
+      if (result?.outcome === 'unrecognized') result.detail = note;
+    }
     // Once a file's return file was downloaded its grading is closed: scans of its pages are
     // refused, with the reason in the report, never swapped for the scans already sent back.
     const closed = await tx.query<{ page_id: string; name: string }>(

@@ -370,7 +370,8 @@ export async function typeCode(db: Database, pageId: string, text: string, by: M
     const meaning = meanings.resolve(code);
     if (meaning === null || meaning.kind !== 'sheet_page') throw invalidMend(`code: ${text.trim()} is not a code this programme printed`);
     await tx.query(
-      `UPDATE pages SET code_prefix = $2, code_id = $3, template_id = $4, unrecognized_reason = NULL, flag = NULL WHERE id = $1`,
+      `UPDATE pages SET code_prefix = $2, code_id = $3, template_id = $4, unrecognized_reason = NULL, flag = NULL,
+              identified_by = 'person', printed_suggestion = NULL WHERE id = $1`,
       [pageId, code.prefix, code.id, meanings.templateOf(code)],
     );
     await record(tx, page.file_id, [pageId], 'code_typed', by);

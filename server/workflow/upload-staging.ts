@@ -3,6 +3,7 @@
 import type { Database } from '../db/database';
 import type { Code, CodePrefix } from '../pipeline/codes';
 import type { PageReason } from '../pipeline/find-codes';
+import type { PrintedTextReading } from '../pipeline/printed-text';
 import { JOB, updateProgress } from './job-progress';
 
 /** A page's outcome as recorded (graded outcomes, or `intro` / `blank` for intro files). */
@@ -36,11 +37,13 @@ export interface StagedPage {
   fingerprint_hash: Uint8Array | null;
   fingerprint: Uint8Array | null;
   printed_header: boolean | null;
+  /** What OCR read of a page where no code was read (printed-text). */
+  printed_text: PrintedTextReading | null;
 }
 
 export async function stagedPages(db: Database, uploadId: string): Promise<StagedPage[]> {
   return db.query<StagedPage>(
-    `SELECT page_number, code_prefix, code_id, reason, blank, read_error, image_blob_key, fingerprint_hash, fingerprint, printed_header
+    `SELECT page_number, code_prefix, code_id, reason, blank, read_error, image_blob_key, fingerprint_hash, fingerprint, printed_header, printed_text
      FROM graded_upload_pages WHERE upload_id = $1 ORDER BY page_number`,
     [uploadId],
   );

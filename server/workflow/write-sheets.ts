@@ -11,6 +11,7 @@ import type { PageReason } from '../pipeline/find-codes';
 import { splitIntoSheets, type AnswerSheetPageLength, type SplitResult } from '../pipeline/split';
 import { JOB } from './job-progress';
 import { paperSeenBefore } from './paper-seen';
+import { identifyFilePages } from './printed-text-pages';
 import { resolveCodes } from './resolve-codes';
 
 /** pages.flag_detail as stored (see migration 017). */
@@ -45,6 +46,8 @@ export async function writeSheets(db: Database, fileId: string): Promise<WriteSh
       [fileId],
     );
     if (file === null) return null;
+    // Codeless pages whose printed text confirms one issued sheet page get its code first.
+    await identifyFilePages(tx, fileId);
 
     const pages = await tx.query<StoredPage>(
       `SELECT id, page_number, code_prefix, code_id, unrecognized_reason, blank FROM pages WHERE file_id = $1 ORDER BY page_number`,

@@ -21,6 +21,7 @@ import type { Uuid } from './uuid';
 import type { PageUnrecognizedReason } from './pageUnrecognizedReason';
 import type { PageReviewReason } from './pageReviewReason';
 import type { PageReviewDetail } from './pageReviewDetail';
+import type { PageIdentifiedBy } from './pageIdentifiedBy';
 import type { PageMended } from './pageMended';
 import type { PageTemplateProperty } from './pageTemplateProperty';
 import type { PageAnswerSheet } from './pageAnswerSheet';
@@ -40,8 +41,10 @@ export interface Page {
   review_reason?: PageReviewReason;
   /** The page waits for a person (a flag reason, not ignored, not mended). */
   flagged?: boolean;
-  /** What Review knows beside the reason (candidate sheets, the page it copies, pages missing). */
+  /** What Review knows beside the reason (candidate sheets, the page it copies, pages missing, what its printed text says). */
   review_detail?: PageReviewDetail;
+  /** How the page's code was known; null when it has none. */
+  identified_by?: PageIdentifiedBy;
   mended?: PageMended;
   /**
    * How many times the page was turned in Review (PagePatch turn); its image addresses carry it.

@@ -37,7 +37,7 @@ export interface PagePatch {
   /** Start a new answer sheet at this page; it and the pages after it in its sheet move to the new sheet (a new student in an intro file). */
   new_sheet?: true;
   /**
-   * The short code printed beside the page's QR code (e.g. S-ABCD2345), typed by a person; gives the page its template and, for an S code, its student.
+   * The short code printed beside the page's QR code (e.g. S-ABCD2345-K; codes printed before check characters have none), typed by a person or taken from a printed-text suggestion; gives the page its template and, for an S code, its student.
    * @minLength 1
    * @maxLength 200
    */

@@ -20,6 +20,6 @@ congregation's data), `admin` (scanning_admin only).
 import type { ReviewDetail } from './reviewDetail';
 
 /**
- * What Review knows beside the reason (candidate sheets, the page it copies, pages missing).
+ * What Review knows beside the reason (candidate sheets, the page it copies, pages missing, what its printed text says).
  */
 export type PageReviewDetail = ReviewDetail | null;

@@ -19,6 +19,7 @@ congregation's data), `admin` (scanning_admin only).
  */
 import type { ReviewDetailCandidateSheetsItem } from './reviewDetailCandidateSheetsItem';
 import type { ReviewDetailCopyOf } from './reviewDetailCopyOf';
+import type { PrintedTextSuggestion } from './printedTextSuggestion';
 
 /**
  * What Review knows beside a page's reason, to act on it in one click.
@@ -30,4 +31,5 @@ export interface ReviewDetail {
   copy_of?: ReviewDetailCopyOf;
   /** For page_missing, the lesson pages the sheet lacks. */
   missing_pages?: number[];
+  printed_text_suggestion?: PrintedTextSuggestion;
 }

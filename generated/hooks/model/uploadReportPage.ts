@@ -21,6 +21,7 @@ import type { UploadPageResult } from './uploadPageResult';
 import type { UploadReportPageReason } from './uploadReportPageReason';
 import type { UploadReportPageDetail } from './uploadReportPageDetail';
 import type { UploadReportPageCode } from './uploadReportPageCode';
+import type { UploadReportPageIdentifiedBy } from './uploadReportPageIdentifiedBy';
 import type { UploadReportPageFile } from './uploadReportPageFile';
 import type { UploadReportPageAnswerSheet } from './uploadReportPageAnswerSheet';
 
@@ -34,6 +35,8 @@ export interface UploadReportPage {
   detail: UploadReportPageDetail;
   /** The code read on the page, as printed beside the QR (e.g. P-7KQ2M9XH). */
   code: UploadReportPageCode;
+  /** How the page's code was known (printed_text shows "Read from the printed text"); null when it has none. */
+  identified_by?: UploadReportPageIdentifiedBy;
   /** The file a matched page belongs to. */
   file: UploadReportPageFile;
   answer_sheet: UploadReportPageAnswerSheet;

@@ -42,7 +42,7 @@ describe('codeUrl and codeText', () => {
   });
 
   it('prints the short form beside the QR', () => {
-    expect(codeText({ prefix: 'p', id: 'ABCD2345' })).toBe('P-ABCD2345');
+    expect(codeText({ prefix: 'p', id: 'ABCD2345' })).toBe('P-ABCD2345-R');
   });
 });
 
@@ -63,7 +63,7 @@ describe('parseCode', () => {
     ['SABCD2345'],
   ])('reads %j', (text) => {
     expect(parseCode(text)).toEqual(code);
-    expect(readCodeText(text)).toEqual({ code, reason: null });
+    expect(readCodeText(text)).toEqual({ code, reason: null, checked: false });
   });
 
   it('round-trips every prefix through the URL and the short text', () => {

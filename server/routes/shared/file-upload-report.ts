@@ -47,6 +47,7 @@ interface FilePageRow {
   flag: PageFlag | null;
   code_prefix: string | null;
   code_id: string | null;
+  identified_by: Schemas['IdentifiedBy'] | null;
   has_image: boolean;
   sheet_id: string | null;
   student_human_id: number | null;
@@ -73,6 +74,7 @@ function pageOf(file: { id: string; name: string }, row: FilePageRow): Schemas['
           ? `Flagged: ${FLAG_WORDS[row.flag]}. Mend it on its response in Review.`
           : 'Not on any answer sheet yet. Place it on a response in Review.',
     code: row.code_prefix !== null && row.code_id !== null ? `${row.code_prefix.toUpperCase()}-${row.code_id}` : null,
+    identified_by: row.code_id === null ? null : (row.identified_by ?? 'code'),
     file: matched ? file : null,
     answer_sheet:
       matched && row.sheet_id !== null
@@ -97,7 +99,7 @@ export async function fileUploadReport(db: Database, fileId: string): Promise<Sc
   }>(`SELECT f.id, f.name, f.created_at, f.process_status, f.failure_reason, summary.* FROM files f ${fileUploadSummaryJoin('f')} WHERE f.id = $1`, [fileId]);
   if (file === null) return null;
   const pages = await db.query<FilePageRow>(
-    `SELECT p.page_number, ${outcomeSql('p')} AS outcome, p.flag, p.code_prefix, p.code_id, p.image_blob_key IS NOT NULL AS has_image,
+    `SELECT p.page_number, ${outcomeSql('p')} AS outcome, p.flag, p.code_prefix, p.code_id, p.identified_by, p.image_blob_key IS NOT NULL AS has_image,
             a.id AS sheet_id, st.human_id AS student_human_id, l.name AS lesson
      FROM pages p
      LEFT JOIN answer_sheets a ON a.id = p.answer_sheet_id

@@ -6,6 +6,8 @@ import type { Schemas } from '../../contract/types';
 import type { Database } from '../../db/database';
 import { forbidden, notFound } from '../../http-error';
 import type { PageFlag } from '../../pipeline/split';
+import { codeText } from '../../pipeline/codes';
+import type { StoredSuggestion } from '../../workflow/printed-text-pages';
 import { sentToSql } from './file-view';
 
 export const PAGE_NOT_FOUND = 'Page not found';
@@ -14,6 +16,7 @@ export const PAGE_NOT_FOUND = 'Page not found';
 export const PAGE_SELECT = `
   SELECT p.id, p.file_id, p.page_number, p.ignored, p.blank, p.unrecognized_reason, p.flag, a.duplicate_of,
          p.photo_blob_key IS NOT NULL AS has_photo,
+         p.identified_by, p.printed_suggestion,
          p.flag_detail -> 'missing_pages' AS missing_pages,
          (SELECT json_agg(json_build_object('id', cs.id, 'number', cs.sequence + 1, 'student_id', cs.student_id,
                                             'human_id', cst.human_id) ORDER BY cs.sequence)
@@ -54,6 +57,8 @@ export interface PageRow {
   unrecognized_reason: Schemas['UnrecognizedReason'] | null;
   flag: PageFlag | null;
   duplicate_of: string | null;
+  identified_by: Schemas['IdentifiedBy'] | null;
+  printed_suggestion: StoredSuggestion | null;
   missing_pages: number[] | null;
   candidate_sheets: { id: string; number: number; student_id: string | null; human_id: number | null }[] | null;
   copy_of: Schemas['ReviewDetail']['copy_of'] | null;
@@ -102,6 +107,16 @@ function reviewDetail(row: PageRow): Schemas['ReviewDetail'] | null {
     };
   if ((row.flag === 'scanned_twice' || row.flag === 'already_uploaded') && row.copy_of) return { copy_of: row.copy_of };
   if (row.flag === 'page_missing' && row.missing_pages) return { missing_pages: row.missing_pages };
+  // A page still without a code: what its printed text says, offered as a sheet page to take.
+  if (row.printed_suggestion && (row.flag === 'no_code_found' || row.flag === 'unreadable' || row.flag === 'unknown_code'))
+    return {
+      printed_text_suggestion: {
+        student_human_id: row.printed_suggestion.student_human_id,
+        lesson_number: row.printed_suggestion.lesson_number,
+        page_number: row.printed_suggestion.page_number,
+        codes: row.printed_suggestion.codes.map(codeText),
+      },
+    };
   return null;
 }
 
@@ -125,6 +140,7 @@ export function pageOf(row: PageRow): Schemas['Page'] {
     review_reason: reviewReason(row),
     flagged: row.flag !== null && !row.ignored && row.answer_sheet_id !== null,
     review_detail: reviewDetail(row),
+    identified_by: row.identified_by,
     mended: row.mended === null ? null : { action: row.mended.action, by: row.mended.by, at: new Date(row.mended.at).toISOString() },
     turns: Number(row.turns),
     has_photo: row.has_photo,

@@ -14,6 +14,7 @@ import { StatusTag } from '../status-tag/status-tag';
 import { invalidateAnswerSheetsAndFiles } from '../../lib/file-cache';
 import { PageMends } from './page-mends';
 import { PAGE_ITEM_THUMBNAIL, PageThumbnail } from './page-thumbnail';
+import { READ_FROM_PRINTED_TEXT } from './printed-text';
 import { ReviewDetail } from './review-detail';
 import { REVIEW_REASON_HINT, REVIEW_REASON_LABEL } from './review-reasons';
 import './pages.css';
@@ -140,6 +141,7 @@ export function PageItem({ page, response, mends, onNewResponse }: PageItemProps
             />
           )}
           {mismatched && <StatusTag value={MISMATCHED} severity="danger" />}
+          {page.identified_by === 'printed_text' && <StatusTag value={READ_FROM_PRINTED_TEXT} severity="info" />}
         </h3>
         {/* What to do is the mending admin's: a coordinator (no mends) reads the reason alone. */}
         {reason && !blankBack && page.flagged && mends && (

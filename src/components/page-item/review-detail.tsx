@@ -1,6 +1,6 @@
 // What Review knows beside a page's flag (DESIGN §4 "Placing a page by position, and paper seen
 // twice"): the sheets a page could belong to, each one click away; the page it is the same paper
-// as; the pages its response lacks.
+// as; the pages its response lacks; what its printed text says when no code was read.
 import { useQueryClient } from '@tanstack/react-query';
 import { Link } from 'react-router-dom';
 import { Button } from 'primereact/button';
@@ -8,6 +8,7 @@ import { useUpdatePage } from '../../../generated/hooks/pages/pages';
 import type { Page } from '../../../generated/hooks/model';
 import { paths } from '../../config/paths';
 import { invalidateAnswerSheetsAndFiles } from '../../lib/file-cache';
+import { suggestionText } from './printed-text';
 
 export function ReviewDetail({ page, canMend }: { page: Page; canMend: boolean }) {
   const queryClient = useQueryClient();
@@ -83,6 +84,44 @@ export function ReviewDetail({ page, canMend }: { page: Page; canMend: boolean }
               }
             />
           </p>
+        )}
+      </div>
+    );
+  }
+
+  const suggestion = detail.printed_text_suggestion;
+  if (suggestion) {
+    const read = suggestionText(suggestion);
+    const one = suggestion.codes.length === 1;
+    const take = (code: string) =>
+      update.mutate(
+        { pageId: page.id, data: { code } },
+        { onSuccess: () => void invalidateAnswerSheetsAndFiles(queryClient) },
+      );
+    return (
+      <div className="page-item-suggestion" role="group" aria-label={`What page ${page.page_number} says in print`}>
+        <p>
+          {one
+            ? `Looks like ${read}: use this?`
+            : suggestion.codes.length === 0
+              ? `The printed text reads ${read}, but no sheet issued fits it.`
+              : `Looks like ${read}, which fits more than one sheet:`}
+        </p>
+        {canMend && suggestion.codes.length > 0 && (
+          <ul>
+            {suggestion.codes.map((code) => (
+              <li key={code}>
+                <Button
+                  type="button"
+                  size="small"
+                  text
+                  label={one ? 'Use This' : `Use ${code}`}
+                  disabled={update.isPending}
+                  onClick={() => take(code)}
+                />
+              </li>
+            ))}
+          </ul>
         )}
       </div>
     );

@@ -13,6 +13,7 @@ import { PageHeader } from '../../components/ui/page-header';
 import { paths } from '../../config/paths';
 import { ApiError } from '../../lib/api-client';
 import { formatDateTime } from '../../lib/format';
+import { READ_FROM_PRINTED_TEXT } from '../../components/page-item/printed-text';
 import { reasonLabel } from './upload-report';
 import './uploads.css';
 
@@ -65,6 +66,7 @@ function MatchedRow({ page }: { page: UploadReportPage }) {
       <td>{page.file ? <Link to={paths.file(page.file.id)}>{page.file.name}</Link> : '—'}</td>
       <td>{sheet ? <Link to={paths.response(sheet.id)}>{[sheet.student_human_id === null ? null : `Student ${sheet.student_human_id}`, sheet.lesson].filter(Boolean).join(', ') || sheet.id.slice(0, 6)}</Link> : '—'}</td>
       <td>
+        {page.identified_by === 'printed_text' && <strong className="upload-report-note">{READ_FROM_PRINTED_TEXT}</strong>}
         {page.reason && <strong className="upload-report-note">{reasonLabel(page)}</strong>}
         {page.detail && <span className="upload-report-detail">{page.detail}</span>}
       </td>
