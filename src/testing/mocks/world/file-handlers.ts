@@ -19,8 +19,10 @@ import {
   pageView,
   sheetView,
   templateOf,
+  lessonOf,
 } from './views';
-import { joinPrevious, mendPage } from './review-mends';
+import { joinPrevious, mendPage, refusedOnceSent, type MendRefusal } from './review-mends';
+import { keepDuplicate, setSheetStudent } from './sheet-mends';
 import { iso, newId, processedSheets, tick, type FileRow, type UploadRow, type World } from './world';
 
 type S = components['schemas'];
@@ -48,7 +50,7 @@ function finishProcessing(world: World, file: FileRow): void {
 }
 
 export function fileHandlers(access: WorldAccess): RequestHandler[] {
-  const { world, viewer } = access;
+  const { world, viewer, userEmail } = access;
   const visibleFile = (id: string | undefined) => {
     const file = world().files.find((row) => row.id === id);
     return file && fileVisible(world(), file, viewer()) ? file : undefined;
@@ -264,16 +266,44 @@ export function fileHandlers(access: WorldAccess): RequestHandler[] {
     http.patch('*/api/answer-sheets/:sheetId', async ({ params, request }) => {
       const sheet = sheetOf(params.sheetId as string);
       if (!sheet) return notFound('Answer sheet not found');
+      // Review's mends and the choice of a sheet's congregation are the admins' (x-access admin).
+      if (viewer() !== null) return forbidden();
       const patch = (await request.json()) as S['AnswerSheetPatch'];
+      const answer = (refused: MendRefusal | null) => {
+        tick(world());
+        return refused ? refusal(refused.status, refused.errorType, refused.message) : json<S['AnswerSheet']>(sheetView(world(), sheet));
+      };
       if (patch.join_previous !== undefined) {
-        const joined = joinPrevious(world(), sheet);
+        if (Object.keys(patch).length > 1) return refusal(400, 'VALIDATION_ERROR', 'join_previous: send it alone');
+        const joined = joinPrevious(world(), sheet, userEmail());
         tick(world());
         return 'errorType' in joined ? refusal(joined.status, joined.errorType, joined.message) : json<S['AnswerSheet']>(sheetView(world(), joined));
       }
-      if (patch.assigned_group !== undefined) sheet.assignedGroup = patch.assigned_group;
-      if (patch.lesson !== undefined) sheet.lessonId = patch.lesson;
-      tick(world());
-      return json<S['AnswerSheet']>(sheetView(world(), sheet));
+      if (patch.keep_duplicate !== undefined) {
+        if (Object.keys(patch).length > 1) return refusal(400, 'VALIDATION_ERROR', 'keep_duplicate: send it alone');
+        return answer(keepDuplicate(world(), sheet, userEmail()));
+      }
+      if (patch.student !== undefined) {
+        const refused = setSheetStudent(world(), sheet, patch.student, userEmail());
+        if (refused) return answer(refused);
+      }
+      if (patch.assigned_group != null && !world().congregations.some((row) => row.id === patch.assigned_group)) {
+        return refusal(400, 'VALIDATION_ERROR', 'assigned_group: no such congregation');
+      }
+      if (patch.lesson != null && lessonOf(world(), patch.lesson) === null) return refusal(400, 'VALIDATION_ERROR', 'lesson: no such lesson');
+      const sent = refusedOnceSent(world(), sheet.fileId) !== null;
+      if (patch.assigned_group !== undefined && patch.assigned_group !== sheet.assignedGroup) {
+        if (sent) return refusal(409, 'SHEET_ALREADY_SENT', 'This response was sent to its congregation; its congregation can no longer change.');
+        sheet.assignedGroup = patch.assigned_group;
+      }
+      if (patch.lesson !== undefined && patch.lesson !== sheet.lessonId) {
+        // Its packet was printed with this lesson, and its return file will carry it.
+        if (sent) return refusal(409, 'SHEET_ALREADY_SENT', 'This response was sent to its congregation; its lesson can no longer change.');
+        // A new lesson may make the sheet a duplicate, or stop it being one: nobody has kept it as one yet.
+        sheet.lessonId = patch.lesson;
+        sheet.duplicateKept = false;
+      }
+      return answer(null);
     }),
 
     http.get('*/api/pages', ({ request }) => {
@@ -293,15 +323,11 @@ export function fileHandlers(access: WorldAccess): RequestHandler[] {
     http.patch('*/api/pages/:pageId', async ({ params, request }) => {
       const page = pageOf(params.pageId as string);
       if (!page) return notFound('Page not found');
+      if (viewer() !== null) return forbidden();
       const patch = (await request.json()) as S['PagePatch'];
-      const refused = mendPage(world(), page, patch);
-      if (refused) return refusal(refused.status, refused.errorType, refused.message);
-      if (patch.ignored !== undefined) page.ignored = patch.ignored;
-      if (patch.template !== undefined) {
-        if (patch.template !== null && templateOf(world(), patch.template) === null) return refusal(400, 'VALIDATION_ERROR', 'Unknown page template.');
-        page.templateId = patch.template;
-      }
+      const refused = mendPage(world(), page, patch, userEmail());
       tick(world());
+      if (refused) return refusal(refused.status, refused.errorType, refused.message);
       return json<S['Page']>(pageView(world(), page));
     }),
 
