@@ -264,10 +264,10 @@ export function fileHandlers(access: WorldAccess): RequestHandler[] {
       return sheet ? json<S['AnswerSheet']>(sheetView(world(), sheet)) : notFound('Answer sheet not found');
     }),
     http.patch('*/api/answer-sheets/:sheetId', async ({ params, request }) => {
-      const sheet = sheetOf(params.sheetId as string);
-      if (!sheet) return notFound('Answer sheet not found');
       // Review's mends and the choice of a sheet's congregation are the admins' (x-access admin).
       if (viewer() !== null) return forbidden();
+      const sheet = sheetOf(params.sheetId as string);
+      if (!sheet) return notFound('Answer sheet not found');
       const patch = (await request.json()) as S['AnswerSheetPatch'];
       const answer = (refused: MendRefusal | null) => {
         tick(world());
@@ -321,9 +321,9 @@ export function fileHandlers(access: WorldAccess): RequestHandler[] {
       return page ? json<S['Page']>(pageView(world(), page)) : notFound('Page not found');
     }),
     http.patch('*/api/pages/:pageId', async ({ params, request }) => {
+      if (viewer() !== null) return forbidden();
       const page = pageOf(params.pageId as string);
       if (!page) return notFound('Page not found');
-      if (viewer() !== null) return forbidden();
       const patch = (await request.json()) as S['PagePatch'];
       const refused = mendPage(world(), page, patch, userEmail());
       tick(world());
