@@ -3,11 +3,15 @@
 // the server does (and is refused in its words), and a file leaves Review only when its last flag
 // is mended and every duplicate is kept or ignored. Expectations are written out here, from the
 // contract and the server, not read from the mock's own rules.
+import Ajv2020 from 'ajv/dist/2020.js';
+import addFormats from 'ajv-formats';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { getAnswerSheet, listAnswerSheetPages, listAnswerSheets, updateAnswerSheet } from '../../generated/hooks/answer-sheets/answer-sheets';
 import { getFileStats, getFileSteps, listFiles } from '../../generated/hooks/files/files';
 import type { AnswerSheet, Page, PagePatch } from '../../generated/hooks/model';
 import { getPage, updatePage } from '../../generated/hooks/pages/pages';
+import { getUpload } from '../../generated/hooks/uploads/uploads';
+import { contract } from '../../server/contract/contract';
 import { ApiError } from '../../src/lib/api-client';
 import { server, signInAs, useScenario } from '../../src/testing/mocks/server';
 
@@ -114,6 +118,36 @@ describe('seeded paper shows every review reason', () => {
     expect(await pageWith(file, 'page_missing')).toMatchObject({ page_number: 4, flagged: true, review_detail: { missing_pages: [2] } });
     const rescan = await pageWith(file, 'already_uploaded');
     expect(rescan.review_detail?.copy_of).toMatchObject({ page_number: 1, file_name: 'Scan_20261026_005112.pdf', student_taken: true });
+  });
+});
+
+describe('what Review is told fits the contract', () => {
+  const ajv = new Ajv2020({ strict: false, allErrors: true });
+  addFormats(ajv);
+  const schemaOf = (operationId: string) => {
+    const op = contract().operations.find((row) => row.operationId === operationId)!;
+    return ajv.compile(op.responses['200']!['application/json']!);
+  };
+
+  it('every page view and the stats of both files at Review', async () => {
+    const page = schemaOf('getPage');
+    const stats = schemaOf('getFileStats');
+    for (const name of [CODED, INTRO]) {
+      const file = await reviewFile(name);
+      expect(stats(await getFileStats(file)), ajv.errorsText(stats.errors)).toBe(true);
+      for (const row of await pagesOf(file)) expect(page(await getPage(row.id)), ajv.errorsText(page.errors)).toBe(true);
+    }
+  });
+
+  it('the upload report of a file at Review: flagged pages wait, the blank back is dropped', async () => {
+    const report = await getUpload(await reviewFile(CODED));
+    expect(report.summary).toEqual({ pages_read: 18, matched: 12, not_matched: 5, blank_dropped: 1 });
+    expect(report.pages.find((row) => row.page_number === 16)).toMatchObject({
+      result: 'not_matched',
+      reason: 'in_review',
+      detail: 'Flagged: scanned twice (a copy of another page of this file). Mend it on its response in Review.',
+    });
+    expect(report.pages.find((row) => row.page_number === 3)).toMatchObject({ result: 'blank_dropped', reason: null });
   });
 });
 

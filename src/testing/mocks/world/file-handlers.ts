@@ -3,6 +3,7 @@
 import { http, type RequestHandler } from 'msw';
 import type { components } from '../../../../generated/api-types';
 import { contains, forbidden, json, notFound, paged, pdf, progressMessages, progressStream, refusal, scanImage, sorted, type WorldAccess } from './http';
+import { fileUpload } from './file-upload-report';
 import { seededRandom } from './random';
 import {
   congregationFileState,
@@ -454,32 +455,6 @@ export function packetHandlers(access: WorldAccess): RequestHandler[] {
 
 function uploadHead({ id, name, created_at, process_status, is_intro }: UploadRow) {
   return { id, name, created_at, kind: 'graded' as const, process_status, is_intro };
-}
-
-/** A service center's file as an upload: its pages on a sheet matched, the others not (as the server). */
-function fileUpload(world: World, file: FileRow): { head: S['UploadListItem']; report: S['UploadReport'] } {
-  const pages = world.pages.filter((page) => page.fileId === file.id).sort((a, b) => a.page_number - b.page_number);
-  const matched = (page: (typeof pages)[number]) => !page.ignored && page.sheetId !== null && page.unrecognized_reason === null;
-  const summary = { pages_read: pages.length, matched: pages.filter(matched).length, not_matched: pages.filter((page) => !matched(page)).length, blank_dropped: 0 };
-  const head = { id: file.id, name: file.name, created_at: file.uploaded_at, kind: 'service_center' as const, process_status: file.process_status, is_intro: false, summary };
-  return {
-    head,
-    report: {
-      ...head,
-      failure_reason: file.failure_reason,
-      pages: pages.map((page) => ({
-        page_number: page.page_number,
-        result: matched(page) ? ('matched' as const) : ('not_matched' as const),
-        reason: matched(page) ? null : page.ignored ? ('ignored' as const) : ('in_review' as const),
-        kept: matched(page),
-        detail: null,
-        code: null,
-        file: matched(page) ? { id: file.id, name: file.name } : null,
-        answer_sheet: null,
-        has_image: false,
-      })),
-    },
-  };
 }
 
 /** A mock upload's pages: a few, all matched, counted from its name so they never change. */
