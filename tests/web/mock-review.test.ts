@@ -151,6 +151,20 @@ describe('what Review is told fits the contract', () => {
   });
 });
 
+describe('responses by review reason', () => {
+  it('lists the responses with a page shown for a reason, and tells whether their file was sent', async () => {
+    const file = await reviewFile(INTRO);
+    const [, second, third, fourth] = await sheetsOf(file);
+    const ids = async (reason: Page['review_reason'] & string) => (await listAnswerSheets({ file, reason, limit: 100 })).items.map((sheet) => sheet.id);
+    expect(await ids('ambiguous_position')).toEqual([third!.id]);
+    expect(await ids('page_missing')).toEqual([second!.id]);
+    expect(await ids('already_uploaded')).toEqual([fourth!.id]);
+    expect(await ids('duplicate_sheet')).toEqual([fourth!.id]);
+    expect(await ids('stray_page')).toEqual([]);
+    expect(fourth).toMatchObject({ sent: false, duplicate: true, duplicate_kept: false, flagged_count: 2 });
+  });
+});
+
 describe('mends, as the server makes them', () => {
   it('answer_sheet moves a page to a sheet it could belong to; the sheet no longer short loses its flag', async () => {
     const file = await reviewFile(INTRO);

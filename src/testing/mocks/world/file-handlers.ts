@@ -23,6 +23,7 @@ import {
   lessonOf,
 } from './views';
 import { joinPrevious, mendPage, refusedOnceSent, type MendRefusal } from './review-mends';
+import { sheetShowsReason } from './review-flags';
 import { keepDuplicate, setSheetStudent } from './sheet-mends';
 import { iso, newId, processedSheets, tick, type FileRow, type UploadRow, type World } from './world';
 
@@ -217,9 +218,11 @@ export function fileHandlers(access: WorldAccess): RequestHandler[] {
       const url = new URL(request.url);
       const fileId = url.searchParams.get('file');
       const graded = url.searchParams.get('graded');
+      const reason = url.searchParams.get('reason') as S['ReviewReason'] | null;
       const rows = world().sheets.filter(
         (sheet) =>
           visibleFile(sheet.fileId) !== undefined &&
+          (reason === null || sheetShowsReason(world(), sheet, reason)) &&
           (fileId === null || sheet.fileId === fileId) &&
           (graded === null || (sheet.gradedAt !== null) === (graded === 'true')) &&
           (viewer() === null || sheet.assignedGroup === viewer()) &&

@@ -118,3 +118,11 @@ export function reasonCounts(world: World, pages: readonly PageRow[]): S['FileSt
     already_uploaded: flagged('already_uploaded'),
   };
 }
+
+/** A sheet with a page shown in Review for `reason` (the answer-sheets list's reason filter). */
+export function sheetShowsReason(world: World, sheet: SheetRow, reason: S['ReviewReason']): boolean {
+  const pages = world.pages.filter((page) => page.sheetId === sheet.id);
+  if (reason === 'blank_back') return pages.some((page) => page.blank && page.ignored);
+  if (reason === 'duplicate_sheet') return !sheet.duplicateKept && duplicateOf(world, sheet) !== null && pages.some((page) => !page.ignored);
+  return pages.some((page) => !page.ignored && page.flag === reason);
+}

@@ -252,6 +252,7 @@ export function sheetView(world: World, sheet: SheetRow): S['AnswerSheet'] {
     flagged_count: pages.filter(isFlagged).length,
     duplicate: duplicateOf(world, sheet) !== null,
     duplicate_kept: sheet.duplicateKept,
+    sent: file.sent_at !== null,
     first_feedback_at: sheet.gradedAt,
   };
 }
