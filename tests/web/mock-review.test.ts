@@ -10,6 +10,7 @@ import { getAnswerSheet, listAnswerSheetPages, listAnswerSheets, updateAnswerShe
 import { getFileStats, getFileSteps, listFiles } from '../../generated/hooks/files/files';
 import type { AnswerSheet, Page, PagePatch } from '../../generated/hooks/model';
 import { getPage, updatePage } from '../../generated/hooks/pages/pages';
+import { getStudent } from '../../generated/hooks/students/students';
 import { getUpload } from '../../generated/hooks/uploads/uploads';
 import { contract } from '../../server/contract/contract';
 import { ApiError } from '../../src/lib/api-client';
@@ -203,6 +204,22 @@ describe('mends, as the server makes them', () => {
     expect((await sheetsOf(file)).length).toBe(before + 1);
     expect(await refusalOf(updatePage(ambiguous.id, { new_sheet: true }))).toEqual(
       invalid('new_sheet: this page already starts its response (no kept page comes before it)'),
+    );
+  });
+
+  it('join_previous takes a response back into the one before; the student its start made goes with it', async () => {
+    const file = await reviewFile(INTRO);
+    const ambiguous = await pageWith(file, 'ambiguous_position');
+    const started = await updatePage(ambiguous.id, { new_sheet: true });
+    const made = started.answer_sheet!.student!.id;
+    expect(await getStudent(made)).toMatchObject({ id: made });
+    const joined = await updateAnswerSheet(started.answer_sheet!.id, { join_previous: true });
+    expect(joined).toMatchObject({ id: ambiguous.answer_sheet!.id, student: { human_id: 100300 } });
+    expect(await getPage(ambiguous.id)).toMatchObject({ answer_sheet: { id: ambiguous.answer_sheet!.id }, mended: { action: 'joined', by: ADMIN } });
+    expect(await refusalOf(getStudent(made))).toMatchObject({ status: 404 });
+    const first = (await sheetsOf(file))[0]!;
+    expect(await refusalOf(updateAnswerSheet(first.id, { join_previous: true }))).toEqual(
+      invalid('join_previous: this is the first response of its file, so there is none before it to join'),
     );
   });
 

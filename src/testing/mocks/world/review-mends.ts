@@ -45,9 +45,22 @@ export function recordMend(world: World, pageIds: readonly string[], action: S['
 const pagesOn = (world: World, sheetId: string) => world.pages.filter((page) => page.sheetId === sheetId);
 const templates = (world: World) => world.courses.flatMap((course) => course.templates);
 
-/** A sheet left with no page goes. */
+/**
+ * After pages left a sheet: a sheet with no page left goes, and so does a student this file made
+ * whom nothing keeps (no kept page, no baptism request), so a stray page taken for a new student
+ * leaves nobody behind. Students of earlier files always stay.
+ */
 function tidySheet(world: World, sheetId: string | null): void {
-  if (sheetId !== null && pagesOn(world, sheetId).length === 0) world.sheets = world.sheets.filter((sheet) => sheet.id !== sheetId);
+  const sheet = world.sheets.find((row) => row.id === sheetId);
+  if (!sheet) return;
+  if (pagesOn(world, sheet.id).length === 0) world.sheets = world.sheets.filter((row) => row.id !== sheet.id);
+  const student = world.students.find((row) => row.id === sheet.studentId);
+  if (!student || student.created_at < fileOf(world, sheet.fileId).uploaded_at) return;
+  const theirs = world.sheets.filter((row) => row.studentId === student.id);
+  const kept = theirs.some((row) => pagesOn(world, row.id).some((page) => !page.ignored));
+  if (kept || world.baptismRequests.some((request) => request.studentId === student.id)) return;
+  for (const row of theirs) row.studentId = null;
+  world.students = world.students.filter((row) => row.id !== student.id);
 }
 
 /** A sheet's lesson and congregation (its student's) when it has none; a sheet now full is no longer short. */
@@ -171,7 +184,8 @@ function setIgnored(world: World, page: PageRow, ignored: boolean, by: string): 
   page.ignored = ignored;
   recordMend(world, [page.id], ignored ? 'ignored' : 'unignored', by);
   const sheet = world.sheets.find((row) => row.id === page.sheetId);
-  if (ignored || !sheet) return;
+  if (!sheet) return;
+  if (ignored) return tidySheet(world, sheet.id);
   settleSheet(world, sheet);
   giveIntroSheetsStudents(world, fileOf(world, page.fileId));
 }
