@@ -274,14 +274,16 @@ export function fileHandlers(access: WorldAccess): RequestHandler[] {
       if (!sheet) return notFound('Answer sheet not found');
       const patch = (await request.json()) as S['AnswerSheetPatch'];
       const answer = (refused: MendRefusal | null) => {
+        if (refused) return refusal(refused.status, refused.errorType, refused.message);
         tick(world());
-        return refused ? refusal(refused.status, refused.errorType, refused.message) : json<S['AnswerSheet']>(sheetView(world(), sheet));
+        return json<S['AnswerSheet']>(sheetView(world(), sheet));
       };
       if (patch.join_previous !== undefined) {
         if (Object.keys(patch).length > 1) return refusal(400, 'VALIDATION_ERROR', 'join_previous: send it alone');
         const joined = joinPrevious(world(), sheet, userEmail());
+        if ('errorType' in joined) return refusal(joined.status, joined.errorType, joined.message);
         tick(world());
-        return 'errorType' in joined ? refusal(joined.status, joined.errorType, joined.message) : json<S['AnswerSheet']>(sheetView(world(), joined));
+        return json<S['AnswerSheet']>(sheetView(world(), joined));
       }
       if (patch.keep_duplicate !== undefined) {
         if (Object.keys(patch).length > 1) return refusal(400, 'VALIDATION_ERROR', 'keep_duplicate: send it alone');
@@ -330,8 +332,8 @@ export function fileHandlers(access: WorldAccess): RequestHandler[] {
       if (!page) return notFound('Page not found');
       const patch = (await request.json()) as S['PagePatch'];
       const refused = mendPage(world(), page, patch, userEmail());
-      tick(world());
       if (refused) return refusal(refused.status, refused.errorType, refused.message);
+      tick(world());
       return json<S['Page']>(pageView(world(), page));
     }),
 
