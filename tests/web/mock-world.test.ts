@@ -62,6 +62,19 @@ async function allPages(path: string, limit = 10): Promise<Listed['items']> {
   }
 }
 
+/** Answers a file's Review through the API as a person would: ignores each flagged page, keeps each duplicate. */
+async function settleReview(fileId: string): Promise<void> {
+  const sheets = () => get<{ items: { id: string; duplicate?: boolean; duplicate_kept?: boolean }[] }>(`/api/answer-sheets?file=${fileId}&limit=100`);
+  for (const sheet of (await sheets()).items) {
+    for (const page of await get<{ id: string; flagged?: boolean }[]>(`/api/answer-sheets/${sheet.id}/pages`)) {
+      if (page.flagged) expect((await call('PATCH', `/api/pages/${page.id}`, { ignored: true })).status).toBe(200);
+    }
+  }
+  for (const sheet of (await sheets()).items) {
+    if (sheet.duplicate && !sheet.duplicate_kept) expect((await call('PATCH', `/api/answer-sheets/${sheet.id}`, { keep_duplicate: true })).status).toBe(200);
+  }
+}
+
 /** "Showing X to Y of Z results" as the pagination would write it for a page. */
 const showing = (page: Listed) => `Showing ${page.total === 0 ? 0 : page.skip + 1} to ${page.skip + page.items.length} of ${page.total} results`;
 
@@ -336,9 +349,7 @@ describe('a stateful world', () => {
     const file = world.files.find((row) => row.process_status === 'success' && row.sent_at === null && world.pages.some((page) => page.fileId === row.id && page.templateId === null))!;
     const steps = () => get<{ step: string }>(`/api/file/${file.id}/steps`);
     expect((await steps()).step).toBe('review');
-    for (const page of world.pages.filter((row) => row.fileId === file.id && row.templateId === null)) {
-      expect((await call('PATCH', `/api/pages/${page.id}`, { ignored: true })).status).toBe(200);
-    }
+    await settleReview(file.id);
     expect((await steps()).step).toBe('assign');
     expect((await get<{ unassigned: number }>(`/api/file/${file.id}/stats`)).unassigned).toBeGreaterThan(0);
     expect((await call('PATCH', `/api/answer-sheets?file=${file.id}`, { assigned_group: DEMO_CONGREGATION_ID })).status).toBe(200);
@@ -407,7 +418,7 @@ describe('a stateful world', () => {
   it('takes a sent file back to the Send step until it is printed', async () => {
     const world = mockWorld.world();
     const file = world.files.find((row) => row.process_status === 'success' && row.sent_at === null)!;
-    for (const page of world.pages.filter((row) => row.fileId === file.id && row.templateId === null)) await call('PATCH', `/api/pages/${page.id}`, { ignored: true });
+    await settleReview(file.id);
     await call('PATCH', `/api/answer-sheets?file=${file.id}`, { assigned_group: DEMO_CONGREGATION_ID });
     expect((await call('POST', `/api/file/${file.id}/send`)).status).toBe(202);
     const taken = await call('DELETE', `/api/file/${file.id}/send`);

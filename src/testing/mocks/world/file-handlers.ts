@@ -3,6 +3,7 @@
 import { http, type RequestHandler } from 'msw';
 import type { components } from '../../../../generated/api-types';
 import { contains, forbidden, json, notFound, paged, pdf, progressMessages, progressStream, refusal, scanImage, sorted, type WorldAccess } from './http';
+import { fileUpload } from './file-upload-report';
 import { seededRandom } from './random';
 import {
   congregationFileState,
@@ -19,8 +20,11 @@ import {
   pageView,
   sheetView,
   templateOf,
+  lessonOf,
 } from './views';
-import { joinPrevious, mendPage } from './review-mends';
+import { joinPrevious, mendPage, refusedOnceSent, type MendRefusal } from './review-mends';
+import { sheetShowsReason } from './review-flags';
+import { keepDuplicate, setSheetStudent } from './sheet-mends';
 import { iso, newId, processedSheets, tick, type FileRow, type UploadRow, type World } from './world';
 import { uploadedPages } from './uploaded-pages';
 
@@ -49,7 +53,7 @@ function finishProcessing(world: World, file: FileRow): void {
 }
 
 export function fileHandlers(access: WorldAccess): RequestHandler[] {
-  const { world, viewer } = access;
+  const { world, viewer, userEmail } = access;
   const visibleFile = (id: string | undefined) => {
     const file = world().files.find((row) => row.id === id);
     return file && fileVisible(world(), file, viewer()) ? file : undefined;
@@ -216,9 +220,11 @@ export function fileHandlers(access: WorldAccess): RequestHandler[] {
       const url = new URL(request.url);
       const fileId = url.searchParams.get('file');
       const graded = url.searchParams.get('graded');
+      const reason = url.searchParams.get('reason') as S['ReviewReason'] | null;
       const rows = world().sheets.filter(
         (sheet) =>
           visibleFile(sheet.fileId) !== undefined &&
+          (reason === null || sheetShowsReason(world(), sheet, reason)) &&
           (fileId === null || sheet.fileId === fileId) &&
           (graded === null || (sheet.gradedAt !== null) === (graded === 'true')) &&
           (viewer() === null || sheet.assignedGroup === viewer()) &&
@@ -264,18 +270,48 @@ export function fileHandlers(access: WorldAccess): RequestHandler[] {
       return sheet ? json<S['AnswerSheet']>(sheetView(world(), sheet)) : notFound('Answer sheet not found');
     }),
     http.patch('*/api/answer-sheets/:sheetId', async ({ params, request }) => {
+      // Review's mends and the choice of a sheet's congregation are the admins' (x-access admin).
+      if (viewer() !== null) return forbidden();
       const sheet = sheetOf(params.sheetId as string);
       if (!sheet) return notFound('Answer sheet not found');
       const patch = (await request.json()) as S['AnswerSheetPatch'];
-      if (patch.join_previous !== undefined) {
-        const joined = joinPrevious(world(), sheet);
+      const answer = (refused: MendRefusal | null) => {
+        if (refused) return refusal(refused.status, refused.errorType, refused.message);
         tick(world());
-        return 'errorType' in joined ? refusal(joined.status, joined.errorType, joined.message) : json<S['AnswerSheet']>(sheetView(world(), joined));
+        return json<S['AnswerSheet']>(sheetView(world(), sheet));
+      };
+      if (patch.join_previous !== undefined) {
+        if (Object.keys(patch).length > 1) return refusal(400, 'VALIDATION_ERROR', 'join_previous: send it alone');
+        const joined = joinPrevious(world(), sheet, userEmail());
+        if ('errorType' in joined) return refusal(joined.status, joined.errorType, joined.message);
+        tick(world());
+        return json<S['AnswerSheet']>(sheetView(world(), joined));
       }
-      if (patch.assigned_group !== undefined) sheet.assignedGroup = patch.assigned_group;
-      if (patch.lesson !== undefined) sheet.lessonId = patch.lesson;
-      tick(world());
-      return json<S['AnswerSheet']>(sheetView(world(), sheet));
+      if (patch.keep_duplicate !== undefined) {
+        if (Object.keys(patch).length > 1) return refusal(400, 'VALIDATION_ERROR', 'keep_duplicate: send it alone');
+        return answer(keepDuplicate(world(), sheet, userEmail()));
+      }
+      if (patch.student !== undefined) {
+        const refused = setSheetStudent(world(), sheet, patch.student, userEmail());
+        if (refused) return answer(refused);
+      }
+      if (patch.assigned_group != null && !world().congregations.some((row) => row.id === patch.assigned_group)) {
+        return refusal(400, 'VALIDATION_ERROR', 'assigned_group: no such congregation');
+      }
+      if (patch.lesson != null && lessonOf(world(), patch.lesson) === null) return refusal(400, 'VALIDATION_ERROR', 'lesson: no such lesson');
+      const sent = refusedOnceSent(world(), sheet.fileId) !== null;
+      if (patch.assigned_group !== undefined && patch.assigned_group !== sheet.assignedGroup) {
+        if (sent) return refusal(409, 'SHEET_ALREADY_SENT', 'This response was sent to its congregation; its congregation can no longer change.');
+        sheet.assignedGroup = patch.assigned_group;
+      }
+      if (patch.lesson !== undefined && patch.lesson !== sheet.lessonId) {
+        // Its packet was printed with this lesson, and its return file will carry it.
+        if (sent) return refusal(409, 'SHEET_ALREADY_SENT', 'This response was sent to its congregation; its lesson can no longer change.');
+        // A new lesson may make the sheet a duplicate, or stop it being one: nobody has kept it as one yet.
+        sheet.lessonId = patch.lesson;
+        sheet.duplicateKept = false;
+      }
+      return answer(null);
     }),
 
     http.get('*/api/pages', ({ request }) => {
@@ -293,16 +329,12 @@ export function fileHandlers(access: WorldAccess): RequestHandler[] {
       return page ? json<S['Page']>(pageView(world(), page)) : notFound('Page not found');
     }),
     http.patch('*/api/pages/:pageId', async ({ params, request }) => {
+      if (viewer() !== null) return forbidden();
       const page = pageOf(params.pageId as string);
       if (!page) return notFound('Page not found');
       const patch = (await request.json()) as S['PagePatch'];
-      const refused = mendPage(world(), page, patch);
+      const refused = mendPage(world(), page, patch, userEmail());
       if (refused) return refusal(refused.status, refused.errorType, refused.message);
-      if (patch.ignored !== undefined) page.ignored = patch.ignored;
-      if (patch.template !== undefined) {
-        if (patch.template !== null && templateOf(world(), patch.template) === null) return refusal(400, 'VALIDATION_ERROR', 'Unknown page template.');
-        page.templateId = patch.template;
-      }
       tick(world());
       return json<S['Page']>(pageView(world(), page));
     }),
@@ -441,32 +473,6 @@ export function packetHandlers(access: WorldAccess): RequestHandler[] {
 
 function uploadHead({ id, name, created_at, process_status, is_intro }: UploadRow) {
   return { id, name, created_at, kind: 'graded' as const, process_status, is_intro };
-}
-
-/** A service center's file as an upload: its pages on a sheet matched, the others not (as the server). */
-function fileUpload(world: World, file: FileRow): { head: S['UploadListItem']; report: S['UploadReport'] } {
-  const pages = world.pages.filter((page) => page.fileId === file.id).sort((a, b) => a.page_number - b.page_number);
-  const matched = (page: (typeof pages)[number]) => !page.ignored && page.sheetId !== null && page.unrecognized_reason === null;
-  const summary = { pages_read: pages.length, matched: pages.filter(matched).length, not_matched: pages.filter((page) => !matched(page)).length, blank_dropped: 0 };
-  const head = { id: file.id, name: file.name, created_at: file.uploaded_at, kind: 'service_center' as const, process_status: file.process_status, is_intro: false, summary };
-  return {
-    head,
-    report: {
-      ...head,
-      failure_reason: file.failure_reason,
-      pages: pages.map((page) => ({
-        page_number: page.page_number,
-        result: matched(page) ? ('matched' as const) : ('not_matched' as const),
-        reason: matched(page) ? null : page.ignored ? ('ignored' as const) : ('in_review' as const),
-        kept: matched(page),
-        detail: null,
-        code: null,
-        file: matched(page) ? { id: file.id, name: file.name } : null,
-        answer_sheet: null,
-        has_image: false,
-      })),
-    },
-  };
 }
 
 /** A mock upload's pages: a few, all matched, counted from its name so they never change. */

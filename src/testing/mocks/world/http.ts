@@ -12,6 +12,8 @@ export interface WorldAccess {
   world(): World;
   /** null: a scanning admin; otherwise the congregation the user acts for ('' for none). */
   viewer(): Viewer;
+  /** The signed-in user's e-mail: Review records its mends as made by them. */
+  userEmail(): string;
   /** How long a progress stream waits between two messages. */
   progressIntervalMs: number;
 }

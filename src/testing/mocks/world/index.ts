@@ -60,6 +60,7 @@ export function createMockWorld(options: MockWorldOptions): MockWorld {
   const access: WorldAccess = {
     world: () => current,
     viewer: () => viewerOf(options.role()),
+    userEmail: () => MOCK_USERS[options.role()]?.email ?? '',
     progressIntervalMs: options.progressIntervalMs ?? 400,
   };
   const gate = http.all('*', ({ request }) => {

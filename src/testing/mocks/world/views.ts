@@ -2,6 +2,7 @@
 // derived from the sheets and pages as the server derives them (server/workflow/file-steps.ts), so an
 // ignored page or an assigned sheet moves a file on by itself.
 import type { components } from '../../../../generated/api-types';
+import { duplicateOf, isFlagged, isUndecidedDuplicate, isUnrecognized, lastMend, reasonCounts, reviewDetail, reviewReason, turnsOf } from './review-flags';
 import type { FileRow, PageRow, SheetRow, StudentRow, World } from './world';
 
 type S = components['schemas'];
@@ -40,10 +41,6 @@ export function keptSheets(world: World, fileId: string): SheetRow[] {
   return world.sheets.filter((sheet) => sheet.fileId === fileId && pagesOfSheet(world, sheet).some((page) => !page.ignored));
 }
 
-function isUnrecognized(page: PageRow): boolean {
-  return page.sheetId !== null && !page.ignored && page.unrecognized_reason !== null && page.templateId === null;
-}
-
 function isMismatched(world: World, page: PageRow): boolean {
   const sheet = byId(world.sheets, page.sheetId);
   const template = templateOf(world, page.templateId);
@@ -55,8 +52,10 @@ export function fileStep(world: World, file: FileRow): S['WorkflowStep'] {
   const pages = world.pages.filter((page) => page.fileId === file.id);
   const kept = keptSheets(world, file.id);
   if (file.sent_at === null) {
+    // As the server: a flag, a mismatch, a sheet without a lesson, or a duplicate nobody decided on.
     const review =
-      pages.some((page) => isUnrecognized(page) || isMismatched(world, page)) || kept.some((sheet) => sheet.lessonId === null);
+      pages.some((page) => isFlagged(page) || isMismatched(world, page)) ||
+      kept.some((sheet) => sheet.lessonId === null || isUndecidedDuplicate(world, sheet));
     if (review) return 'review';
     if (kept.some((sheet) => sheet.assignedGroup === null)) return 'assign';
     return 'send';
@@ -158,28 +157,11 @@ export function fileStats(world: World, file: FileRow, viewer: string | null): S
     mismatched: pages.filter((page) => isMismatched(world, page)).length,
     ignored: pages.filter((page) => page.ignored).length,
     unassigned: kept.filter((sheet) => sheet.assignedGroup === null).length,
-    duplicates: 0,
+    duplicates: kept.filter((sheet) => isUndecidedDuplicate(world, sheet)).length,
     missing_student: kept.filter((sheet) => sheet.studentId === null).length,
     missing_lesson: kept.filter((sheet) => sheet.lessonId === null).length,
-    // The world's only flags are pages without a code, as the server flags them.
-    flagged: pages.filter(isUnrecognized).length,
-    reasons: {
-      no_code_found: pages.filter((page) => isUnrecognized(page) && page.unrecognized_reason === 'no_code_found').length,
-      unreadable: pages.filter((page) => isUnrecognized(page) && page.unrecognized_reason === 'unreadable').length,
-      unknown_code: pages.filter((page) => isUnrecognized(page) && (page.unrecognized_reason === 'unknown_code' || page.unrecognized_reason === 'other_kind')).length,
-      out_of_order: 0,
-      stray_page: 0,
-      another_course: 0,
-      duplicate_sheet: 0,
-      blank_back: 0,
-      ambiguous_position: 0,
-      page_missing: 0,
-      scanned_twice: 0,
-      already_uploaded: 0,
-      too_complex: pages.filter((page) => isUnrecognized(page) && page.unrecognized_reason === 'too_complex').length,
-      no_sheet: 0,
-      too_blurred: 0,
-    },
+    flagged: pages.filter(isFlagged).length,
+    reasons: reasonCounts(world, pages),
     repeat_of: null,
   };
 }
@@ -251,7 +233,6 @@ export function sheetView(world: World, sheet: SheetRow): S['AnswerSheet'] {
   const lesson = lessonOf(world, sheet.lessonId);
   const course = world.courses.find(({ course: candidate }) => candidate.id === lesson?.course_id)?.course;
   const pages = pagesOfSheet(world, sheet);
-  const studentSheets = world.sheets.filter((other) => other.studentId !== null && other.studentId === sheet.studentId && other.lessonId === sheet.lessonId);
   return {
     id: sheet.id,
     file_id: file.id,
@@ -268,8 +249,10 @@ export function sheetView(world: World, sheet: SheetRow): S['AnswerSheet'] {
     page_count: pages.length,
     unrecognized_count: pages.filter(isUnrecognized).length,
     mismatched_count: pages.filter((page) => isMismatched(world, page)).length,
-    flagged_count: pages.filter(isUnrecognized).length,
-    duplicate: studentSheets[0] !== undefined && studentSheets[0].id !== sheet.id,
+    flagged_count: pages.filter(isFlagged).length,
+    duplicate: duplicateOf(world, sheet) !== null,
+    duplicate_kept: sheet.duplicateKept,
+    sent: file.sent_at !== null,
     first_feedback_at: sheet.gradedAt,
   };
 }
@@ -282,12 +265,14 @@ export function pageView(world: World, page: PageRow): S['Page'] {
     file_id: page.fileId,
     page_number: page.page_number,
     ignored: page.ignored,
-    blank: false,
+    blank: page.blank,
     mismatched: isMismatched(world, page),
     unrecognized_reason: page.templateId === null ? page.unrecognized_reason : null,
-    review_reason: isUnrecognized(page) ? (page.unrecognized_reason === 'other_kind' ? 'unknown_code' : page.unrecognized_reason) : null,
-    flagged: isUnrecognized(page),
-    mended: null,
+    review_reason: reviewReason(world, page),
+    flagged: isFlagged(page),
+    review_detail: reviewDetail(world, page),
+    mended: lastMend(world, page),
+    turns: turnsOf(world, page),
     template: templateOf(world, page.templateId),
     answer_sheet: sheet
       ? {

@@ -5,6 +5,7 @@
 import type { components } from '../../../../generated/api-types';
 import { COUNTRIES, CONGREGATIONS, COURSES, EMPLOYMENTS, FIRST_NAMES, HELPER_NAMES, LAST_NAMES, SERVICE_CENTERS } from './names';
 import { seededRandom, stableUuid, type Random } from './random';
+import { seedReviewFlags } from './review-seed';
 
 type S = components['schemas'];
 
@@ -81,6 +82,8 @@ export interface SheetRow {
   assignedGroup: string | null;
   gradedAt: string | null;
   is_baptism_request: boolean;
+  /** A person kept this sheet in Review though it repeats its student's lesson (keep_duplicate). */
+  duplicateKept: boolean;
 }
 
 export interface PageRow {
@@ -91,6 +94,29 @@ export interface PageRow {
   ignored: boolean;
   templateId: string | null;
   unrecognized_reason: S['UnrecognizedReason'] | null;
+  /** A blank duplex back (kept ignored, shown as blank_back). */
+  blank: boolean;
+  /** Why the page waits for a person in Review (cleared by a mend), as the server's pages.flag. */
+  flag: PageFlag | null;
+  /** What Review is told beside the flag: sheets it could join, the page it copies, pages missing. */
+  flagDetail: PageFlagDetail | null;
+}
+
+/** The review reasons that flag a page; duplicate_sheet and blank_back are shown but hold nothing. */
+export type PageFlag = Exclude<S['ReviewReason'], 'duplicate_sheet' | 'blank_back'>;
+
+export interface PageFlagDetail {
+  candidateSheetIds?: string[];
+  copyOfPageId?: string;
+  missingPages?: number[];
+}
+
+/** A mend made in Review, shown on its page (the last one) and counted (turns). */
+export interface MendRow {
+  pageId: string;
+  action: S['ReviewMendAction'];
+  by: string;
+  at: string;
 }
 
 export interface BaptismRow {
@@ -133,6 +159,8 @@ export interface World {
   pages: PageRow[];
   baptismRequests: BaptismRow[];
   uploads: UploadRow[];
+  /** Review's mends, oldest first. */
+  mends: MendRow[];
   /** Job runs started and not yet streamed to their end, by "group_name/run_id". */
   runningJobs: string[];
   /** Each congregation's e-mail addresses (the Emails tile). */
@@ -209,6 +237,7 @@ function baseWorld(scenario: Scenario): World {
     pages: [],
     baptismRequests: [],
     uploads: [],
+    mends: [],
     runningJobs: [],
     congregationEmails: [],
     mail: [],
@@ -359,6 +388,7 @@ export function processedSheets(world: World, random: Random, file: FileRow, she
       assignedGroup: student?.congregationId ?? (world.congregations[0] as S['Congregation']).id,
       gradedAt: null,
       is_baptism_request: false,
+      duplicateKept: false,
     };
     found.sheets.push(sheet);
     for (const template of templates.filter((candidate) => candidate.lesson.id === lesson.id)) {
@@ -370,6 +400,9 @@ export function processedSheets(world: World, random: Random, file: FileRow, she
         ignored: false,
         templateId: template.id,
         unrecognized_reason: null,
+        blank: false,
+        flag: null,
+        flagDetail: null,
       });
       pageNumber += 1;
     }
@@ -384,6 +417,7 @@ function stageFile(world: World, random: Random, file: FileRow, stage: Stage, up
     const page = world.pages.find((candidate) => candidate.fileId === file.id) as PageRow;
     page.templateId = null;
     page.unrecognized_reason = random.pick(['no_code_found', 'unreadable'] as const);
+    page.flag = page.unrecognized_reason;
   }
   if (stage === 'review' || stage === 'assign') {
     for (const sheet of sheets) if (random.chance(0.5)) sheet.assignedGroup = null;
@@ -473,6 +507,7 @@ export function seedWorld(scenario: Scenario): World {
   seedServiceCenters(world, sizes.centers);
   seedPeople(world, random, sizes);
   seedFiles(world, random, sizes.files, scenario);
+  seedReviewFlags(world);
   seedBaptismAndUploads(world, random, sizes);
   seedMail(world);
   return world;
