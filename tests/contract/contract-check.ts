@@ -703,6 +703,11 @@ export async function runContractCheck(options: CheckOptions): Promise<CheckRepo
   await check('getPagePreview', { req: { path: pagePath }, expect: hasPage });
   await check('getPageThumbnail', { req: { path: pagePath, query: { size: '500' } }, expect: hasPage });
   await check('getPageGradedPreview', { req: { path: pagePath }, expect: [404], note: 'no graded scan yet: 404' });
+  await check('getPagePhoto', {
+    req: { path: pagePath },
+    expect: page?.has_photo === true ? [200] : [404],
+    note: page?.has_photo === true ? 'a photographed page' : 'a scanned page has no photo: 404',
+  });
   const ignored = Boolean(page?.ignored);
   await check('updatePage', {
     req: { path: pagePath, body: { ignored: !ignored } },

@@ -120,6 +120,7 @@ const requests: Record<string, (w: World, s: Side) => Request> = {
   getPagePreview: (_w, s) => ({ url: `/api/pages/${s.page}/preview` }),
   getPageThumbnail: (_w, s) => ({ url: `/api/pages/${s.page}/thumbnail?size=500` }),
   getPageGradedPreview: (_w, s) => ({ url: `/api/pages/${s.page}/graded-preview` }),
+  getPagePhoto: (_w, s) => ({ url: `/api/pages/${s.page}/photo` }),
   streamJobProgress: (_w, s) => ({ url: `/api/progress/process_service_center_upload/${s.file}` }),
   streamProgress: (_w, s) => ({ url: `/api/progress/${s.file}` }),
   resolveQrCode: () => ({ url: '/api/qr-api/p/ZZZZZZZZ' }),

@@ -89,6 +89,9 @@ describe('seeded paper shows every review reason', () => {
       page_missing: 0,
       scanned_twice: 1,
       already_uploaded: 1,
+      too_complex: 0,
+      no_sheet: 0,
+      too_blurred: 0,
     });
     expect(stats.duplicates).toBe(3);
     const pages = await pagesOf(file);
