@@ -1,14 +1,14 @@
 // Paper seen twice (DESIGN §4): a page is also known by its image. Before a file is split, each
 // page's fingerprint is compared with the file's earlier pages (a double feed) and with pages of
-// earlier files carrying the same code (a batch scanned again). What is found goes into the split
-// as facts about the paper; the split decides what they mean for sheets and students.
+// earlier files carrying the same code, or none (a batch scanned again). What is found goes into
+// the split as facts about the paper; the split decides what they mean for sheets and students.
 import type { Database } from '../db/database';
 import type { CodePrefix } from '../pipeline/codes';
 import { HASH_CANDIDATE_DISTANCE, hashDistance, samePaper, type PageFingerprint } from '../pipeline/page-fingerprint';
 
 /** Earlier files are searched this far back: a rescan comes within weeks, not years. */
 export const SEEN_PAPER_DAYS = 180;
-/** At most this many earlier pages per code are compared (the newest first). */
+/** At most this many earlier pages per code (and of pages without one) are compared, the newest first. */
 const EARLIER_PAGES_PER_CODE = 5000;
 
 export interface PaperPage {
@@ -70,27 +70,51 @@ export async function comparePaper(db: Database, pages: readonly PaperPage[], fi
     else originals.set(codeKey(page), [...group, page]);
   }
 
-  // A rescan: the same paper as a page of an earlier file carrying the same code.
-  const coded = kept.filter((page) => page.code_prefix !== null && !seen.copyOf.has(page.page_number));
-  const keys = [...new Set(coded.map(codeKey))];
-  if (keys.length === 0) return seen;
-  const earlier = await db.query<{ id: string; file_id: string; prefix: string; code_id: string; fingerprint_hash: Uint8Array; student_id: string | null }>(
-    `SELECT e.id, e.file_id, e.code_prefix AS prefix, e.code_id, e.fingerprint_hash, a.student_id
-     FROM unnest($1::text[], $2::text[]) AS c(prefix, code_id)
-     CROSS JOIN LATERAL (
-       SELECT p.id, p.file_id, p.code_prefix, p.code_id, p.fingerprint_hash, p.answer_sheet_id, p.created_at FROM pages p
-       WHERE p.code_prefix = c.prefix AND p.code_id = c.code_id AND p.fingerprint_hash IS NOT NULL
-         AND p.file_id IS DISTINCT FROM $3::uuid AND NOT p.blank
-         AND p.created_at > now() - make_interval(days => $4)
-       ORDER BY p.created_at DESC LIMIT $5) e
-     LEFT JOIN answer_sheets a ON a.id = e.answer_sheet_id
-     ORDER BY e.created_at`,
-    [keys.map((key) => key.split('/')[0]), keys.map((key) => key.split('/')[1]), fileId, SEEN_PAPER_DAYS, EARLIER_PAGES_PER_CODE],
-  );
-  const byCode = new Map<string, typeof earlier>();
-  for (const row of earlier) byCode.set(`${row.prefix}/${row.code_id}`, [...(byCode.get(`${row.prefix}/${row.code_id}`) ?? []), row]);
-  const near = new Map<number, typeof earlier>();
-  for (const page of coded) {
+  // A rescan: the same paper as a page of an earlier file carrying the same code, or, for a page
+  // without one (a codeless form, covered codes), as any earlier page without one.
+  const unseen = kept.filter((page) => !seen.copyOf.has(page.page_number));
+  const keys = [...new Set(unseen.filter((page) => page.code_prefix !== null).map(codeKey))];
+  const hasCodeless = unseen.some((page) => page.code_prefix === null);
+  type EarlierRow = { id: string; file_id: string; prefix: string | null; code_id: string | null; fingerprint_hash: Uint8Array; student_id: string | null };
+  const earlier: EarlierRow[] = [];
+  if (keys.length > 0)
+    earlier.push(
+      ...(await db.query<EarlierRow>(
+        `SELECT e.id, e.file_id, e.code_prefix AS prefix, e.code_id, e.fingerprint_hash, a.student_id
+         FROM unnest($1::text[], $2::text[]) AS c(prefix, code_id)
+         CROSS JOIN LATERAL (
+           SELECT p.id, p.file_id, p.code_prefix, p.code_id, p.fingerprint_hash, p.answer_sheet_id, p.created_at FROM pages p
+           WHERE p.code_prefix = c.prefix AND p.code_id = c.code_id AND p.fingerprint_hash IS NOT NULL
+             AND p.file_id IS DISTINCT FROM $3::uuid AND NOT p.blank
+             AND p.created_at > now() - make_interval(days => $4)
+           ORDER BY p.created_at DESC LIMIT $5) e
+         LEFT JOIN answer_sheets a ON a.id = e.answer_sheet_id
+         ORDER BY e.created_at`,
+        [keys.map((key) => key.split('/')[0]), keys.map((key) => key.split('/')[1]), fileId, SEEN_PAPER_DAYS, EARLIER_PAGES_PER_CODE],
+      )),
+    );
+  if (hasCodeless)
+    earlier.push(
+      ...(await db.query<EarlierRow>(
+        `SELECT e.id, e.file_id, NULL AS prefix, NULL AS code_id, e.fingerprint_hash, a.student_id
+         FROM (SELECT p.id, p.file_id, p.fingerprint_hash, p.answer_sheet_id, p.created_at FROM pages p
+               WHERE p.code_prefix IS NULL AND p.fingerprint_hash IS NOT NULL
+                 AND p.file_id IS DISTINCT FROM $1::uuid AND NOT p.blank
+                 AND p.created_at > now() - make_interval(days => $2)
+               ORDER BY p.created_at DESC LIMIT $3) e
+         LEFT JOIN answer_sheets a ON a.id = e.answer_sheet_id
+         ORDER BY e.created_at`,
+        [fileId, SEEN_PAPER_DAYS, EARLIER_PAGES_PER_CODE],
+      )),
+    );
+  if (earlier.length === 0) return seen;
+  const byCode = new Map<string, EarlierRow[]>();
+  for (const row of earlier) {
+    const key = codeKey({ code_prefix: row.prefix as CodePrefix | null, code_id: row.code_id });
+    byCode.set(key, [...(byCode.get(key) ?? []), row]);
+  }
+  const near = new Map<number, EarlierRow[]>();
+  for (const page of unseen) {
     const list = (byCode.get(codeKey(page)) ?? []).filter((row) => hashDistance(row.fingerprint_hash, page.fingerprint_hash) <= HASH_CANDIDATE_DISTANCE);
     if (list.length > 0) near.set(page.page_number, list);
   }
@@ -102,7 +126,7 @@ export async function comparePaper(db: Database, pages: readonly PaperPage[], fi
       row.fingerprint,
     ]),
   );
-  for (const page of coded) {
+  for (const page of unseen) {
     // The earliest paper it repeats: the one first uploaded.
     const match = near
       .get(page.page_number)

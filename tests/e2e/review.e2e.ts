@@ -1,6 +1,6 @@
 // Review in the browser on the real server: an intro file (two pages a student) scanned with one
-// student's pages in reverse order, a page whose QR codes are covered (the short code beside them
-// still legible) and a student's letter after their sheet. The admin sees each page's reason,
+// student's pages in reverse order, a page whose codes are covered and a student's letter after
+// their sheet. The admin sees each page's reason,
 // moves the reversed page to its student, types the covered page's code, starts a new response in
 // the middle of the file and joins it back, joins the letter to the sheet before it, and keeps a
 // page 2 that could belong to more than one response; the file then goes on to Assign.
@@ -65,11 +65,12 @@ async function makeScan(master: Uint8Array): Promise<Uint8Array> {
     if (options.letter) for (let line = 0; line < 8; line++) writeLine(page, prng, px(25), page.height * (0.2 + line * 0.07), page.width * 0.65, DPI);
     else writeAnswers(page, prng, DPI, 4);
     if (options.coverQr) {
-      // Sticky notes over both QR symbols; the short code printed beside them stays legible.
-      const edge = px(CODE_STAMP.edgeMarginMm - 2);
-      const size = px(CODE_STAMP.qrSizeMm + 4);
-      fillRect(page, { x: page.width - edge - size, y: edge, width: size, height: size }, 238);
-      fillRect(page, { x: edge, y: page.height - edge - size, width: size, height: size }, 238);
+      // Sticky notes over both QR symbols and the short codes beside them (nothing printed on a
+      // blank master names its student, so its printed text cannot place it either): the admin
+      // lifts a note and types the code.
+      const size = px(CODE_STAMP.qrSizeMm + CODE_STAMP.edgeMarginMm + 30);
+      fillRect(page, { x: page.width - size, y: 0, width: size, height: size }, 238);
+      fillRect(page, { x: 0, y: page.height - size, width: size, height: size }, 238);
     }
     const scanned = await scanLook(page, { orientation: 0, tilt: prng.range(-1, 1), blur: 0, contrast: 1, brightness: 0, background: 250 });
     await scan.addPage({ raster: scanned, dpi: DPI, encoding: 'jpeg_grey', quality: 80 });

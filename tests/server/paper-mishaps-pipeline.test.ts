@@ -141,8 +141,8 @@ async function placement(fileId: string): Promise<Placed[]> {
 /** Every product student, with the people whose paper sits under it without a flag, over all files. */
 const peopleOfStudent = new Map<string, Set<string>>();
 
-async function uploadScan(name: string, stack: readonly Paper[], pdf: Uint8Array): Promise<{ fileId: string; placed: Placed[] }> {
-  const uploaded = await upload(h.app, admin, pdf, { name, answer_sheet_page_length: '2' });
+async function uploadScan(name: string, stack: readonly Paper[], pdf: Uint8Array, pageLength: '1' | '2' = '2'): Promise<{ fileId: string; placed: Placed[] }> {
+  const uploaded = await upload(h.app, admin, pdf, { name, answer_sheet_page_length: pageLength });
   expect(uploaded.status, name).toBe(201);
   const fileId = uploaded.body.id!;
   expect(await waitForProcessing(h.db, fileId, 120_000)).toBe('success');
@@ -257,5 +257,21 @@ describe('a page taken for a rescan that is other paper', () => {
     expect(refused.json).toMatchObject({ detail: { error_type: 'VALIDATION_ERROR' } });
     const mixed = await api(h.app, admin, 'PATCH', `/api/pages/${await pageId(again.fileId, 3)}`, { new_student: true, ignored: true });
     expect(mixed.status).toBe(400);
+  }, 180_000);
+});
+
+describe('a batch of codeless forms scanned again', () => {
+  it('makes no new student: every page of the rescan is flagged as already uploaded', async () => {
+    const prng = createPrng('codeless-rescan');
+    // A service center's own one-page form: printed lines and handwriting, no code of ours.
+    const stack = [1, 2, 3].map((n) => coverCodes(filledIn(prng, printed[0], `codeless-${n}`)));
+    const first = await uploadScan('Codeless forms', stack, await scan(prng, stack), '1');
+    expect(new Set(first.placed.map((page) => page.student_id)).size).toBe(3);
+    expect(first.placed.every((page) => page.flag === null || page.flag === 'no_code_found')).toBe(true);
+
+    const again = await uploadScan('Codeless forms, scanned again', stack, await scan(prng, stack), '1');
+    expect(again.placed.map((page) => page.flag)).toEqual(['already_uploaded', 'already_uploaded', 'already_uploaded']);
+    // Each takes the student its paper made the first time, flagged for a person to confirm.
+    for (const page of again.placed) expect(page.student_id).toBe(first.placed.find((earlier) => earlier.page_number === page.page_number)!.student_id);
   }, 180_000);
 });
