@@ -72,10 +72,10 @@ describe('upload dialog', () => {
     expect(UPLOAD_RETRYING.at).toBeGreaterThan(UPLOAD_PROGRESS.at);
   });
 
-  it('walks both variants on a PDF picker, with no earlier upload and one half sent, an upload that succeeds and one refused as a duplicate, then processing that ends clean or with problems', () => {
+  it('walks both variants on a picker of PDFs and photos, with no earlier upload and one half sent, an upload that succeeds and one refused as a duplicate, then processing that ends clean or with problems', () => {
     expect(uploadDialogModelInputs).toEqual([
-      { variant: 'service_center', acceptedTypes: ['application/pdf'] },
-      { variant: 'study_helper', acceptedTypes: ['application/pdf'] },
+      { variant: 'service_center', acceptedTypes: ['application/pdf', 'image/*', '.heic', '.heif'] },
+      { variant: 'study_helper', acceptedTypes: ['application/pdf', 'image/*', '.heic', '.heif'] },
     ]);
     expect(uploadDialogActorResults).toEqual([
       { type: 'xstate.done.actor.findEarlierUpload', output: null },

@@ -86,7 +86,8 @@ POST /api/database/delete
 /**
  * Calls the contract adds beyond spec section 7 (issues: printing what we read back; an upload's
  * report on the Feedback Upload Page, with its pages' scans; undoing what was made by mistake,
- * issue 24; the sign-out as a POST, its GET only showing a button, issue 32; a congregation's Emails tile, the mail record and e-mail settings, issue 33).
+ * issue 24; the sign-out as a POST, its GET only showing a button, issue 32; a congregation's Emails tile, the mail record and e-mail settings, issue 33;
+ * a photographed page's photo as taken, issue 35).
  */
 const additions = [
   'GET /api/service_centers/{id}/cover-sheet.pdf',
@@ -114,6 +115,7 @@ const additions = [
   'GET /api/mail/messages',
   'GET /api/mail/settings',
   'PATCH /api/mail/settings',
+  'GET /api/pages/{page_id}/photo',
 ];
 
 const inContract = new Set(contract().operations.map((op) => `${op.method} ${op.path}`));
