@@ -82,6 +82,9 @@ describe('upload dialog', () => {
       // Bytes kept on the server (offset > 0): the dialog offers to continue.
       { type: 'xstate.done.actor.findEarlierUpload', output: { offset: 1_024, size: 2_048 } },
       { type: 'xstate.done.actor.uploadFile', output: { id: 'file-1' } },
+      // Photos go in one request of their own: sent, or refused with the server's reason.
+      { type: 'xstate.done.actor.uploadPhotos', output: { id: 'file-1' } },
+      { type: 'xstate.error.actor.uploadPhotos', error: { status: 400, body: { detail: { error_type: 'VALIDATION_ERROR', message: 'Photo 2 is too small to read.' } } } },
       { type: 'xstate.error.actor.uploadFile', error: { status: 409, body: { detail: { error_type: 'DUPLICATE_FILE' } } } },
       {
         type: 'xstate.done.actor.followProcessing',
