@@ -96,13 +96,14 @@ export async function comparePaper(db: Database, pages: readonly PaperPage[], fi
   if (hasCodeless)
     earlier.push(
       ...(await db.query<EarlierRow>(
-        `SELECT e.id, e.file_id, NULL AS prefix, NULL AS code_id, e.fingerprint_hash, a.student_id
-         FROM (SELECT p.id, p.file_id, p.fingerprint_hash, p.answer_sheet_id, p.created_at FROM pages p
-               WHERE p.code_prefix IS NULL AND p.fingerprint_hash IS NOT NULL
+        // Only pages that gave a student: a codeless page set aside (a letter, a cover) says nothing of who.
+        `SELECT e.id, e.file_id, NULL AS prefix, NULL AS code_id, e.fingerprint_hash, e.student_id
+         FROM (SELECT p.id, p.file_id, p.fingerprint_hash, a.student_id, p.created_at FROM pages p
+               JOIN answer_sheets a ON a.id = p.answer_sheet_id AND a.student_id IS NOT NULL
+               WHERE p.code_prefix IS NULL AND p.fingerprint_hash IS NOT NULL AND NOT p.ignored
                  AND p.file_id IS DISTINCT FROM $1::uuid AND NOT p.blank
                  AND p.created_at > now() - make_interval(days => $2)
                ORDER BY p.created_at DESC LIMIT $3) e
-         LEFT JOIN answer_sheets a ON a.id = e.answer_sheet_id
          ORDER BY e.created_at`,
         [fileId, SEEN_PAPER_DAYS, EARLIER_PAGES_PER_CODE],
       )),
