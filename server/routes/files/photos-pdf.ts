@@ -1,7 +1,6 @@
 // A file uploaded as photos of pages, downloaded as a PDF: one page per photo as taken (the JPEG
 // kept beside each page, at most 2000 px), in the order taken. Nothing is decoded: the JPEGs are
 // placed as they are, so this costs the event loop no more than copying them.
-import { PDFDocument } from 'pdf-lib';
 import type { BlobStore } from '../../blob-store';
 import type { Database } from '../../db/database';
 import { notFound } from '../../http-error';
@@ -27,6 +26,8 @@ export async function photosPdf(
       'The photos of this file are still being read: download it once it is processed.',
     );
   }
+  // pdf-lib is loaded when first needed, as all drawing code is (server/pdf/lazy-drawing.ts).
+  const { PDFDocument } = await import('pdf-lib');
   const pdf = await PDFDocument.create();
   for (const page of pages) {
     const image = await pdf.embedJpg(await readBlob(blobStore, page.photo_blob_key!));
