@@ -209,6 +209,8 @@ describe('a response with an ignored page, every picker and dialog open', () => 
       await templatePicker.click();
       await expectAccessible(admin, 'response with a page template picker open');
       await admin.keyboard.press('Escape');
+      // Gone, not fading out: a panel half faded fails the contrast check for what it no longer shows.
+      await expect.poll(() => admin.locator('.p-dropdown-panel').count()).toBe(0);
     }
     await expectAccessible(admin, 'response with the mends open');
     await snap(admin, 'reports-09-response-ignored-page');
