@@ -2,61 +2,14 @@
 // every message parsed with mailparser): each event sends exactly one message per address, a
 // refused message is tried again, a restarted server sends nothing twice, and without SMTP_URL
 // messages are kept as not sent. The job runner is the real one (quick sweeps for tests).
-import type { AddressInfo } from 'node:net';
-import { simpleParser, type ParsedMail } from 'mailparser';
-import { SMTPServer } from 'smtp-server';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { tellFileRead, tellPacketsReady, tellReturnFileReady, tellUploadReport, remindWaitingPackets } from '../../server/workflow/notifications';
+import { MailSink } from '../helpers/mail-sink';
 import { TEST_PUBLIC_URL } from '../helpers/test-app';
 import { signIn, type SignedIn } from '../helpers/sign-in';
 import { createPipelineApp, type PipelineApp } from './pipeline-harness';
 import { call, emptyTables, insertAnswerSheet, insertCongregation, insertFile, insertPage } from './support';
 import { waitFor } from './workflow-world';
-
-interface Received {
-  to: string;
-  mail: ParsedMail;
-}
-
-/** A mail server on loopback that keeps what it is given and can refuse the next few messages. */
-class MailSink {
-  readonly received: Received[] = [];
-  refuseNext = 0;
-  private readonly server = new SMTPServer({
-    authOptional: true,
-    disabledCommands: ['AUTH', 'STARTTLS'],
-    logger: false,
-    onData: (stream, session, callback) => {
-      const to = session.envelope.rcptTo.map((r) => r.address).join(',');
-      simpleParser(stream)
-        .then((mail) => {
-          if (this.refuseNext > 0) {
-            this.refuseNext--;
-            const error = Object.assign(new Error('Try again later'), { responseCode: 451 });
-            callback(error);
-            return;
-          }
-          this.received.push({ to, mail });
-          callback();
-        })
-        .catch(callback);
-    },
-  });
-  port = 0;
-
-  async start(): Promise<void> {
-    await new Promise<void>((resolve) => this.server.listen(0, '127.0.0.1', resolve));
-    this.port = (this.server.server.address() as AddressInfo).port;
-  }
-
-  async stop(): Promise<void> {
-    await new Promise<void>((resolve) => this.server.close(() => resolve()));
-  }
-
-  to(address: string): Received[] {
-    return this.received.filter((r) => r.to === address);
-  }
-}
 
 const sink = new MailSink();
 let h: PipelineApp;
@@ -65,7 +18,7 @@ let owner: PipelineApp;
 let admin: SignedIn;
 
 /** A server whose jobs run (its queue started, as after its first file). */
-async function appWithMail(db?: PipelineApp['db'], env: Record<string, string> = { SMTP_URL: `smtp://127.0.0.1:${sink.port}`, MAIL_FROM: 'Portal <portal@test.local>' }): Promise<PipelineApp> {
+async function appWithMail(db?: PipelineApp['db'], env: Record<string, string> = { SMTP_URL: sink.url, MAIL_FROM: 'Portal <portal@test.local>' }): Promise<PipelineApp> {
   const app = await createPipelineApp({ env, ...(db ? { db } : {}) });
   await app.app.jobs.start();
   return app;
@@ -113,8 +66,7 @@ afterAll(async () => {
 afterEach(async () => {
   expect(h.app.contractViolations).toEqual([]);
   await emptyTables(h.db);
-  sink.received.length = 0;
-  sink.refuseNext = 0;
+  sink.clear();
   admin = await signIn(h.app, 'admin@test.local', { role: 'scanning_admin', isAdmin: true });
 });
 
