@@ -142,6 +142,25 @@ export async function tellUploadReport(db: Database, uploadId: string, publicUrl
   );
 }
 
+/** A graded upload (or intro file) could not be read: its uploader hears why, to upload it again. */
+export async function tellUploadNotRead(db: Database, uploadId: string, publicUrl: string): Promise<void> {
+  const upload = await db.maybeOne<{ name: string; uploaded_by: string | null; failure_reason: string | null }>(
+    'SELECT name, uploaded_by, failure_reason FROM graded_uploads WHERE id = $1',
+    [uploadId],
+  );
+  if (upload === null) return;
+  await queueMail(
+    db,
+    `upload-not-read:${uploadId}`,
+    await uploaderAddress(db, upload.uploaded_by),
+    message(
+      `Upload not read: ${upload.name}`,
+      [`Your upload ${upload.name} could not be read.`, ...(upload.failure_reason ? [upload.failure_reason] : [])],
+      { label: 'Open the report', url: `${publicUrl}/files/uploads/${uploadId}` },
+    ),
+  );
+}
+
 /**
  * A service center's file was read: its uploader gets the count of answer sheets and flagged
  * pages; when flags hold it in Review, the admins hear it with the count of each flag.
@@ -188,6 +207,25 @@ export async function tellFileRead(db: Database, fileId: string, publicUrl: stri
         ...flags.map((row) => `${FLAG_WORDS[row.flag] ?? row.flag.replace(/_/g, ' ')}: ${row.pages}`),
       ],
       link,
+    ),
+  );
+}
+
+/** A service center's file could not be read: its uploader hears why, to upload it again. */
+export async function tellFileNotRead(db: Database, fileId: string, publicUrl: string): Promise<void> {
+  const file = await db.maybeOne<{ name: string; uploaded_by: string | null; failure_reason: string | null }>(
+    'SELECT name, uploaded_by, failure_reason FROM files WHERE id = $1',
+    [fileId],
+  );
+  if (file === null) return;
+  await queueMail(
+    db,
+    `file-not-read:${fileId}`,
+    await uploaderAddress(db, file.uploaded_by),
+    message(
+      `File not read: ${file.name}`,
+      [`Your file ${file.name} could not be read.`, ...(file.failure_reason ? [file.failure_reason] : [])],
+      { label: 'Open the file', url: `${publicUrl}/file/${fileId}` },
     ),
   );
 }

@@ -141,6 +141,41 @@ describe('who hears what', () => {
     expect(mail.text).toContain(`${TEST_PUBLIC_URL}/files/uploads/${uploads[0]}`);
   });
 
+  it('reading that cannot finish: the uploader hears it was not read, and why, unless they turned reports off', async () => {
+    const congregation = await insertCongregation(h.db, 'NG 4343');
+    const keen = await signIn(h.app, 'keen@example.org', { role: 'study_helper_coordinator', congregationId: congregation });
+    const quiet = await signIn(h.app, 'quiet@example.org', { role: 'study_helper_coordinator', congregationId: congregation });
+    expect((await call(h.app, quiet, 'PATCH', '/api/mail/settings', { upload_reports: false })).status).toBe(200);
+    const fileId = await insertFile(h.db, 'Broken batch');
+    await h.db.query(`UPDATE files SET process_status = 'pending', uploaded_by = $2 WHERE id = $1`, [fileId, admin.user.id]);
+    const uploads: string[] = [];
+    for (const who of [keen, quiet]) {
+      const { id } = await h.db.one<{ id: string }>(
+        `INSERT INTO graded_uploads (name, congregation_id, blob_key, sha256, size_bytes, uploaded_by, process_status)
+         VALUES ($1, $2, 'k', encode(sha256(random()::text::bytea), 'hex'), 10, $3, 'pending') RETURNING id`,
+        [`Graded by ${who.user.email}`, congregation, who.user.id],
+      );
+      uploads.push(id);
+    }
+    // As left by five workers that died holding each: the next one gives up.
+    await h.db.query(
+      `INSERT INTO job_leases (job, target_id, token, lease_until, attempts)
+       SELECT job, target, 'dead-worker', now() - interval '1 second', 5
+       FROM (VALUES ('process_service_center_upload', $1::uuid), ('process_graded_upload', $2::uuid), ('process_graded_upload', $3::uuid)) AS t(job, target)`,
+      [fileId, uploads[0], uploads[1]],
+    );
+    await expectReceived(2);
+    const file = sink.to('admin@test.local')[0]!.mail;
+    expect(file.subject).toBe('File not read: Broken batch');
+    expect(file.text).toContain('Your file Broken batch could not be read.');
+    expect(file.text).toContain('stopped 5 times');
+    expect(file.text).toContain(`${TEST_PUBLIC_URL}/file/${fileId}`);
+    const upload = sink.to('keen@example.org')[0]!.mail;
+    expect(upload.subject).toBe('Upload not read: Graded by keen@example.org');
+    expect(upload.text).toContain(`${TEST_PUBLIC_URL}/files/uploads/${uploads[0]}`);
+    expect(sink.to('quiet@example.org')).toEqual([]);
+  });
+
   it('a file read: the uploader gets its counts; flags in Review tell every admin, with each flag counted', async () => {
     const second = await signIn(h.app, 'second-admin@test.local', { role: 'scanning_admin', isAdmin: true });
     const fileId = await insertFile(h.db, 'Abuja batch 3');
