@@ -5,7 +5,7 @@ import { processPages } from '../pipeline/process-pages';
 import type { ScanPdf } from '../pipeline/read-page';
 import { countFailedPages, failFile, firstMissingPage, pendingFile, storePage, unreadableReason, type PendingFile } from '../workflow/file-pages';
 import { JOB, PROGRESS_WRITE_MS, updateProgress } from '../workflow/job-progress';
-import { tellFileNotRead, tellFileRead } from '../workflow/notifications';
+import { tellFileRead, tellNotRead } from '../workflow/notifications';
 import { localCopy, type LocalCopy } from '../workflow/local-copy';
 import { localPhotos, photosOf, type LocalPhotos } from '../workflow/upload-photos';
 import { writeSheets } from '../workflow/write-sheets';
@@ -53,7 +53,7 @@ export const processServiceCenterUpload = leasedJob<ProcessUploadData, UploadRun
   },
   giveUp: async (tx, fileId, reason, job) => {
     const failed = await failFile(tx, fileId, reason);
-    if (failed) await tellFileNotRead(tx, fileId, job.config.publicUrl);
+    if (failed) await tellNotRead(tx, 'file', fileId, job.config.publicUrl);
     return failed;
   },
   permanentFailure: unreadableReason,

@@ -142,25 +142,6 @@ export async function tellUploadReport(db: Database, uploadId: string, publicUrl
   );
 }
 
-/** A graded upload (or intro file) could not be read: its uploader hears why, to upload it again. */
-export async function tellUploadNotRead(db: Database, uploadId: string, publicUrl: string): Promise<void> {
-  const upload = await db.maybeOne<{ name: string; uploaded_by: string | null; failure_reason: string | null }>(
-    'SELECT name, uploaded_by, failure_reason FROM graded_uploads WHERE id = $1',
-    [uploadId],
-  );
-  if (upload === null) return;
-  await queueMail(
-    db,
-    `upload-not-read:${uploadId}`,
-    await uploaderAddress(db, upload.uploaded_by),
-    message(
-      `Upload not read: ${upload.name}`,
-      [`Your upload ${upload.name} could not be read.`, ...(upload.failure_reason ? [upload.failure_reason] : [])],
-      { label: 'Open the report', url: `${publicUrl}/files/uploads/${uploadId}` },
-    ),
-  );
-}
-
 /**
  * A service center's file was read: its uploader gets the count of answer sheets and flagged
  * pages; when flags hold it in Review, the admins hear it with the count of each flag.
@@ -211,21 +192,31 @@ export async function tellFileRead(db: Database, fileId: string, publicUrl: stri
   );
 }
 
-/** A service center's file could not be read: its uploader hears why, to upload it again. */
-export async function tellFileNotRead(db: Database, fileId: string, publicUrl: string): Promise<void> {
-  const file = await db.maybeOne<{ name: string; uploaded_by: string | null; failure_reason: string | null }>(
-    'SELECT name, uploaded_by, failure_reason FROM files WHERE id = $1',
-    [fileId],
+/** What "not read" says of each kind of upload, and where its link leads. */
+const NOT_READ = {
+  upload: { table: 'graded_uploads', subject: 'Upload not read', noun: 'upload', label: 'Open the report', path: '/files/uploads/' },
+  file: { table: 'files', subject: 'File not read', noun: 'file', label: 'Open the file', path: '/file/' },
+} as const;
+
+/**
+ * A graded upload (or intro file) or a service center's file could not be read: its uploader
+ * hears why, to upload it again (unless they turned upload reports off).
+ */
+export async function tellNotRead(db: Database, kind: keyof typeof NOT_READ, id: string, publicUrl: string): Promise<void> {
+  const words = NOT_READ[kind];
+  const row = await db.maybeOne<{ name: string; uploaded_by: string | null; failure_reason: string | null }>(
+    `SELECT name, uploaded_by, failure_reason FROM ${words.table} WHERE id = $1`,
+    [id],
   );
-  if (file === null) return;
+  if (row === null) return;
   await queueMail(
     db,
-    `file-not-read:${fileId}`,
-    await uploaderAddress(db, file.uploaded_by),
+    `${kind}-not-read:${id}`,
+    await uploaderAddress(db, row.uploaded_by),
     message(
-      `File not read: ${file.name}`,
-      [`Your file ${file.name} could not be read.`, ...(file.failure_reason ? [file.failure_reason] : [])],
-      { label: 'Open the file', url: `${publicUrl}/file/${fileId}` },
+      `${words.subject}: ${row.name}`,
+      [`Your ${words.noun} ${row.name} could not be read.`, ...(row.failure_reason ? [row.failure_reason] : [])],
+      { label: words.label, url: `${publicUrl}${words.path}${id}` },
     ),
   );
 }

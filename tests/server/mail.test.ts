@@ -53,6 +53,16 @@ async function sentFile(name: string, sentDaysAgo = 0) {
   return { fileId, first, second };
 }
 
+/** A graded upload named after its uploader, `status` as processing left it. */
+async function gradedUpload(congregationId: string, who: SignedIn, status: 'pending' | 'success'): Promise<string> {
+  const { id } = await h.db.one<{ id: string }>(
+    `INSERT INTO graded_uploads (name, congregation_id, blob_key, sha256, size_bytes, uploaded_by, process_status)
+     VALUES ($1, $2, 'k', encode(sha256(random()::text::bytea), 'hex'), 10, $3, $4) RETURNING id`,
+    [`Graded by ${who.user.email}`, congregationId, who.user.id, status],
+  );
+  return id;
+}
+
 beforeAll(async () => {
   await sink.start();
   h = await appWithMail();
@@ -122,11 +132,7 @@ describe('who hears what', () => {
     expect((await call(h.app, keen, 'GET', '/api/mail/settings')).body).toEqual({ upload_reports: true });
     const uploads: string[] = [];
     for (const who of [keen, quiet]) {
-      const { id } = await h.db.one<{ id: string }>(
-        `INSERT INTO graded_uploads (name, congregation_id, blob_key, sha256, size_bytes, uploaded_by, process_status)
-         VALUES ($1, $2, 'k', encode(sha256(random()::text::bytea), 'hex'), 10, $3, 'success') RETURNING id`,
-        [`Graded by ${who.user.email}`, congregation, who.user.id],
-      );
+      const id = await gradedUpload(congregation, who, 'success');
       await h.db.query(
         `INSERT INTO graded_upload_pages (upload_id, page_number, blank, outcome) VALUES ($1, 1, false, 'matched'), ($1, 2, false, 'matched'), ($1, 3, false, 'unknown_code'), ($1, 4, true, 'blank')`,
         [id],
@@ -148,15 +154,7 @@ describe('who hears what', () => {
     expect((await call(h.app, quiet, 'PATCH', '/api/mail/settings', { upload_reports: false })).status).toBe(200);
     const fileId = await insertFile(h.db, 'Broken batch');
     await h.db.query(`UPDATE files SET process_status = 'pending', uploaded_by = $2 WHERE id = $1`, [fileId, admin.user.id]);
-    const uploads: string[] = [];
-    for (const who of [keen, quiet]) {
-      const { id } = await h.db.one<{ id: string }>(
-        `INSERT INTO graded_uploads (name, congregation_id, blob_key, sha256, size_bytes, uploaded_by, process_status)
-         VALUES ($1, $2, 'k', encode(sha256(random()::text::bytea), 'hex'), 10, $3, 'pending') RETURNING id`,
-        [`Graded by ${who.user.email}`, congregation, who.user.id],
-      );
-      uploads.push(id);
-    }
+    const uploads = [await gradedUpload(congregation, keen, 'pending'), await gradedUpload(congregation, quiet, 'pending')];
     // As left by five workers that died holding each: the next one gives up.
     await h.db.query(
       `INSERT INTO job_leases (job, target_id, token, lease_until, attempts)
