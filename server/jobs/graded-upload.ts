@@ -14,7 +14,7 @@ import {
   stagePage,
 } from '../workflow/graded-upload';
 import { writeIntroSheets } from '../workflow/intro-sheets';
-import { tellUploadReport } from '../workflow/notifications';
+import { tellNotRead, tellUploadReport } from '../workflow/notifications';
 import { JOB, PROGRESS_WRITE_MS, updateProgress } from '../workflow/job-progress';
 import { localCopy, type LocalCopy } from '../workflow/local-copy';
 import { localPhotos, photosOf, type LocalPhotos } from '../workflow/upload-photos';
@@ -95,7 +95,11 @@ export const processGradedUpload = leasedJob<GradedUploadData, GradedUploadRun>(
     await run.local?.dispose();
     await run.photos?.dispose();
   },
-  giveUp: (tx, uploadId, reason) => failUpload(tx, uploadId, reason),
+  giveUp: async (tx, uploadId, reason, job) => {
+    const failed = await failUpload(tx, uploadId, reason);
+    if (failed) await tellNotRead(tx, 'upload', uploadId, job.config.publicUrl);
+    return failed;
+  },
   permanentFailure: (error) => (error instanceof UnreadablePdfError ? `The PDF cannot be read: ${error.message}` : null),
 });
 

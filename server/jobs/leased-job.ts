@@ -80,7 +80,7 @@ export interface LeasedJobType<Data extends object, Run> {
   /** Runs in `finally` once load has returned. */
   cleanup?(run: Run): Promise<void>;
   /** Fails the target for the user, in `tx`; true when it changed (progress then shows failed). */
-  giveUp(tx: Database, targetId: string, reason: string): Promise<boolean>;
+  giveUp(tx: Database, targetId: string, reason: string, job: RunningJob): Promise<boolean>;
   /** Why an error fails the target for good (an unreadable PDF), or null: let pg-boss retry. */
   permanentFailure?(error: unknown): string | null;
   /** Jobs one worker process runs at once (default 1). */
@@ -163,7 +163,7 @@ async function runLeasedJob<Data extends object, Run>(type: LeasedJobType<Data, 
 
 async function giveUp<Data extends object, Run>(type: LeasedJobType<Data, Run>, job: RunningJob, reason: string): Promise<void> {
   await job.commit(async (tx) => {
-    if (await type.giveUp(tx, job.targetId, reason)) await updateProgress(tx, type.name, job.targetId, { status: 'failed' });
+    if (await type.giveUp(tx, job.targetId, reason, job)) await updateProgress(tx, type.name, job.targetId, { status: 'failed' });
   });
 }
 

@@ -4,8 +4,6 @@
 // SMTP_URL every message is recorded as not sent and nothing fails. The recovery sweep queues the
 // job whenever a message is due, and queues the weekly reminders of packets that wait.
 import nodemailer, { type Transporter } from 'nodemailer';
-import type { Config } from '../config';
-import type { Database } from '../db/database';
 import { claimDueMail, hasDueMail, recordFailure, recordNotSent, recordSent } from '../workflow/mail-outbox';
 import { remindWaitingPackets } from '../workflow/notifications';
 import { SEND_MAIL_JOB, type JobContext, type JobDefinition } from './queue';
@@ -54,14 +52,18 @@ export async function deliverDueMail(context: Pick<JobContext, 'db' | 'config' |
   return sent;
 }
 
-const lastReminderCheck = new WeakMap<Database, number>();
+/** When each worker (JobQueue) last looked; a worker looks at its start, then every REMINDER_CHECK_MS. */
+const lastReminderCheck = new Map<string, number>();
 
-/** Queues due weekly reminders, at most every REMINDER_CHECK_MS per database and process. */
-async function queueReminders(db: Database, config: Config): Promise<void> {
+/**
+ * Queues due weekly reminders. Several workers may look at once: each reminder's key (packet, send,
+ * week) lets only one of them queue it.
+ */
+async function queueReminders(context: Pick<JobContext, 'db' | 'config' | 'workerId'>): Promise<void> {
   const now = Date.now();
-  if (now - (lastReminderCheck.get(db) ?? 0) < REMINDER_CHECK_MS) return;
-  lastReminderCheck.set(db, now);
-  await remindWaitingPackets(db, config.publicUrl);
+  if (now - (lastReminderCheck.get(context.workerId) ?? 0) < REMINDER_CHECK_MS) return;
+  lastReminderCheck.set(context.workerId, now);
+  await remindWaitingPackets(context.db, context.config.publicUrl);
 }
 
 export const sendMail: JobDefinition<Record<string, never>> = {
@@ -72,7 +74,7 @@ export const sendMail: JobDefinition<Record<string, never>> = {
     await deliverDueMail(context);
   },
   async recover(context) {
-    await queueReminders(context.db, context.config);
+    await queueReminders(context);
     return (await hasDueMail(context.db)) ? [{ data: {}, options: { singletonKey: SEND_MAIL_JOB } }] : [];
   },
 };

@@ -4,7 +4,7 @@
 import { processPages, type PhotosSource } from '../pipeline/process-pages';
 import { countFailedPages, failFile, firstMissingPage, pendingFile, storePage, unreadableReason, type PendingFile } from '../workflow/file-pages';
 import { JOB, PROGRESS_WRITE_MS, updateProgress } from '../workflow/job-progress';
-import { tellFileRead } from '../workflow/notifications';
+import { tellFileRead, tellNotRead } from '../workflow/notifications';
 import { localCopy, type LocalCopy } from '../workflow/local-copy';
 import { localPhotos, photosOf, type LocalPhotos } from '../workflow/upload-photos';
 import { writeSheets } from '../workflow/write-sheets';
@@ -50,7 +50,11 @@ export const processServiceCenterUpload = leasedJob<ProcessUploadData, UploadRun
     await run.local?.dispose();
     await run.photos?.dispose();
   },
-  giveUp: (tx, fileId, reason) => failFile(tx, fileId, reason),
+  giveUp: async (tx, fileId, reason, job) => {
+    const failed = await failFile(tx, fileId, reason);
+    if (failed) await tellNotRead(tx, 'file', fileId, job.config.publicUrl);
+    return failed;
+  },
   permanentFailure: unreadableReason,
 });
 

@@ -36,6 +36,12 @@ export function message(subject: string, lines: readonly string[], link: { label
   return { subject, text, html };
 }
 
+/**
+ * Names one send of a file (its sent_at, in microseconds) in packet message keys: a file taken
+ * back and sent again is news again, and its weekly reminders count from the new send.
+ */
+const SEND_STAMP = `floor(extract(epoch FROM f.sent_at) * 1000000)::bigint::text`;
+
 const plural = (count: number, one: string, many: string) => `${count} ${count === 1 ? one : many}`;
 
 async function congregationAddresses(db: Database, congregationId: string): Promise<string[]> {
@@ -57,8 +63,8 @@ async function uploaderAddress(db: Database, userId: string | null): Promise<str
 
 /** The file was sent: each congregation's addresses hear that its packet is ready to print. */
 export async function tellPacketsReady(db: Database, fileId: string, publicUrl: string): Promise<void> {
-  const packets = await db.query<{ congregation_id: string; wbs_code: string; file_name: string; sheets: number }>(
-    `SELECT d.congregation_id, g.wbs_code, f.name AS file_name,
+  const packets = await db.query<{ congregation_id: string; wbs_code: string; file_name: string; sheets: number; send: string }>(
+    `SELECT d.congregation_id, g.wbs_code, f.name AS file_name, ${SEND_STAMP} AS send,
             (SELECT count(*)::int FROM answer_sheets a WHERE a.file_id = d.file_id AND a.assigned_group = d.congregation_id
                AND EXISTS (SELECT 1 FROM pages p WHERE p.answer_sheet_id = a.id AND NOT p.ignored)) AS sheets
      FROM packets d JOIN congregations g ON g.id = d.congregation_id JOIN files f ON f.id = d.file_id
@@ -68,7 +74,7 @@ export async function tellPacketsReady(db: Database, fileId: string, publicUrl: 
   for (const packet of packets) {
     await queueMail(
       db,
-      `packet-ready:${fileId}:${packet.congregation_id}`,
+      `packet-ready:${fileId}:${packet.congregation_id}:${packet.send}`,
       await congregationAddresses(db, packet.congregation_id),
       message(
         `A packet is ready to print: ${packet.file_name}`,
@@ -81,11 +87,12 @@ export async function tellPacketsReady(db: Database, fileId: string, publicUrl: 
 
 /**
  * Once a week while a packet stays unprinted or is not fully graded, its congregation's addresses
- * are reminded (the week's number is in the key: one reminder a week, however often this runs).
+ * are reminded (the send and the week's number are in the key: one reminder a week, however
+ * often and on however many workers this runs).
  */
 export async function remindWaitingPackets(db: Database, publicUrl: string): Promise<number> {
-  const waiting = await db.query<{ file_id: string; congregation_id: string; file_name: string; status: string; week: number; days: number }>(
-    `SELECT fc.file_id, fc.congregation_id, f.name AS file_name, fc.status,
+  const waiting = await db.query<{ file_id: string; congregation_id: string; file_name: string; status: string; send: string; week: number; days: number }>(
+    `SELECT fc.file_id, fc.congregation_id, f.name AS file_name, fc.status, ${SEND_STAMP} AS send,
             floor(extract(epoch FROM now() - f.sent_at) / (86400 * $1))::int AS week,
             floor(extract(epoch FROM now() - f.sent_at) / 86400)::int AS days
      FROM file_congregations fc JOIN files f ON f.id = fc.file_id
@@ -100,7 +107,7 @@ export async function remindWaitingPackets(db: Database, publicUrl: string): Pro
     const state = packet.status === 'unprinted' ? 'is not printed yet' : 'is not fully graded yet';
     queued += await queueMail(
       db,
-      `packet-reminder:${packet.file_id}:${packet.congregation_id}:${packet.week}`,
+      `packet-reminder:${packet.file_id}:${packet.congregation_id}:${packet.send}:${packet.week}`,
       await congregationAddresses(db, packet.congregation_id),
       message(
         `Reminder: a packet waits: ${packet.file_name}`,
@@ -181,6 +188,35 @@ export async function tellFileRead(db: Database, fileId: string, publicUrl: stri
         ...flags.map((row) => `${FLAG_WORDS[row.flag] ?? row.flag.replace(/_/g, ' ')}: ${row.pages}`),
       ],
       link,
+    ),
+  );
+}
+
+/** What "not read" says of each kind of upload, and where its link leads. */
+const NOT_READ = {
+  upload: { table: 'graded_uploads', subject: 'Upload not read', noun: 'upload', label: 'Open the report', path: '/files/uploads/' },
+  file: { table: 'files', subject: 'File not read', noun: 'file', label: 'Open the file', path: '/file/' },
+} as const;
+
+/**
+ * A graded upload (or intro file) or a service center's file could not be read: its uploader
+ * hears why, to upload it again (unless they turned upload reports off).
+ */
+export async function tellNotRead(db: Database, kind: keyof typeof NOT_READ, id: string, publicUrl: string): Promise<void> {
+  const words = NOT_READ[kind];
+  const row = await db.maybeOne<{ name: string; uploaded_by: string | null; failure_reason: string | null }>(
+    `SELECT name, uploaded_by, failure_reason FROM ${words.table} WHERE id = $1`,
+    [id],
+  );
+  if (row === null) return;
+  await queueMail(
+    db,
+    `${kind}-not-read:${id}`,
+    await uploaderAddress(db, row.uploaded_by),
+    message(
+      `${words.subject}: ${row.name}`,
+      [`Your ${words.noun} ${row.name} could not be read.`, ...(row.failure_reason ? [row.failure_reason] : [])],
+      { label: words.label, url: `${publicUrl}${words.path}${id}` },
     ),
   );
 }

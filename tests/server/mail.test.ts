@@ -2,61 +2,14 @@
 // every message parsed with mailparser): each event sends exactly one message per address, a
 // refused message is tried again, a restarted server sends nothing twice, and without SMTP_URL
 // messages are kept as not sent. The job runner is the real one (quick sweeps for tests).
-import type { AddressInfo } from 'node:net';
-import { simpleParser, type ParsedMail } from 'mailparser';
-import { SMTPServer } from 'smtp-server';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { tellFileRead, tellPacketsReady, tellReturnFileReady, tellUploadReport, remindWaitingPackets } from '../../server/workflow/notifications';
+import { MailSink } from '../helpers/mail-sink';
 import { TEST_PUBLIC_URL } from '../helpers/test-app';
 import { signIn, type SignedIn } from '../helpers/sign-in';
 import { createPipelineApp, type PipelineApp } from './pipeline-harness';
 import { call, emptyTables, insertAnswerSheet, insertCongregation, insertFile, insertPage } from './support';
 import { waitFor } from './workflow-world';
-
-interface Received {
-  to: string;
-  mail: ParsedMail;
-}
-
-/** A mail server on loopback that keeps what it is given and can refuse the next few messages. */
-class MailSink {
-  readonly received: Received[] = [];
-  refuseNext = 0;
-  private readonly server = new SMTPServer({
-    authOptional: true,
-    disabledCommands: ['AUTH', 'STARTTLS'],
-    logger: false,
-    onData: (stream, session, callback) => {
-      const to = session.envelope.rcptTo.map((r) => r.address).join(',');
-      simpleParser(stream)
-        .then((mail) => {
-          if (this.refuseNext > 0) {
-            this.refuseNext--;
-            const error = Object.assign(new Error('Try again later'), { responseCode: 451 });
-            callback(error);
-            return;
-          }
-          this.received.push({ to, mail });
-          callback();
-        })
-        .catch(callback);
-    },
-  });
-  port = 0;
-
-  async start(): Promise<void> {
-    await new Promise<void>((resolve) => this.server.listen(0, '127.0.0.1', resolve));
-    this.port = (this.server.server.address() as AddressInfo).port;
-  }
-
-  async stop(): Promise<void> {
-    await new Promise<void>((resolve) => this.server.close(() => resolve()));
-  }
-
-  to(address: string): Received[] {
-    return this.received.filter((r) => r.to === address);
-  }
-}
 
 const sink = new MailSink();
 let h: PipelineApp;
@@ -65,7 +18,7 @@ let owner: PipelineApp;
 let admin: SignedIn;
 
 /** A server whose jobs run (its queue started, as after its first file). */
-async function appWithMail(db?: PipelineApp['db'], env: Record<string, string> = { SMTP_URL: `smtp://127.0.0.1:${sink.port}`, MAIL_FROM: 'Portal <portal@test.local>' }): Promise<PipelineApp> {
+async function appWithMail(db?: PipelineApp['db'], env: Record<string, string> = { SMTP_URL: sink.url, MAIL_FROM: 'Portal <portal@test.local>' }): Promise<PipelineApp> {
   const app = await createPipelineApp({ env, ...(db ? { db } : {}) });
   await app.app.jobs.start();
   return app;
@@ -100,6 +53,16 @@ async function sentFile(name: string, sentDaysAgo = 0) {
   return { fileId, first, second };
 }
 
+/** A graded upload named after its uploader, `status` as processing left it. */
+async function gradedUpload(congregationId: string, who: SignedIn, status: 'pending' | 'success'): Promise<string> {
+  const { id } = await h.db.one<{ id: string }>(
+    `INSERT INTO graded_uploads (name, congregation_id, blob_key, sha256, size_bytes, uploaded_by, process_status)
+     VALUES ($1, $2, 'k', encode(sha256(random()::text::bytea), 'hex'), 10, $3, $4) RETURNING id`,
+    [`Graded by ${who.user.email}`, congregationId, who.user.id, status],
+  );
+  return id;
+}
+
 beforeAll(async () => {
   await sink.start();
   h = await appWithMail();
@@ -113,8 +76,7 @@ afterAll(async () => {
 afterEach(async () => {
   expect(h.app.contractViolations).toEqual([]);
   await emptyTables(h.db);
-  sink.received.length = 0;
-  sink.refuseNext = 0;
+  sink.clear();
   admin = await signIn(h.app, 'admin@test.local', { role: 'scanning_admin', isAdmin: true });
 });
 
@@ -170,11 +132,7 @@ describe('who hears what', () => {
     expect((await call(h.app, keen, 'GET', '/api/mail/settings')).body).toEqual({ upload_reports: true });
     const uploads: string[] = [];
     for (const who of [keen, quiet]) {
-      const { id } = await h.db.one<{ id: string }>(
-        `INSERT INTO graded_uploads (name, congregation_id, blob_key, sha256, size_bytes, uploaded_by, process_status)
-         VALUES ($1, $2, 'k', encode(sha256(random()::text::bytea), 'hex'), 10, $3, 'success') RETURNING id`,
-        [`Graded by ${who.user.email}`, congregation, who.user.id],
-      );
+      const id = await gradedUpload(congregation, who, 'success');
       await h.db.query(
         `INSERT INTO graded_upload_pages (upload_id, page_number, blank, outcome) VALUES ($1, 1, false, 'matched'), ($1, 2, false, 'matched'), ($1, 3, false, 'unknown_code'), ($1, 4, true, 'blank')`,
         [id],
@@ -187,6 +145,33 @@ describe('who hears what', () => {
     expect(mail.subject).toBe('Upload read: Graded by keen@example.org');
     expect(mail.text).toContain('Matched: 2. Not matched: 1. Blank and dropped: 1.');
     expect(mail.text).toContain(`${TEST_PUBLIC_URL}/files/uploads/${uploads[0]}`);
+  });
+
+  it('reading that cannot finish: the uploader hears it was not read, and why, unless they turned reports off', async () => {
+    const congregation = await insertCongregation(h.db, 'NG 4343');
+    const keen = await signIn(h.app, 'keen@example.org', { role: 'study_helper_coordinator', congregationId: congregation });
+    const quiet = await signIn(h.app, 'quiet@example.org', { role: 'study_helper_coordinator', congregationId: congregation });
+    expect((await call(h.app, quiet, 'PATCH', '/api/mail/settings', { upload_reports: false })).status).toBe(200);
+    const fileId = await insertFile(h.db, 'Broken batch');
+    await h.db.query(`UPDATE files SET process_status = 'pending', uploaded_by = $2 WHERE id = $1`, [fileId, admin.user.id]);
+    const uploads = [await gradedUpload(congregation, keen, 'pending'), await gradedUpload(congregation, quiet, 'pending')];
+    // As left by five workers that died holding each: the next one gives up.
+    await h.db.query(
+      `INSERT INTO job_leases (job, target_id, token, lease_until, attempts)
+       SELECT job, target, 'dead-worker', now() - interval '1 second', 5
+       FROM (VALUES ('process_service_center_upload', $1::uuid), ('process_graded_upload', $2::uuid), ('process_graded_upload', $3::uuid)) AS t(job, target)`,
+      [fileId, uploads[0], uploads[1]],
+    );
+    await expectReceived(2);
+    const file = sink.to('admin@test.local')[0]!.mail;
+    expect(file.subject).toBe('File not read: Broken batch');
+    expect(file.text).toContain('Your file Broken batch could not be read.');
+    expect(file.text).toContain('stopped 5 times');
+    expect(file.text).toContain(`${TEST_PUBLIC_URL}/file/${fileId}`);
+    const upload = sink.to('keen@example.org')[0]!.mail;
+    expect(upload.subject).toBe('Upload not read: Graded by keen@example.org');
+    expect(upload.text).toContain(`${TEST_PUBLIC_URL}/files/uploads/${uploads[0]}`);
+    expect(sink.to('quiet@example.org')).toEqual([]);
   });
 
   it('a file read: the uploader gets its counts; flags in Review tell every admin, with each flag counted', async () => {

@@ -4,6 +4,8 @@
 // Profile screen (account menu) turns upload reports off and leads a coordinator to the Emails.
 import { describe, expect, it } from 'vitest';
 import { fireEvent, screen, waitFor, within } from '@testing-library/react';
+import { http, HttpResponse } from 'msw';
+import { server } from '../../src/testing/mocks/server';
 import { renderApp, setupMockApi } from '../../src/testing/test-utils';
 
 setupMockApi();
@@ -50,6 +52,31 @@ describe('congregation e-mails', () => {
   });
 });
 
+describe('who may not keep the addresses is told so', () => {
+  const forbidden = () => HttpResponse.json({ detail: 'Forbidden' }, { status: 403 });
+
+  it("another congregation's Emails: not available to a coordinator, with nothing to add", async () => {
+    server.use(http.get('*/api/congregations/c-other', forbidden), http.get('*/api/congregations/c-other/emails', forbidden));
+    renderApp('/admin/congregations/c-other/emails', { as: 'coordinator' });
+    expect(await screen.findByText('This congregation is not available to this account.')).toBeTruthy();
+    expect(screen.queryByRole('button', { name: 'Add' })).toBeNull();
+    expect(screen.queryByRole('table', { name: 'Emails' })).toBeNull();
+  });
+
+  it("a member's own congregation: the list is not available and there is no Add", async () => {
+    renderApp(`/admin/congregations/${HOME}/emails`, { as: 'user' });
+    expect(await screen.findByText('This list is not available to this account.')).toBeTruthy();
+    expect(screen.queryByRole('button', { name: 'Add' })).toBeNull();
+    expect(screen.queryByText('coordinator@example.org')).toBeNull();
+  });
+
+  it('the mail record: "Not Allowed" for a coordinator', async () => {
+    renderApp('/admin/mail', { as: 'coordinator' });
+    expect(await screen.findByRole('heading', { level: 1, name: 'Not Allowed' })).toBeTruthy();
+    expect(screen.queryByText('not sent: no mail server set')).toBeNull();
+  });
+});
+
 describe('profile', () => {
   it('turns upload reports off, and leads a coordinator to the congregation\'s e-mails', async () => {
     renderApp('/profile', { as: 'coordinator' });
@@ -58,6 +85,12 @@ describe('profile', () => {
     fireEvent.click(box);
     await waitFor(() => expect((screen.getByRole('checkbox') as HTMLInputElement).checked).toBe(false));
     expect(screen.getByRole('link', { name: "My congregation's e-mail addresses" }).getAttribute('href')).toBe(`/admin/congregations/${HOME}/emails`);
+  });
+
+  it('leads a member to no e-mail addresses it could not keep', async () => {
+    renderApp('/profile', { as: 'user' });
+    expect(await screen.findByRole('checkbox', { name: 'E-mail me the report of each upload I make when its reading ends' })).toBeTruthy();
+    expect(screen.queryByRole('link', { name: "My congregation's e-mail addresses" })).toBeNull();
   });
 });
 

@@ -14,6 +14,7 @@ import { ListTable, type ListColumn } from '../../components/list/list-table';
 import { DeleteAction } from '../../components/ui/delete-action';
 import { routes } from '../../config/paths';
 import { formatDate } from '../../lib/format';
+import { isRefused } from '../../lib/refusal';
 import { AddEmailDialog } from './add-email-dialog';
 import { CongregationPage, useGroupId } from './congregation-page';
 
@@ -47,7 +48,8 @@ export default function CongregationEmails() {
       groupId={groupId}
       current="emails"
       title={routes.congregationEmails.title}
-      actions={<Button type="button" label="Add" icon="pi pi-plus" onClick={() => setAdding(true)} />}
+      // A member (not its coordinator) is refused the list: nothing to add either.
+      actions={isRefused(emails.error) ? undefined : <Button type="button" label="Add" icon="pi pi-plus" onClick={() => setAdding(true)} />}
     >
       <p>{EMAILS_NOTE}</p>
       <ListTable

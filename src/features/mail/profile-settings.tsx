@@ -40,7 +40,8 @@ export default function ProfileSettings() {
           <label htmlFor={checkboxId}>{UPLOAD_REPORTS_LABEL}</label>
         </div>
         {(settings.isError || update.isError) && <Message severity="error" text="The e-mail settings could not be saved. Please try again." />}
-        {user.congregation !== '' && (
+        {/* Only a coordinator keeps its congregation's addresses (the server refuses a member). */}
+        {user.role === 'study_helper_coordinator' && user.congregation !== '' && (
           <p>
             <Link to={paths.congregationEmails(user.congregation)}>{CONGREGATION_EMAILS_LINK}</Link>: they hear when a packet is ready to print.
           </p>

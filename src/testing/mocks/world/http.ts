@@ -14,6 +14,8 @@ export interface WorldAccess {
   viewer(): Viewer;
   /** The signed-in user's e-mail: Review records its mends as made by them. */
   userEmail(): string;
+  /** The signed-in user's role (null: nobody): a member may not keep its congregation's addresses. */
+  userRole(): S['Role'] | null;
   /** How long a progress stream waits between two messages. */
   progressIntervalMs: number;
 }

@@ -61,6 +61,7 @@ export function createMockWorld(options: MockWorldOptions): MockWorld {
     world: () => current,
     viewer: () => viewerOf(options.role()),
     userEmail: () => MOCK_USERS[options.role()]?.email ?? '',
+    userRole: () => MOCK_USERS[options.role()]?.role ?? null,
     progressIntervalMs: options.progressIntervalMs ?? 400,
   };
   const gate = http.all('*', ({ request }) => {
