@@ -125,7 +125,7 @@ describe('uploads list', () => {
     // The question names the upload and says what withdrawing does (issue 31).
     expect(
       within(dialog).getByText(
-        'Withdraw the upload “graded-packet-march.pdf”? The pages it graded count as not graded again, and its report and scans are deleted. This action cannot be undone.',
+        'Withdraw the upload “graded-packet-march.pdf”? The pages it graded count as not graded again (a file it completed goes back to Grading, and its return file is made again once all is graded), and its report and scans are deleted. This action cannot be undone.',
       ),
     ).toBeTruthy();
     fireEvent.click(within(dialog).getByRole('button', { name: 'Withdraw' }));
