@@ -1881,7 +1881,7 @@ export interface components {
              * @constant
              */
             join_previous?: true;
-            /** @description Student id: names the sheet's student (a sheet started by hand in Review has none). The sheet takes the student's congregation when it has none, and is checked again for being a duplicate. A Review mend: before the file is sent only (409 SHEET_ALREADY_SENT after), recorded on the sheet's pages (student_set). */
+            /** @description Student id: names the sheet's student (a sheet started by hand in Review has none). The sheet takes the student's congregation when it has none, and is checked again for being a duplicate. A Review mend: before the file is sent only (409 SHEET_ALREADY_SENT after), recorded on the sheet's pages (student_set). Refused (409 CONFLICT) for a sheet that has another student: its pages never change students this way (move a page, or type its code). */
             student?: components["schemas"]["Uuid"];
             /**
              * @description Keep this duplicate sheet (its student's lesson was already received): it stops holding the file in Review and is sent like any other. The other choice is to ignore its pages. Sent alone; before the file is sent only (409 SHEET_ALREADY_SENT after); recorded on the sheet's pages (duplicate_kept).
