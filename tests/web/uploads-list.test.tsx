@@ -119,7 +119,9 @@ describe('uploads list', () => {
           : new HttpResponse(null, { status: 204 });
       }),
     );
-    renderApp('/files/uploads/', { as: 'admin' });
+    const { queryClient } = renderApp('/files/uploads/', { as: 'admin' });
+    // A file's steps read before: withdrawing changes its grading, so they are read again.
+    queryClient.setQueryData(['/api/file/f1/steps'], { step: 'return' });
     fireEvent.click(await screen.findByRole('button', { name: 'Withdraw graded-packet-march.pdf' }));
     let dialog = await screen.findByRole('dialog', { name: 'Withdraw Upload' });
     // The question names the upload and says what withdrawing does (issue 31).
@@ -136,5 +138,6 @@ describe('uploads list', () => {
     fireEvent.click(within(dialog).getByRole('button', { name: 'Withdraw' }));
     expect(await screen.findByText('Upload graded-packet-march.pdf withdrawn.')).toBeTruthy();
     expect(withdrawn).toEqual([upload.id, upload.id]);
+    await waitFor(() => expect(queryClient.getQueryState(['/api/file/f1/steps'])?.isInvalidated).toBe(true));
   });
 });
