@@ -401,6 +401,15 @@ describe('a stateful world', () => {
     }
     expect((await call('DELETE', `/api/service_centers/${center.id}`)).status).toBe(409);
 
+    // A recruiting point students or files name is refused, as a recruiter is (one rule for records in use).
+    const named = mockWorld.world().students.find((student) => student.recruitingPointId !== null)!;
+    const owner = mockWorld.world().serviceCenters.find((row) => row.recruitingPoints.some((point) => point.id === named.recruitingPointId))!;
+    const usedPoint = await call('DELETE', `/api/service_centers/${owner.id}/recruiting-points/${named.recruitingPointId}`);
+    expect(usedPoint).toMatchObject({ status: 409, body: { detail: { error_type: 'CONFLICT', message: expect.stringMatching(/^This recruiting point cannot be deleted: it is named by .*students?/) } } });
+    expect(owner.recruitingPoints.some((point) => point.id === named.recruitingPointId)).toBe(true);
+    const added = await call('POST', `/api/service_centers/${owner.id}/recruiting-points`, { name: 'Market stall', location: 'Kumasi' });
+    expect((await call('DELETE', `/api/service_centers/${owner.id}/recruiting-points/${(added.body as { id: string }).id}`)).status).toBe(204);
+
     const world = mockWorld.world();
     const request = world.baptismRequests.find((row) => row.status === 'pending')!;
     const requests = (await get<Listed>('/api/baptism-requests')).total;
