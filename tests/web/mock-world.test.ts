@@ -383,6 +383,20 @@ describe('a stateful world', () => {
     expect((await call('POST', '/api/baptism-request', { student_id: 1 })).status).toBe(404);
   });
 
+  it("names a student's latest lesson from sent files only, as the server (not one still in Review)", async () => {
+    const world = mockWorld.world();
+    const unsent = world.sheets.find((sheet) => sheet.studentId !== null && world.files.find((file) => file.id === sheet.fileId)!.sent_at === null);
+    expect(unsent, 'a student with a response in a file not sent').toBeDefined();
+    const sentUploads = world.sheets
+      .filter((sheet) => sheet.studentId === unsent!.studentId)
+      .map((sheet) => world.files.find((file) => file.id === sheet.fileId)!)
+      .filter((file) => file.sent_at !== null)
+      .map((file) => file.uploaded_at)
+      .sort();
+    const student = await get<{ latest_answer_sheet: { file: { uploaded_at: string } } | null }>(`/api/students/${unsent!.studentId}`);
+    expect(student.latest_answer_sheet?.file.uploaded_at ?? null).toBe(sentUploads.at(-1) ?? null);
+  });
+
   it('deletes what was made by mistake, and refuses (409) what is in use', async () => {
     const created = await call('POST', '/api/congregations', { wbs_code: 'VA 22301', display_name: 'Del Ray Church of Christ' });
     const { id } = created.body as { id: string };
