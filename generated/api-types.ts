@@ -1269,7 +1269,7 @@ export interface paths {
         post?: never;
         /**
          * Withdraw a graded upload; the pages it graded are ungraded again
-         * @description The scans the upload matched are removed, so their pages (and sheets) count as not graded again, and the upload with its report is deleted. Refused (409, nothing changed) while the upload is still being read, for an intro upload whose answer sheets were written to a file, and when a file it graded is fully graded (its return file is made from the scans), downloaded or archived. A coordinator withdraws its own congregation's uploads only (403 for another's).
+         * @description The scans the upload matched are removed, so their pages (and sheets) count as not graded again, and the upload with its report is deleted. Refused (409, nothing changed) while the upload is still being read, for an intro upload whose answer sheets were written to a file, and once the return file of a file it graded was downloaded or the file archived (the rule graded scans follow: from then on that file's grading is closed). Withdrawn from a fully graded file before that, the file is back at Grading and its return file is made again once every sheet is graded. A coordinator withdraws its own congregation's uploads only (403 for another's).
          */
         delete: operations["withdrawUpload"];
         options?: never;
@@ -1881,7 +1881,7 @@ export interface components {
              * @constant
              */
             join_previous?: true;
-            /** @description Student id: names the sheet's student (a sheet started by hand in Review has none). The sheet takes the student's congregation when it has none, and is checked again for being a duplicate. A Review mend: before the file is sent only (409 SHEET_ALREADY_SENT after), recorded on the sheet's pages (student_set). */
+            /** @description Student id: names the sheet's student (a sheet started by hand in Review has none). The sheet takes the student's congregation when it has none, and is checked again for being a duplicate. A Review mend: before the file is sent only (409 SHEET_ALREADY_SENT after), recorded on the sheet's pages (student_set). Refused (409 CONFLICT) for a sheet that has another student: its pages never change students this way (move a page, or type its code). */
             student?: components["schemas"]["Uuid"];
             /**
              * @description Keep this duplicate sheet (its student's lesson was already received): it stops holding the file in Review and is sent like any other. The other choice is to ignore its pages. Sent alone; before the file is sent only (409 SHEET_ALREADY_SENT after); recorded on the sheet's pages (duplicate_kept).

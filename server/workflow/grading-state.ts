@@ -4,7 +4,9 @@
 //   - a congregation's state of a file: unprinted → grading (printed, or a first graded scan)
 //     → partially_graded (some of its sheets graded) → graded (all of them); returned stays;
 //   - a sent file is grading_complete when every kept sheet is graded, and then its return file
-//     is requested (again, when a newer scan arrives before the return file was downloaded).
+//     is requested (again, when a newer scan arrives before the return file was downloaded);
+//   - a withdrawn upload can make a complete file's sheets ungraded again before its return file
+//     was downloaded: the file is back at Grading and its return file is dropped (reopenGrading).
 import type { Database } from '../db/database';
 import { keptSheetSql } from './file-steps';
 import { JOB, startProgress } from './job-progress';
@@ -79,4 +81,24 @@ async function returnFileOutdated(db: Database, fileId: string): Promise<boolean
   if (row === null) return false;
   await startProgress(db, JOB.generateReturnFile, fileId, 0);
   return true;
+}
+
+/**
+ * Files of these that were complete but have an ungraded kept sheet again (a graded upload was
+ * withdrawn) go back to Grading: their return file, made from scans that are gone, is no longer
+ * offered, and a run making one stores nothing (its request is dropped, as storeReturnFile
+ * stores only for the request it served). Downloaded and archived
+ * files are never reopened: their grading is closed. Returns the files reopened.
+ */
+export async function reopenGrading(db: Database, fileIds: readonly string[]): Promise<string[]> {
+  if (fileIds.length === 0) return [];
+  const reopened = await db.query<{ id: string }>(
+    `UPDATE files f SET grading_complete = false, return_prepped = false, return_requested_at = NULL
+     WHERE f.id = ANY($1::uuid[]) AND f.grading_complete AND f.file_status IS DISTINCT FROM 'downloaded'
+       AND f.file_status IS DISTINCT FROM 'archived'
+       AND EXISTS (SELECT 1 FROM answer_sheets a WHERE a.file_id = f.id AND NOT a.graded AND ${keptSheetSql('a')})
+     RETURNING f.id`,
+    [fileIds],
+  );
+  return reopened.map((row) => row.id);
 }

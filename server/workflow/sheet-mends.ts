@@ -4,7 +4,7 @@
 import type { BlobStore } from '../blob-store';
 import type { Schemas } from '../contract/types';
 import type { Database } from '../db/database';
-import { conflict, notFound, validationError } from '../http-error';
+import { conflict, conflictError, notFound, validationError } from '../http-error';
 import { shownTurn, withShownTurn } from '../pipeline/jpeg-header';
 import type { Orientation } from '../pipeline/raster';
 import { readBlob } from './blob-files';
@@ -20,11 +20,11 @@ async function lockUnsentFile(tx: Database, fileId: string): Promise<void> {
   if (file.sent) throw conflict({ error_type: 'SHEET_ALREADY_SENT', message: FILE_SENT_MESSAGE });
 }
 
-async function lockSheet(tx: Database, sheetId: string): Promise<{ file_id: string; duplicate_of: string | null }> {
+async function lockSheet(tx: Database, sheetId: string): Promise<{ file_id: string; duplicate_of: string | null; student_id: string | null }> {
   const sheet = await tx.maybeOne<{ file_id: string }>('SELECT file_id FROM answer_sheets WHERE id = $1', [sheetId]);
   if (sheet === null) throw notFound('Answer sheet not found');
   await lockUnsentFile(tx, sheet.file_id);
-  return tx.one('SELECT file_id, duplicate_of FROM answer_sheets WHERE id = $1', [sheetId]);
+  return tx.one('SELECT file_id, duplicate_of, student_id FROM answer_sheets WHERE id = $1', [sheetId]);
 }
 
 /** A sheet mend is recorded on each of the sheet's pages (mends are shown per page). */
@@ -45,14 +45,21 @@ export async function keepDuplicate(db: Database, sheetId: string, by: Mender): 
   });
 }
 
+/** Said when a sheet that has a student is named another's: its pages would silently change hands. */
+export const SHEET_HAS_STUDENT =
+  'This response already has a student. To give a page to another student, move it to their response or type the code printed beside its QR code.';
+
 /**
- * Names a sheet's student: the sheet takes the student's congregation when it has none, and is
- * checked again for repeating a lesson the student already sent.
+ * Names a sheet's student, only for a sheet without one (started by hand in Review): naming
+ * another would move its pages to another student with nothing on the paper saying so. The sheet
+ * takes the student's congregation when it has none, and is checked again for repeating a lesson
+ * the student already sent.
  */
 export async function setSheetStudent(db: Database, sheetId: string, studentId: string, by: Mender): Promise<void> {
   await db.transaction(async (tx) => {
     const sheet = await lockSheet(tx, sheetId);
     if ((await tx.maybeOne('SELECT 1 FROM students WHERE id = $1', [studentId])) === null) throw validationError('student: no such student');
+    if (sheet.student_id !== null && sheet.student_id !== studentId) throw conflictError(SHEET_HAS_STUDENT);
     await tx.query(
       `UPDATE answer_sheets a SET student_id = $2,
          assigned_group = coalesce(a.assigned_group, (SELECT s.congregation_id FROM students s WHERE s.id = $2)),

@@ -2,14 +2,15 @@
 // it kept goes with it (the pages it graded are ungraded again; an earlier scan it replaced was
 // deleted then and does not come back), sheets and congregation states are recomputed, and the
 // upload's report and images go. Refused (409, nothing changed) while the upload is being read,
-// for an intro upload that wrote answer sheets, and once a file it graded is fully graded (its
-// return file is made from these scans), downloaded or archived.
+// for an intro upload that wrote answer sheets, and once a file it graded was downloaded or
+// archived: the one rule graded scans follow too (graded-upload.ts), as the return file that went
+// back is made from these scans. A fully graded file not downloaded yet goes back to Grading.
 import type { BlobStore } from '../blob-store';
 import type { Database } from '../db/database';
 import { discardIfUnreferenced } from '../db/blob-references';
 import { conflictError, forbidden, notFound } from '../http-error';
 import { JOB } from './job-progress';
-import { refreshGrading } from './grading-state';
+import { refreshGrading, reopenGrading } from './grading-state';
 
 export const UPLOAD_NOT_FOUND = 'Upload not found';
 
@@ -26,8 +27,8 @@ export async function withdrawUpload(db: Database, blobStore: BlobStore, uploadI
     if (upload.is_intro && upload.file_id !== null) {
       throw conflictError('This intro upload wrote its answer sheets to a file, so it cannot be withdrawn.');
     }
-    const files = await tx.query<{ name: string; grading_complete: boolean; file_status: string | null }>(
-      `SELECT f.name, f.grading_complete, f.file_status FROM files f
+    const files = await tx.query<{ id: string; name: string; file_status: string | null }>(
+      `SELECT f.id, f.name, f.file_status FROM files f
        WHERE f.id IN (SELECT p.file_id FROM feedback fb JOIN pages p ON p.id = fb.page_id WHERE fb.upload_id = $1)
        ORDER BY f.name FOR UPDATE`,
       [uploadId],
@@ -36,9 +37,6 @@ export async function withdrawUpload(db: Database, blobStore: BlobStore, uploadI
       if (file.file_status === 'archived') throw conflictError(`This upload cannot be withdrawn: the file "${file.name}" is archived.`);
       if (file.file_status === 'downloaded') {
         throw conflictError(`This upload cannot be withdrawn: the return file of "${file.name}" was downloaded.`);
-      }
-      if (file.grading_complete) {
-        throw conflictError(`This upload cannot be withdrawn: "${file.name}" is fully graded and its return file is made from these scans.`);
       }
     }
     const sheets = await tx.query<{ id: string }>(
@@ -59,6 +57,7 @@ export async function withdrawUpload(db: Database, blobStore: BlobStore, uploadI
     await tx.query('DELETE FROM job_leases WHERE job = $1 AND target_id = $2', [JOB.processGradedUpload, uploadId]);
     await tx.query('DELETE FROM job_progress WHERE group_name = $1 AND run_id = $2', [JOB.processGradedUpload, uploadId]);
     await refreshGrading(tx, sheets.map((sheet) => sheet.id));
+    await reopenGrading(tx, files.map((file) => file.id));
     return [upload.blob_key, ...images.map((row) => row.key)];
   });
   for (const key of new Set(keys)) await discardIfUnreferenced(db, blobStore, key);

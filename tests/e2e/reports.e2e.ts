@@ -39,6 +39,12 @@ async function rightEdge(page: Page, selector: ReturnType<Page['locator']>): Pro
   return box!.x + box!.width;
 }
 
+/** Waits for the open dropdown panel to finish fading in: axe reads a half-faded panel's text as too pale. */
+async function panelSettled(page: Page): Promise<void> {
+  const panel = page.locator('.p-dropdown-panel');
+  await expect.poll(() => panel.evaluate((element) => getComputedStyle(element).opacity === '1' && !element.classList.contains('p-connected-overlay-enter-active'))).toBe(true);
+}
+
 async function demoFile(name: string): Promise<string> {
   const files = await getJson<{ items: { id: string; name: string }[] }>(admin, `/api/files?query_name=${encodeURIComponent(name)}`);
   const file = files.items.find((item) => item.name === name);
@@ -118,6 +124,28 @@ describe("the coordinator's side", () => {
   });
 });
 
+describe('after Send', () => {
+  it('lists no Action Items on a sent file, and Withdraw says what it does to a completed file', async () => {
+    // Nairobi batch 2 is at Return, Accra batch 1 archived: their responses are fixed.
+    for (const name of ['Nairobi batch 2', 'Accra batch 1']) {
+      await admin.goto(`/file/${await demoFile(name)}`);
+      const card = admin.getByRole('region', { name: 'Action Items' });
+      await expect.poll(() => card.innerText()).toContain('No action items');
+    }
+    await snap(admin, 'reports-12-archived-file-action-items');
+    await coordinator.goto('/files/uploads');
+    const table = coordinator.getByRole('table', { name: 'Uploads' });
+    await expect.poll(() => table.locator('tbody tr').count()).toBeGreaterThanOrEqual(3);
+    await table.getByRole('button', { name: /^Withdraw / }).first().click();
+    const dialog = coordinator.getByRole('alertdialog').or(coordinator.getByRole('dialog'));
+    await expect.poll(() => dialog.innerText()).toContain('a file it completed goes back to Grading');
+    await snap(coordinator, 'reports-13-withdraw-confirm');
+    await expectAccessible(coordinator, 'withdraw confirm');
+    await dialog.getByRole('button', { name: 'Cancel' }).click();
+    await expect.poll(() => dialog.count()).toBe(0);
+  });
+});
+
 describe('upload reports for an admin', () => {
   it("leads from the admin home and the Files screen to every upload, a service center's file with its report", async () => {
     await admin.goto('/files');
@@ -183,6 +211,7 @@ describe('a response with an ignored page, every picker and dialog open', () => 
     // The grouped Course dropdown, open.
     await admin.getByRole('region', { name: 'Details' }).locator('.p-dropdown').first().click();
     await expect.poll(() => admin.locator('.p-dropdown-panel').isVisible()).toBe(true);
+    await panelSettled(admin);
     await expectAccessible(admin, 'response with the Course dropdown open');
     await admin.keyboard.press('Escape');
 
@@ -207,6 +236,8 @@ describe('a response with an ignored page, every picker and dialog open', () => 
     const templatePicker = first.locator('.p-dropdown').first();
     if ((await templatePicker.count()) > 0) {
       await templatePicker.click();
+      await panelSettled(admin);
+      await snap(admin, 'reports-09a-page-template-picker-open');
       await expectAccessible(admin, 'response with a page template picker open');
       await admin.keyboard.press('Escape');
       // Gone, not fading out: a panel half faded fails the contrast check for what it no longer shows.

@@ -6,6 +6,7 @@ import { describe, expect, it } from 'vitest';
 import type { SignedIn } from '../helpers/sign-in';
 import { usePipelineApp } from './pipeline-harness';
 import { admin, coordinator, insertAnswerSheet, insertCongregation, insertCourse, insertFile, insertStudent } from './support';
+import { SHEET_HAS_STUDENT } from '../../server/workflow/sheet-mends';
 
 const t = usePipelineApp({ jobs: { work: false } });
 
@@ -86,6 +87,15 @@ describe('Sheet mends in Review', () => {
     // Ama's lesson One is already in this file (sheet `other`, earlier in it): this one repeats it.
     expect(named.body).toMatchObject({ student: { id: w.ama.id, name: 'Ama' }, congregation: { id: w.congregation }, duplicate: true, duplicate_kept: false });
     expect((await call(me, 'GET', `/api/pages/${page}`)).body.mended).toMatchObject({ action: 'student_set' });
+
+    // A response with a student is never given another's: its pages would change hands silently.
+    for (const [sheet, student] of [[nameless, w.kofi.id], [w.other, w.kofi.id]] as const) {
+      const refused = await call(me, 'PATCH', `/api/answer-sheets/${sheet}`, { student });
+      expect(refused.status).toBe(409);
+      expect(refused.body.detail).toEqual({ error_type: 'CONFLICT', message: SHEET_HAS_STUDENT });
+    }
+    const owners = await w.db.query<{ id: string; student_id: string }>('SELECT id, student_id FROM answer_sheets WHERE id = ANY($1::uuid[])', [[nameless, w.other]]);
+    expect(owners.every((row) => row.student_id === w.ama.id)).toBe(true);
 
     await w.db.query('UPDATE files SET sent_at = now() WHERE id = $1', [w.fileId]);
     const refused = await call(me, 'PATCH', `/api/answer-sheets/${nameless}`, { student: w.kofi.id });

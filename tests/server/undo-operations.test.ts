@@ -276,17 +276,39 @@ describe('DELETE /api/uploads/{id} (withdraw a graded upload)', () => {
     expect(await t.testApp.blobStore.stat(scan)).toBeNull();
   });
 
-  it('refuses once the file it graded is fully graded, downloaded or archived, and while it is read', async () => {
+  it('takes a fully graded file not yet downloaded back to Grading: its return file is no longer offered', async () => {
     const me = await admin(t.app);
     const sent = await sentFile();
     const { upload } = await gradedUpload(sent);
-    await t.db.query('UPDATE files SET grading_complete = true WHERE id = $1', [sent.file]);
-    expectRefused(await call(t.app, me, 'DELETE', `/api/uploads/${upload}`), /"Sent batch" is fully graded/);
+    // Its return file was made (both pages graded); nobody downloaded it yet.
+    await t.db.query('INSERT INTO feedback (page_id, upload_id, front_blob_key) SELECT $1, upload_id, front_blob_key FROM feedback WHERE page_id = $2', [sent.pages[1], sent.pages[0]]);
+    await t.db.query(`UPDATE answer_sheets SET graded = true WHERE id = $1`, [sent.sheet]);
+    await t.db.query(`UPDATE file_congregations SET status = 'graded' WHERE file_id = $1`, [sent.file]);
+    await t.db.query(`UPDATE files SET grading_complete = true, return_prepped = true, return_requested_at = now() WHERE id = $1`, [sent.file]);
+    expect((await getJson<{ step: string }>(t.app, me, `/api/file/${sent.file}/steps`)).body.step).toBe('return');
+
+    expect((await call(t.app, me, 'DELETE', `/api/uploads/${upload}`)).status).toBe(204);
+    expect((await getJson<{ step: string; prepped: boolean }>(t.app, me, `/api/file/${sent.file}/steps`)).body).toMatchObject({ step: 'grading', prepped: false });
+    const file = await t.db.one<{ grading_complete: boolean; return_requested_at: Date | null }>('SELECT grading_complete, return_requested_at FROM files WHERE id = $1', [sent.file]);
+    expect(file).toEqual({ grading_complete: false, return_requested_at: null });
+    expect((await t.db.one<{ graded: boolean }>('SELECT graded FROM answer_sheets WHERE id = $1', [sent.sheet])).graded).toBe(false);
+    // Its packet was never printed and no scan of it is left.
+    expect((await t.db.one<{ status: string }>('SELECT status FROM file_congregations WHERE file_id = $1', [sent.file])).status).toBe('unprinted');
+    expectRefused(await call(t.app, me, 'GET', `/api/file/${sent.file}/graded_pdf`), 'The return file is not ready yet.');
+  });
+
+  it('refuses once the return file of a file it graded was downloaded or the file archived, and while it is read', async () => {
+    const me = await admin(t.app);
+    const sent = await sentFile();
+    const { upload } = await gradedUpload(sent);
+    await t.db.query(`UPDATE files SET grading_complete = true, file_status = 'downloaded' WHERE id = $1`, [sent.file]);
+    expectRefused(await call(t.app, me, 'DELETE', `/api/uploads/${upload}`), 'This upload cannot be withdrawn: the return file of "Sent batch" was downloaded.');
     await t.db.query(`UPDATE files SET file_status = 'archived' WHERE id = $1`, [sent.file]);
     expectRefused(await call(t.app, me, 'DELETE', `/api/uploads/${upload}`), 'This upload cannot be withdrawn: the file "Sent batch" is archived.');
     await t.db.query(`UPDATE graded_uploads SET process_status = 'pending' WHERE id = $1`, [upload]);
     expectRefused(await call(t.app, me, 'DELETE', `/api/uploads/${upload}`), /still being read/);
     expect(await count(t.db, 'SELECT count(*) FROM feedback')).toBe(1);
+    expect((await t.db.one<{ grading_complete: boolean }>('SELECT grading_complete FROM files WHERE id = $1', [sent.file])).grading_complete).toBe(true);
   });
 
   it('is an admin’s or its own coordinator’s, with the same refusals, and refuses unknown and malformed ids', async () => {
@@ -295,9 +317,9 @@ describe('DELETE /api/uploads/{id} (withdraw a graded upload)', () => {
     // Another congregation's coordinator is refused (403), unknown and malformed ids too.
     await expectGuarded((id) => `/api/uploads/${id}`, upload);
     const own = await coordinator(t.app, sent.congregation);
-    await t.db.query('UPDATE files SET grading_complete = true WHERE id = $1', [sent.file]);
-    expectRefused(await call(t.app, own, 'DELETE', `/api/uploads/${upload}`), /"Sent batch" is fully graded/);
-    await t.db.query('UPDATE files SET grading_complete = false WHERE id = $1', [sent.file]);
+    await t.db.query(`UPDATE files SET file_status = 'downloaded' WHERE id = $1`, [sent.file]);
+    expectRefused(await call(t.app, own, 'DELETE', `/api/uploads/${upload}`), /"Sent batch" was downloaded/);
+    await t.db.query(`UPDATE files SET file_status = 'grading' WHERE id = $1`, [sent.file]);
     expect((await call(t.app, own, 'DELETE', `/api/uploads/${upload}`)).status).toBe(204);
     expect(await count(t.db, 'SELECT count(*) FROM feedback')).toBe(0);
   });

@@ -222,6 +222,23 @@ describe('graded uploads', () => {
     expect(JSON.stringify(withdraw.json)).toMatch(/was downloaded/);
     await h.db.query('UPDATE files SET file_status = $2 WHERE id = $1', [fileId, status]);
   });
+
+  it('takes a withdrawn scan of a completed file not yet downloaded back to Grading, and makes the return file again', async () => {
+    const state = async () => h.db.one<{ grading_complete: boolean; return_prepped: boolean; return_requested_at: Date | null }>(
+      'SELECT grading_complete, return_prepped, return_requested_at FROM files WHERE id = $1',
+      [fileId],
+    );
+    await waitFor('the return file', async () => ((await state()).return_prepped ? true : null));
+    const current = (await feedbackOf(sheetOf.A.pageId))[0]!.upload_id;
+    expect((await api(h.app, coordinatorA, 'DELETE', `/api/uploads/${current}`)).status).toBe(204);
+    expect(await state()).toEqual({ grading_complete: false, return_prepped: false, return_requested_at: null });
+    expect((await api(h.app, admin, 'GET', `/api/file/${fileId}/steps`)).json).toMatchObject({ step: 'grading', prepped: false });
+    expect((await api(h.app, admin, 'GET', `/api/file/${fileId}/graded_pdf`)).status).toBe(409);
+    // A's pages scanned again: grading completes again and the return file is made from these scans.
+    await gradedUpload(coordinatorA, await scanGradedPackets(packetOf.A.pdf, { seed: 11, back: () => 'comment' }), 'Scanned again');
+    await waitFor('the return file made again', async () => ((await state()).return_prepped ? true : null));
+    expect((await api(h.app, admin, 'GET', `/api/file/${fileId}/steps`)).json).toMatchObject({ step: 'return', prepped: true });
+  });
 });
 
 describe('who sees which packet', () => {

@@ -205,6 +205,14 @@ describe('file detail', () => {
     expect(screen.queryByRole('button', { name: 'Delete File' })).toBeNull();
   });
 
+  it('lists no Action Items once the file was sent: its responses are fixed', async () => {
+    fileApi(fileRecord({ sent_at: '2024-03-03T10:00:00Z', file_status: 'downloaded' }), steps('return', { complete: 12, total: 12, prepped: true, downloaded: true }));
+    renderApp(`/file/${FILE_ID}`, { as: 'admin' });
+    const card = within(await screen.findByRole('region', { name: 'Action Items' }));
+    expect(await card.findByText('No action items')).toBeTruthy();
+    expect(card.queryByRole('list')).toBeNull();
+  });
+
   it('takes a sent file that is not printed back to the Send step, after asking', async () => {
     const { sent, state } = fileApi(fileRecord({ sent_at: '2024-03-03T10:00:00Z', file_status: 'grading' }), steps('grading', { total: 12 }));
     renderApp(`/file/${FILE_ID}`, { as: 'admin' });

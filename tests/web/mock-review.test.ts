@@ -15,6 +15,7 @@ import { getUpload } from '../../generated/hooks/uploads/uploads';
 import { contract } from '../../server/contract/contract';
 import { ApiError } from '../../src/lib/api-client';
 import { server, signInAs, useScenario } from '../../src/testing/mocks/server';
+import { SHEET_HAS_STUDENT } from '../../src/testing/mocks/world/sheet-mends';
 
 const ADMIN = 'admin@demo.local';
 const SENT = { error_type: 'SHEET_ALREADY_SENT', message: 'This file was sent to study helpers: its pages can no longer be changed or moved.' };
@@ -300,13 +301,24 @@ describe('mends, as the server makes them', () => {
     expect(await refusalOf(updateAnswerSheet(duplicate.id, { keep_duplicate: true, lesson: null }))).toEqual(invalid('keep_duplicate: send it alone'));
   });
 
-  it('student names a response\'s student (recorded as student_set); an unknown student is refused', async () => {
-    const file = await reviewFile(INTRO);
-    const [first, second] = await sheetsOf(file);
-    const named = await updateAnswerSheet(first!.id, { student: second!.student!.id });
-    expect(named.student).toMatchObject({ id: second!.student!.id, human_id: 100272 });
-    expect((await listAnswerSheetPages(first!.id)).every((page) => page.mended?.action === 'student_set' && page.mended.by === ADMIN)).toBe(true);
-    expect(await refusalOf(updateAnswerSheet(first!.id, { student: '00000000-0000-4000-8000-000000000000' }))).toEqual(invalid('student: no such student'));
+  it('student names the student of a response started by hand (student_set); never another student\'s response', async () => {
+    const file = await reviewFile(CODED);
+    const sheets = await sheetsOf(file);
+    // A response started by hand in a coded file has no student until a person names one.
+    const split = (await Promise.all(sheets.map(async (sheet) => ({ sheet, pages: (await listAnswerSheetPages(sheet.id)).filter((page) => !page.ignored) }))))
+      .find(({ sheet, pages }) => sheet.student !== null && pages.length > 1 && !pages[1]!.has_photo)!;
+    const started = (await updatePage(split.pages[1]!.id, { new_sheet: true })).answer_sheet!;
+    expect(started.student).toBeNull();
+    const other = sheets.find((sheet) => sheet.student !== null && sheet.student.id !== split.sheet.student!.id)!;
+    const named = await updateAnswerSheet(started.id, { student: split.sheet.student!.id });
+    expect(named.student).toMatchObject({ id: split.sheet.student!.id });
+    expect((await listAnswerSheetPages(started.id)).every((page) => page.mended?.action === 'student_set' && page.mended.by === ADMIN)).toBe(true);
+    // Its pages, and any other response's, never change students this way.
+    const conflict = { status: 409, body: { detail: { error_type: 'CONFLICT', message: SHEET_HAS_STUDENT } } };
+    expect(await refusalOf(updateAnswerSheet(started.id, { student: other.student!.id }))).toEqual(conflict);
+    expect(await refusalOf(updateAnswerSheet(other.id, { student: split.sheet.student!.id }))).toEqual(conflict);
+    expect((await getAnswerSheet(other.id)).student!.id).toBe(other.student!.id);
+    expect(await refusalOf(updateAnswerSheet(started.id, { student: '00000000-0000-4000-8000-000000000000' }))).toEqual(invalid('student: no such student'));
   });
 
   it('every mend is refused once the file is sent (409 SHEET_ALREADY_SENT)', async () => {

@@ -383,6 +383,20 @@ describe('a stateful world', () => {
     expect((await call('POST', '/api/baptism-request', { student_id: 1 })).status).toBe(404);
   });
 
+  it("names a student's latest lesson from sent files only, as the server (not one still in Review)", async () => {
+    const world = mockWorld.world();
+    const unsent = world.sheets.find((sheet) => sheet.studentId !== null && world.files.find((file) => file.id === sheet.fileId)!.sent_at === null);
+    expect(unsent, 'a student with a response in a file not sent').toBeDefined();
+    const sentUploads = world.sheets
+      .filter((sheet) => sheet.studentId === unsent!.studentId)
+      .map((sheet) => world.files.find((file) => file.id === sheet.fileId)!)
+      .filter((file) => file.sent_at !== null)
+      .map((file) => file.uploaded_at)
+      .sort();
+    const student = await get<{ latest_answer_sheet: { file: { uploaded_at: string } } | null }>(`/api/students/${unsent!.studentId}`);
+    expect(student.latest_answer_sheet?.file.uploaded_at ?? null).toBe(sentUploads.at(-1) ?? null);
+  });
+
   it('deletes what was made by mistake, and refuses (409) what is in use', async () => {
     const created = await call('POST', '/api/congregations', { wbs_code: 'VA 22301', display_name: 'Del Ray Church of Christ' });
     const { id } = created.body as { id: string };
@@ -400,6 +414,15 @@ describe('a stateful world', () => {
       expect((await get<Listed>(`/api/service-centers/${center.id}/recruiters`) as unknown as { id: string }[]).map((row) => row.id)).not.toContain(recruiter.id);
     }
     expect((await call('DELETE', `/api/service_centers/${center.id}`)).status).toBe(409);
+
+    // A recruiting point students or files name is refused, as a recruiter is (one rule for records in use).
+    const named = mockWorld.world().students.find((student) => student.recruitingPointId !== null)!;
+    const owner = mockWorld.world().serviceCenters.find((row) => row.recruitingPoints.some((point) => point.id === named.recruitingPointId))!;
+    const usedPoint = await call('DELETE', `/api/service_centers/${owner.id}/recruiting-points/${named.recruitingPointId}`);
+    expect(usedPoint).toMatchObject({ status: 409, body: { detail: { error_type: 'CONFLICT', message: expect.stringMatching(/^This recruiting point cannot be deleted: it is named by .*students?/) } } });
+    expect(owner.recruitingPoints.some((point) => point.id === named.recruitingPointId)).toBe(true);
+    const added = await call('POST', `/api/service_centers/${owner.id}/recruiting-points`, { name: 'Market stall', location: 'Kumasi' });
+    expect((await call('DELETE', `/api/service_centers/${owner.id}/recruiting-points/${(added.body as { id: string }).id}`)).status).toBe(204);
 
     const world = mockWorld.world();
     const request = world.baptismRequests.find((row) => row.status === 'pending')!;

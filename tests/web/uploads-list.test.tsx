@@ -119,13 +119,15 @@ describe('uploads list', () => {
           : new HttpResponse(null, { status: 204 });
       }),
     );
-    renderApp('/files/uploads/', { as: 'admin' });
+    const { queryClient } = renderApp('/files/uploads/', { as: 'admin' });
+    // A file's steps read before: withdrawing changes its grading, so they are read again.
+    queryClient.setQueryData(['/api/file/f1/steps'], { step: 'return' });
     fireEvent.click(await screen.findByRole('button', { name: 'Withdraw graded-packet-march.pdf' }));
     let dialog = await screen.findByRole('dialog', { name: 'Withdraw Upload' });
     // The question names the upload and says what withdrawing does (issue 31).
     expect(
       within(dialog).getByText(
-        'Withdraw the upload “graded-packet-march.pdf”? The pages it graded count as not graded again, and its report and scans are deleted. This action cannot be undone.',
+        'Withdraw the upload “graded-packet-march.pdf”? The pages it graded count as not graded again (a file it completed goes back to Grading, and its return file is made again once all is graded), and its report and scans are deleted. This action cannot be undone.',
       ),
     ).toBeTruthy();
     fireEvent.click(within(dialog).getByRole('button', { name: 'Withdraw' }));
@@ -136,5 +138,6 @@ describe('uploads list', () => {
     fireEvent.click(within(dialog).getByRole('button', { name: 'Withdraw' }));
     expect(await screen.findByText('Upload graded-packet-march.pdf withdrawn.')).toBeTruthy();
     expect(withdrawn).toEqual([upload.id, upload.id]);
+    await waitFor(() => expect(queryClient.getQueryState(['/api/file/f1/steps'])?.isInvalidated).toBe(true));
   });
 });

@@ -28,7 +28,7 @@ export interface AnswerSheetPatch {
   lesson?: AnswerSheetPatchLesson;
   /** Join this sheet to the sheet before it in the file (its pages move there, this sheet goes, and an intro student left with nothing goes too). Before the file is sent only (409 SHEET_ALREADY_SENT after). */
   join_previous?: true;
-  /** Student id: names the sheet's student (a sheet started by hand in Review has none). The sheet takes the student's congregation when it has none, and is checked again for being a duplicate. A Review mend: before the file is sent only (409 SHEET_ALREADY_SENT after), recorded on the sheet's pages (student_set). */
+  /** Student id: names the sheet's student (a sheet started by hand in Review has none). The sheet takes the student's congregation when it has none, and is checked again for being a duplicate. A Review mend: before the file is sent only (409 SHEET_ALREADY_SENT after), recorded on the sheet's pages (student_set). Refused (409 CONFLICT) for a sheet that has another student: its pages never change students this way (move a page, or type its code). */
   student?: Uuid;
   /** Keep this duplicate sheet (its student's lesson was already received): it stops holding the file in Review and is sent like any other. The other choice is to ignore its pages. Sent alone; before the file is sent only (409 SHEET_ALREADY_SENT after); recorded on the sheet's pages (duplicate_kept). */
   keep_duplicate?: true;

@@ -265,7 +265,7 @@ export function useGetUpload<TData = Awaited<ReturnType<typeof getUpload>>, TErr
 
 
 /**
- * The scans the upload matched are removed, so their pages (and sheets) count as not graded again, and the upload with its report is deleted. Refused (409, nothing changed) while the upload is still being read, for an intro upload whose answer sheets were written to a file, and when a file it graded is fully graded (its return file is made from the scans), downloaded or archived. A coordinator withdraws its own congregation's uploads only (403 for another's).
+ * The scans the upload matched are removed, so their pages (and sheets) count as not graded again, and the upload with its report is deleted. Refused (409, nothing changed) while the upload is still being read, for an intro upload whose answer sheets were written to a file, and once the return file of a file it graded was downloaded or the file archived (the rule graded scans follow: from then on that file's grading is closed). Withdrawn from a fully graded file before that, the file is back at Grading and its return file is made again once every sheet is graded. A coordinator withdraws its own congregation's uploads only (403 for another's).
  * @summary Withdraw a graded upload; the pages it graded are ungraded again
  */
 export const getWithdrawUploadUrl = (id: string,) => {

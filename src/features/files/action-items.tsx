@@ -1,9 +1,10 @@
 // The warnings of a file (GET /api/file/{id}/stats), each a link to the file's responses
 // (spec §2 "Action Items", §4 "Review: warnings link to the responses"). Pages flagged in Review
-// are counted by reason and link to the responses that have them; blank backs are told, not warned,
-// and once Review is over only what still needs a person is listed.
+// are counted by reason and link to the responses that have them; blank backs are told, not warned;
+// once Review is over only what still needs a person before Send is listed, and once the file was
+// sent nothing is (its responses are fixed: no one can act on a warning any more).
 import { Link } from 'react-router-dom';
-import type { FileStats, ReviewReason } from '../../../generated/hooks/model';
+import type { FileStats, ReviewReason, WorkflowStep } from '../../../generated/hooks/model';
 import { paths } from '../../config/paths';
 import { REVIEW_REASON_LABEL, REVIEW_REASONS } from '../../components/page-item/review-reasons';
 
@@ -36,13 +37,24 @@ const SHEET_WARNINGS: readonly { key: CountKey; one: string; many: string }[] = 
   },
 ];
 
+/** Where the file stands for its Action Items: in Review, past it but not sent, or sent (and on). */
+export type ActionPhase = 'review' | 'after_review' | 'sent';
+
+/** The phase of a file at a workflow step (`loaded`: the step is known yet; `archived`: the file is). */
+export function actionPhaseOf(loaded: boolean, archived: boolean, step: WorkflowStep): ActionPhase {
+  if (!loaded) return 'review';
+  if (archived || step === 'grading' || step === 'return') return 'sent';
+  return step === 'assign' || step === 'send' ? 'after_review' : 'review';
+}
+
 /**
  * One item per warning with a count above zero, in the order a reviewer deals with them. Once
- * Review is over (`afterReview`) its decisions are made: duplicates, blank backs and ignored pages
- * are no longer listed.
+ * Review is over its decisions are made: duplicates, blank backs and ignored pages are no longer
+ * listed. Once the file was sent its responses are fixed, so nothing is.
  */
-export function actionItems(stats: FileStats, afterReview = false): ActionItem[] {
-  if (afterReview) return reviewItems(stats).filter((item) => item.severity === 'warning' && item.reason !== 'duplicate_sheet');
+export function actionItems(stats: FileStats, phase: ActionPhase = 'review'): ActionItem[] {
+  if (phase === 'sent') return [];
+  if (phase === 'after_review') return reviewItems(stats).filter((item) => item.severity === 'warning' && item.reason !== 'duplicate_sheet');
   return reviewItems(stats);
 }
 
@@ -96,15 +108,15 @@ export function ActionItemLinks({
   fileId,
   stats,
   label,
-  afterReview = false,
+  phase = 'review',
 }: {
   fileId: string;
   stats: FileStats | undefined;
   label: string;
-  afterReview?: boolean;
+  phase?: ActionPhase;
 }) {
   if (!stats) return null;
-  const items = actionItems(stats, afterReview);
+  const items = actionItems(stats, phase);
   if (items.length === 0) return <p className="action-items-none">{NO_ACTION_ITEMS}</p>;
   return (
     <ul className="action-items" aria-label={label}>

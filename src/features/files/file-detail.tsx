@@ -19,7 +19,7 @@ import { routes } from '../../config/paths';
 import { ApiError } from '../../lib/api-client';
 import { isRefused, notAvailable } from '../../lib/refusal';
 import { isScanningAdmin, useCurrentUser } from '../../lib/auth';
-import { ActionItemLinks } from './action-items';
+import { ActionItemLinks, actionPhaseOf } from './action-items';
 import { BackToFiles } from './back-to-files';
 import { DeleteFileDialog } from './delete-file-dialog';
 import { invalidateFile } from '../../lib/file-cache';
@@ -63,7 +63,7 @@ function FileDetailContent({ fileId, file }: { fileId: string; file: File }) {
 
   const loaded = !snapshot.matches('loading') && !snapshot.matches('loadFailed');
   const deletable = admin && loaded && !snapshot.matches('archived') && canDeleteFile(snapshot.context.currentStep);
-  const afterReview = loaded && (snapshot.matches('archived') || !['robot', 'review'].includes(snapshot.context.currentStep));
+  const actionPhase = actionPhaseOf(loaded, snapshot.matches('archived'), snapshot.context.currentStep);
   const takeBack = admin && loaded && snapshot.context.currentStep === 'grading' && !file.printed;
 
   return (
@@ -84,7 +84,7 @@ function FileDetailContent({ fileId, file }: { fileId: string; file: File }) {
           <section className="file-card" aria-labelledby="action-items-title">
             <h2 id="action-items-title">Action Items</h2>
             {file.process_status === 'success' ? (
-              <ActionItemLinks fileId={fileId} stats={stats.data} label="Action Items" afterReview={afterReview} />
+              <ActionItemLinks fileId={fileId} stats={stats.data} label="Action Items" phase={actionPhase} />
             ) : (
               <p className="action-items-none">No action items</p>
             )}

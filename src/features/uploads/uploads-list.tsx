@@ -3,7 +3,8 @@
 // congregation when the address has groupId (the filter panel's picker); columns Name and Create
 // Time, both sortable, Kind and Pages (matched / not matched, from each upload's report); sort
 // and page live in the address. A graded upload sent by mistake may be withdrawn: the pages it
-// graded are ungraded again (the server refuses once a file it graded is complete, and says why).
+// graded are ungraded again, and a file it completed goes back to Grading (the server refuses once
+// a file it graded was downloaded or archived, and says why).
 import { useQueryClient } from '@tanstack/react-query';
 import { Link } from 'react-router-dom';
 import { withdrawQuestion } from './withdraw-question';
@@ -18,6 +19,7 @@ import { CongregationPicker } from '../../components/pickers/congregation-picker
 import { PageHeader } from '../../components/ui/page-header';
 import { paths, routes } from '../../config/paths';
 import { isScanningAdmin, useCurrentUser } from '../../lib/auth';
+import { invalidateAnswerSheetsAndFiles } from '../../lib/file-cache';
 import { formatDateTime } from '../../lib/format';
 import { countsText, kindLabel } from './upload-report';
 
@@ -61,7 +63,11 @@ export default function UploadsList() {
             name={u.name}
             question={withdrawQuestion(u.name)}
             run={() => withdraw.mutateAsync({ id: u.id })}
-            onDone={() => void queryClient.invalidateQueries({ queryKey: getListUploadsQueryKey() })}
+            onDone={() => {
+              void queryClient.invalidateQueries({ queryKey: getListUploadsQueryKey() });
+              // Its files' grading changed (graded counts, a file back at Grading).
+              void invalidateAnswerSheetsAndFiles(queryClient);
+            }}
           />
         ),
     },

@@ -1,7 +1,7 @@
 // Small pure pieces of the files screens: action items, cache invalidation, the packet.
 import { describe, expect, it } from 'vitest';
 import { QueryClient } from '@tanstack/react-query';
-import { actionItems } from '../action-items';
+import { actionItems, actionPhaseOf } from '../action-items';
 import { invalidateAnswerSheetsAndFiles, invalidateFile, isFileQuery } from '../../../lib/file-cache';
 import { packetsFor } from '../print-packet-button';
 import { reviewEndText } from '../../../components/review-complete/review-complete';
@@ -49,7 +49,32 @@ describe('actionItems', () => {
       ['1 response without a congregation', 'warning'],
       ['1 ignored page', 'info'],
     ]);
-    expect(actionItems(reviewed, true).map((item) => item.text)).toEqual(['1 response without a congregation']);
+    expect(actionItems(reviewed, 'after_review').map((item) => item.text)).toEqual(['1 response without a congregation']);
+  });
+
+  it('lists nothing once the file was sent: its responses are fixed, nobody can act on a warning', () => {
+    const sent = { ...stats, ignored: 5, duplicates: 2, missing_student: 1, reasons: { ...noReasons, blank_back: 4, no_sheet: 1 } };
+    const repeated = { ...sent, repeat_of: { file_id: 'f0', name: 'March batch', pages: 8 } };
+    expect(actionItems(repeated, 'sent')).toEqual([]);
+    // Before Send a response without a student can still be named, and a repeated batch still held back.
+    expect(actionItems(repeated, 'after_review').map((item) => item.text)).toEqual([
+      'Already uploaded: 8 pages of this file are in “March batch”',
+      '1 page: No sheet found in the photo',
+      '1 response without a student',
+    ]);
+  });
+});
+
+describe('actionPhaseOf', () => {
+  it('is Review until the step is known, after it at Assign and Send, sent from Grading on and when archived', () => {
+    expect(actionPhaseOf(false, false, 'grading')).toBe('review');
+    expect(actionPhaseOf(true, false, 'robot')).toBe('review');
+    expect(actionPhaseOf(true, false, 'review')).toBe('review');
+    expect(actionPhaseOf(true, false, 'assign')).toBe('after_review');
+    expect(actionPhaseOf(true, false, 'send')).toBe('after_review');
+    expect(actionPhaseOf(true, false, 'grading')).toBe('sent');
+    expect(actionPhaseOf(true, false, 'return')).toBe('sent');
+    expect(actionPhaseOf(true, true, 'return')).toBe('sent');
   });
 });
 

@@ -162,8 +162,19 @@ export function peopleHandlers(access: WorldAccess, replaceWorld: (world: World)
       return json<S['RecruitingPoint']>(point);
     }),
     http.delete('*/api/service_centers/:id/recruiting-points/:pointId', ({ params }) => {
+      if (viewer() !== null) return forbidden();
       const center = centerOf(params.id as string);
       if (!center?.recruitingPoints.some((row) => row.id === params.pointId)) return notFound('Recruiting point not found');
+      // As for recruiters (and on the server): files and students that name it would silently lose it.
+      const refused = inUse(
+        'recruiting point',
+        uses([
+          [world().files.filter((file) => file.recruitingPointId === params.pointId).length, 'file', 'files'],
+          [world().students.filter((student) => student.recruitingPointId === params.pointId).length, 'student', 'students'],
+        ]),
+        'is named by',
+      );
+      if (refused) return refused;
       center.recruitingPoints = center.recruitingPoints.filter((row) => row.id !== params.pointId);
       tick(world());
       return new Response(null, { status: 204 });

@@ -13,7 +13,7 @@ type S = components['schemas'];
 /** A mend the server would refuse: its status, error type and message. */
 export interface MendRefusal {
   status: 400 | 409;
-  errorType: 'VALIDATION_ERROR' | 'SHEET_ALREADY_SENT';
+  errorType: 'VALIDATION_ERROR' | 'SHEET_ALREADY_SENT' | 'CONFLICT';
   message: string;
 }
 

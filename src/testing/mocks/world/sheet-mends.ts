@@ -17,8 +17,12 @@ export function keepDuplicate(world: World, sheet: SheetRow, by: string): MendRe
   return null;
 }
 
+/** As the server says it (server/workflow/sheet-mends.ts). */
+export const SHEET_HAS_STUDENT =
+  'This response already has a student. To give a page to another student, move it to their response or type the code printed beside its QR code.';
+
 /**
- * Names a sheet's student (a sheet started by hand has none): the sheet takes the student's
+ * Names a sheet's student (a sheet started by hand has none; one with another student is refused): the sheet takes the student's
  * congregation when it has none, the student the sheet's when they have none, and the sheet is
  * a duplicate again only if it repeats a lesson of theirs (nobody has kept it yet).
  */
@@ -27,6 +31,8 @@ export function setSheetStudent(world: World, sheet: SheetRow, studentId: string
   if (sent) return sent;
   const student = world.students.find((row) => row.id === studentId);
   if (!student) return invalidMend('student: no such student');
+  // Never another student's: the sheet's pages would change hands with nothing on paper saying so.
+  if (sheet.studentId !== null && sheet.studentId !== student.id) return { status: 409, errorType: 'CONFLICT', message: SHEET_HAS_STUDENT };
   sheet.studentId = student.id;
   sheet.assignedGroup ??= student.congregationId;
   sheet.duplicateKept = false;

@@ -194,6 +194,8 @@ export function studentView(world: World, student: StudentRow): S['Student'] {
   const latest = world.sheets
     .filter((sheet) => sheet.studentId === student.id)
     .map((sheet) => ({ sheet, file: byId(world.files, sheet.fileId) as FileRow }))
+    // As on the server: a lesson still in Review (or not yet sent) is not the student's latest.
+    .filter(({ file }) => file.sent_at !== null)
     .sort((a, b) => b.file.uploaded_at.localeCompare(a.file.uploaded_at))[0];
   const named = (row: { id: string; name: string } | undefined) => (row ? { id: row.id, name: row.name } : null);
   const latestCenter = latest ? byId(world.serviceCenters, latest.file.serviceCenterId) : undefined;
