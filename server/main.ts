@@ -6,12 +6,13 @@ import { fileURLToPath } from 'node:url';
 import type { FastifyInstance } from 'fastify';
 import { buildApp, type AppPlugin } from './app.js';
 import { apiPlugins } from './routes/index.js';
-import { FolderBlobStore, sweepTempFilesPeriodically } from './blob-store.js';
+import { sweepTempFilesPeriodically } from './blob-store.js';
 import { ConfigError, loadConfig, type Config } from './config.js';
 import { migrate } from './db/migrate.js';
 import { openDatabase } from './db/open-database.js';
 import { DataDirInUseError } from './db/pglite.js';
 import { createLogger } from './logger.js';
+import { blobStoreDescription, openBlobStore } from './open-blob-store.js';
 import { loadReferenceData } from './seed/countries.js';
 import { DEMO_ACCOUNTS, DEMO_PASSWORD, demoDataSeeded, seedDemoData } from './seed/demo.js';
 
@@ -40,7 +41,7 @@ export async function start(options: StartOptions = {}) {
   const demo = demoMode ? await seedDemoData(db) : { seeded: false };
   if (demo.seeded) logger.info('demo data created');
 
-  const blobStore = new FolderBlobStore({ root: path.join(config.dataDir, 'blobs') });
+  const blobStore = await openBlobStore(config);
   await blobStore.removeStaleTempFiles();
   const stopTempSweep = sweepTempFilesPeriodically(blobStore, (error) => logger.warn({ err: error }, 'temporary files sweep failed'));
 
@@ -50,6 +51,7 @@ export async function start(options: StartOptions = {}) {
 
   const lines = [`Bible Study Portal is running at ${config.publicUrl}`];
   lines.push(`  database: ${db.kind === 'pglite' ? `PGlite in ${path.join(config.dataDir, 'pglite')}` : 'PostgreSQL'}`);
+  lines.push(`  files:    ${blobStoreDescription(config)}`);
   lines.push(`  sign-in:  ${config.oidc ? config.oidc.issuer : `embedded provider at ${config.publicUrl}/oidc`}`);
   const present = await db.query<{ email: string }>(
     'SELECT email FROM users WHERE email = ANY($1::text[]) AND password_hash IS NOT NULL ORDER BY email',
