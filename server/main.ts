@@ -13,6 +13,7 @@ import { openDatabase } from './db/open-database.js';
 import { DataDirInUseError } from './db/pglite.js';
 import { createLogger } from './logger.js';
 import { blobStoreDescription, openBlobStore } from './open-blob-store.js';
+import { removeCopiesOfEndedProcesses } from './workflow/local-copy.js';
 import { loadReferenceData } from './seed/countries.js';
 import { DEMO_ACCOUNTS, DEMO_PASSWORD, demoDataSeeded, seedDemoData } from './seed/demo.js';
 
@@ -43,6 +44,8 @@ export async function start(options: StartOptions = {}) {
 
   const blobStore = await openBlobStore(config);
   await blobStore.removeStaleTempFiles();
+  // Copies of stored scans a killed process left in this machine's temporary space.
+  await removeCopiesOfEndedProcesses();
   const stopTempSweep = sweepTempFilesPeriodically(blobStore, (error) => logger.warn({ err: error }, 'temporary files sweep failed'));
 
   const app = await buildApp({ config, db, blobStore, plugins: options.plugins ?? [] });

@@ -10,6 +10,7 @@ import { migrate } from '../db/migrate';
 import { openDatabase } from '../db/open-database';
 import { createLogger } from '../logger';
 import { openBlobStore } from '../open-blob-store';
+import { removeCopiesOfEndedProcesses } from '../workflow/local-copy';
 import { jobDefinitions } from './definitions';
 import { JobQueue } from './queue';
 
@@ -24,6 +25,8 @@ export async function startWorker(env: Record<string, string | undefined> = proc
   const db = await openDatabase(config, logger);
   await migrate(db);
   const blobStore = await openBlobStore(config);
+  // Copies of stored scans a killed worker left in this machine's temporary space.
+  await removeCopiesOfEndedProcesses();
   const queue = new JobQueue({ db, blobStore, config, logger, definitions: jobDefinitions, autoWork: true });
   await queue.start();
   logger.info({ worker: queue.workerId, jobs: jobDefinitions.map((definition) => definition.name) }, 'job worker started');

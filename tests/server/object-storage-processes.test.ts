@@ -29,6 +29,8 @@ let storage: TestObjectStorage;
 let db: Database;
 let schema: string;
 let made: MadeScan;
+/** The workers' machine's temporary space, where they copy scans for mupdf. */
+let workerTemp: string;
 const dataDirs: string[] = [];
 const servers: PipelineApp[] = [];
 const children: ChildProcess[] = [];
@@ -55,6 +57,7 @@ async function startWorker(): Promise<ChildProcess> {
       DATABASE_URL: databaseUrl,
       PGOPTIONS: `-c search_path=${schema},public`,
       DATA_DIR: await ownDataDir(),
+      TMPDIR: workerTemp,
       LOG_LEVEL: 'warn',
       DEMO_DATA: 'false',
     },
@@ -80,6 +83,11 @@ async function filesUnder(dir: string): Promise<string[]> {
   return entries.filter((entry) => entry.isFile()).map((entry) => path.relative(dir, path.join(entry.parentPath, entry.name)));
 }
 
+/** Local copies of stored scans (tsx keeps its own cache there too). */
+async function copiesIn(dir: string): Promise<string[]> {
+  return (await readdir(dir)).filter((name) => name.startsWith('portal-copy-'));
+}
+
 describe.skipIf(databaseUrl === undefined)('servers and workers sharing only PostgreSQL and object storage', () => {
   beforeAll(async () => {
     storage = await startS3rver();
@@ -89,6 +97,8 @@ describe.skipIf(databaseUrl === undefined)('servers and workers sharing only Pos
       process.env[name] = value;
     }
     made = await makeScan({ pages: PAGES, seed: 37 });
+    workerTemp = await mkdtemp(path.join(tmpdir(), 'portal-worker-temp-'));
+    dataDirs.push(workerTemp);
     db = await createTestDb();
     schema = (await db.one<{ schema: string }>('SELECT current_schema() AS schema')).schema;
     for (let i = 0; i < 2; i += 1) {
@@ -128,11 +138,15 @@ describe.skipIf(databaseUrl === undefined)('servers and workers sharing only Pos
     const stored = await pagesOf();
     expect(stored).toBeGreaterThanOrEqual(before);
     expect(stored).toBeLessThan(PAGES);
+    // The killed worker's copy of the scan stays in its machine's temporary space…
+    expect(await copiesIn(workerTemp)).toEqual([expect.stringMatching(new RegExp(`^portal-copy-${first.pid}-`))]);
 
     // The dead worker's lease runs out; a worker on another "machine" (its own DATA_DIR) goes on.
     await db.query(`UPDATE job_leases SET lease_until = now() - interval '1 second' WHERE job = 'process_service_center_upload' AND target_id = $1`, [fileId]);
     const second = await startWorker();
     expect(await waitForProcessing(db, fileId, 150_000)).toBe('success');
+    // …until the next worker there starts; its own copy goes when the file is done.
+    expect(await copiesIn(workerTemp)).toEqual([]);
     const pages = await db.query<{ id: string; page_number: number; image_blob_key: string | null; answer_sheet_id: string | null }>(
       'SELECT id, page_number, image_blob_key, answer_sheet_id FROM pages WHERE file_id = $1 ORDER BY page_number',
       [fileId],
@@ -170,7 +184,7 @@ describe.skipIf(databaseUrl === undefined)('servers and workers sharing only Pos
     );
     const file = await db.one<{ blob_key: string }>('SELECT blob_key FROM files WHERE id = $1', [fileId]);
     expect(objects).toEqual(expect.arrayContaining([file.blob_key, ...pages.flatMap((row) => (row.image_blob_key === null ? [] : [row.image_blob_key]))]));
-    for (const dir of dataDirs) expect(await filesUnder(dir)).toEqual([]);
+    for (const dir of dataDirs.filter((dir) => dir !== workerTemp)) expect(await filesUnder(dir)).toEqual([]);
 
     second.kill('SIGTERM');
     expect(await new Promise<number | null>((resolve) => second.once('exit', resolve))).toBe(0);
