@@ -3,18 +3,13 @@
 import path from 'node:path';
 import { HeadBucketCommand, S3Client, type S3ClientConfig } from '@aws-sdk/client-s3';
 import { FolderBlobStore, type SweptBlobStore } from './blob-store';
-import { ConfigError, type Config } from './config';
+import { ConfigError, type Config, type ObjectStorageSettings } from './config';
 import { S3BlobStore } from './s3-blob-store';
 
 export async function openBlobStore(config: Pick<Config, 'dataDir' | 'objectStorage'>): Promise<SweptBlobStore> {
   const settings = config.objectStorage;
   if (settings === undefined) return new FolderBlobStore({ root: path.join(config.dataDir, 'blobs') });
-  const client = new S3Client({
-    ...blobStoreClientSettings(),
-    region: settings.region,
-    // Other S3-compatible services (MinIO, Garage, Ceph) serve buckets by path, not by host name.
-    ...(settings.endpoint === undefined ? {} : { endpoint: settings.endpoint, forcePathStyle: true }),
-  });
+  const client = new S3Client(s3ClientSettings(settings));
   // A wrong bucket, endpoint or key shows at start, not at the first upload.
   try {
     await client.send(new HeadBucketCommand({ Bucket: settings.bucket }));
@@ -32,6 +27,16 @@ export async function openBlobStore(config: Pick<Config, 'dataDir' | 'objectStor
  */
 export function blobStoreClientSettings(): S3ClientConfig {
   return { responseChecksumValidation: 'WHEN_REQUIRED' };
+}
+
+/** The S3 client settings for the configured object storage (credentials: the SDK's usual sources). */
+export function s3ClientSettings(settings: ObjectStorageSettings): S3ClientConfig {
+  return {
+    ...blobStoreClientSettings(),
+    region: settings.region,
+    // Other S3-compatible services (MinIO, Garage, Ceph) serve buckets by path, not by host name.
+    ...(settings.endpoint === undefined ? {} : { endpoint: settings.endpoint, forcePathStyle: true }),
+  };
 }
 
 /** Where stored files are, for the start-up lines. */
