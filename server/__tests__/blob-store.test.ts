@@ -19,6 +19,8 @@ import {
 } from '@aws-sdk/client-s3';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { BlobTooLargeError, FolderBlobStore, InvalidBlobKeyError, type SweptBlobStore } from '../blob-store.js';
+import { loadConfig } from '../config.js';
+import { openBlobStore } from '../open-blob-store.js';
 import { S3BlobStore } from '../s3-blob-store.js';
 import {
   motoServerInstalled,
@@ -335,5 +337,36 @@ describe('FolderBlobStore only', () => {
     source.push(null);
     const info = await writing;
     expect(await text(store.createReadStream(info.key))).toBe('first chunk');
+  });
+});
+
+describe('opening the configured store', () => {
+  let storage: TestObjectStorage;
+  const saved: Record<string, string | undefined> = {};
+  beforeAll(async () => {
+    storage = await startS3rver();
+    for (const [name, value] of Object.entries(storage.env)) {
+      saved[name] = process.env[name];
+      process.env[name] = value;
+    }
+  });
+  afterAll(async () => {
+    await storage.stop();
+    for (const [name, value] of Object.entries(saved)) {
+      if (value === undefined) delete process.env[name];
+      else process.env[name] = value;
+    }
+  });
+
+  it('opens object storage when BLOB_STORE names a bucket, and refuses to start on a missing one', async () => {
+    const config = (store: string) => loadConfig({ ...storage.env, BLOB_STORE: store, DATA_DIR: tmpdir() });
+    const store = await openBlobStore(config(`s3://${TEST_BUCKET}/opened`));
+    expect(store).toBeInstanceOf(S3BlobStore);
+    const info = await store.put(Buffer.from('through the configuration'));
+    expect(await text(store.createReadStream(info.key))).toBe('through the configuration');
+    await expect(openBlobStore(config('s3://no-such-bucket/files'))).rejects.toThrow(
+      `BLOB_STORE: bucket "no-such-bucket" at ${storage.endpoint} cannot be used (no such bucket)`,
+    );
+    expect(await openBlobStore(loadConfig({ DATA_DIR: tmpdir() }))).toBeInstanceOf(FolderBlobStore);
   });
 });
