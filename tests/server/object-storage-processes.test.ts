@@ -1,7 +1,8 @@
 // Several machines: two servers (jobs off) and job worker processes that share nothing but
 // PostgreSQL and object storage (BLOB_STORE=s3://…), each with its own empty DATA_DIR. A scan
 // uploaded to one server is read by a worker and served by the other; a worker killed mid-file
-// hands it to another worker with no page lost or doubled; no DATA_DIR receives a stored file.
+// hands it to another worker with no page lost or doubled, its progress followed on the other
+// server; no DATA_DIR receives a stored file.
 // Runs only with DATABASE_URL (PGlite allows one process).
 import { spawn, type ChildProcess } from 'node:child_process';
 import { createHash } from 'node:crypto';
@@ -18,7 +19,7 @@ import { signIn } from '../helpers/sign-in';
 import { createTestDb } from '../helpers/test-db';
 import { startS3rver, TEST_BUCKET, type TestObjectStorage } from '../helpers/test-object-storage';
 import { createPipelineApp, dropJobSchema, type PipelineApp } from './pipeline-harness';
-import { expectedSplit, seedScanWorld, upload, waitForProcessing } from './pipeline-world';
+import { expectedSplit, seedScanWorld, sseMessages, upload, waitForProcessing } from './pipeline-world';
 
 const databaseUrl = process.env.DATABASE_URL;
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
@@ -144,7 +145,15 @@ describe.skipIf(databaseUrl === undefined)('servers and workers sharing only Pos
     // The dead worker's lease runs out; a worker on another "machine" (its own DATA_DIR) goes on.
     await db.query(`UPDATE job_leases SET lease_until = now() - interval '1 second' WHERE job = 'process_service_center_upload' AND target_id = $1`, [fileId]);
     const second = await startWorker();
-    expect(await waitForProcessing(db, fileId, 150_000)).toBe('success');
+    // Server B follows the progress the worker writes to PostgreSQL, to the end.
+    const [, progress] = await Promise.all([
+      waitForProcessing(db, fileId, 150_000),
+      serverB.app.inject({ method: 'GET', url: `/api/progress/process_service_center_upload/${fileId}`, headers: admin.headers }),
+    ]);
+    expect(await waitForProcessing(db, fileId)).toBe('success');
+    const messages = sseMessages(progress.body) as { status: string; completed: number }[];
+    expect(messages.at(-1)).toEqual({ status: 'success', completed: PAGES, count: PAGES, failed: 0 });
+    expect(messages.some((message) => message.status === 'running' && message.completed < PAGES)).toBe(true);
     // …until the next worker there starts; its own copy goes when the file is done.
     expect(await copiesIn(workerTemp)).toEqual([]);
     const pages = await db.query<{ id: string; page_number: number; image_blob_key: string | null; answer_sheet_id: string | null }>(
