@@ -123,6 +123,7 @@ export class S3BlobStore implements BlobStore {
       if (stored.ContentLength !== meter.bytesSeen) {
         throw new Error(`Object storage kept ${stored.ContentLength} bytes of ${meter.bytesSeen} sent`);
       }
+      // Server-side, in one request up to 5 GB (an upload stops at 1.5 GB): the bytes do not come back here.
       await this.client.send(
         new CopyObjectCommand({ Bucket: this.bucket, Key: this.objectKey(key), CopySource: copySource(this.bucket, tempKey) }),
       );

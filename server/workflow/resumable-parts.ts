@@ -7,7 +7,7 @@ import { createReadStream } from 'node:fs';
 import { readdir, rm, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { PassThrough, pipeline as pipeStreams, type Readable } from 'node:stream';
-import { DeleteObjectsCommand, GetObjectCommand, S3Client, type S3ClientConfig } from '@aws-sdk/client-s3';
+import { DeleteObjectsCommand, GetObjectCommand, ListObjectsV2Command, S3Client, type S3ClientConfig } from '@aws-sdk/client-s3';
 import { FileStore } from '@tus/file-store';
 import { S3Store } from '@tus/s3-store';
 import type { DataStore } from '@tus/utils';
@@ -132,9 +132,30 @@ class ObjectStorageParts implements ResumableParts {
     );
   }
 
-  /** Not listed here: a bucket lifecycle rule on PREFIX/resumable/ (a day) removes such parts. */
-  async removeOrphans(): Promise<number> {
-    return 0;
+  async removeOrphans(db: Database, now: number): Promise<number> {
+    // Every upload has its `<id>.info`, written first: its age is the upload's.
+    const described = new Map<string, number>();
+    let token: string | undefined;
+    do {
+      const page = await this.client.send(new ListObjectsV2Command({ Bucket: this.bucket, Prefix: this.prefix, ContinuationToken: token }));
+      for (const object of page.Contents ?? []) {
+        const id = /([0-9a-f]{32})\.info$/.exec(object.Key ?? '')?.[1];
+        if (id !== undefined) described.set(id, object.LastModified?.getTime() ?? now);
+      }
+      token = page.IsTruncated ? page.NextContinuationToken : undefined;
+    } while (token !== undefined);
+    const ids = [...described.keys()];
+    if (ids.length === 0) return 0;
+    const known = new Set(
+      (await db.query<{ id: string }>('SELECT id FROM resumable_uploads WHERE id = ANY($1::text[])', [ids])).map((row) => row.id),
+    );
+    let orphans = 0;
+    for (const id of ids) {
+      if (known.has(id) || now - described.get(id)! < ABANDONED_AFTER_MS) continue;
+      await this.remove(id);
+      orphans += 1;
+    }
+    return orphans;
   }
 }
 

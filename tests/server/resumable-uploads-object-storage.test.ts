@@ -13,6 +13,7 @@ import type { Database } from '../../server/db/database';
 import { signIn, type SignedIn } from '../helpers/sign-in';
 import { createTestDb } from '../helpers/test-db';
 import { motoServerInstalled, startMotoServer, TEST_BUCKET, type TestObjectStorage } from '../helpers/test-object-storage';
+import { removeAbandonedUploads, resumableParts } from '../../server/workflow/resumable-parts';
 import { createPipelineApp, dropJobSchema, type PipelineApp } from './pipeline-harness';
 
 const TUS = { 'tus-resumable': '1.0.0' };
@@ -137,6 +138,22 @@ describe.skipIf(!motoServerInstalled())('a resumable upload with object storage'
     expect((await partsInBucket()).length).toBeGreaterThan(0);
     const cancelled = await serverB.app.inject({ method: 'DELETE', url: location, headers: { ...TUS, ...admin.headers } });
     expect(cancelled.statusCode).toBe(204);
+    expect(await partsInBucket()).toEqual([]);
+  });
+
+  it('keeps the parts of uploads in progress, and a day on removes them and parts no record names', async () => {
+    const [serverA] = servers as [PipelineApp, PipelineApp];
+    const arriving = await create(serverA, 1000, 'Still arriving');
+    const orphan = await create(serverA, 1000, 'Orphaned');
+    for (const location of [arriving, orphan]) expect((await patch(serverA, location, 0, Buffer.alloc(100, 1))).statusCode).toBe(204);
+    // A crash between tus making the parts and the record: parts no record names.
+    await db.query('DELETE FROM resumable_uploads WHERE id = $1', [orphan.split('/').at(-1)]);
+    const parts = resumableParts(serverA.blobStore, serverA.config);
+    expect(await removeAbandonedUploads(db, parts)).toBe(0);
+    expect((await partsInBucket()).length).toBeGreaterThanOrEqual(4);
+    // Every record is a day old by then (this file's earlier uploads too), and the orphan's parts.
+    const records = Number((await db.one<{ n: number }>('SELECT count(*) AS n FROM resumable_uploads')).n);
+    expect(await removeAbandonedUploads(db, parts, Date.now() + 25 * 60 * 60 * 1000)).toBe(records + 1);
     expect(await partsInBucket()).toEqual([]);
   });
 });
