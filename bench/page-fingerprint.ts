@@ -116,6 +116,8 @@ let scanCoarseFalse = 0;
 /** False matches where both students wrote only their name. */
 const falseNameOnly = 0;
 const falseMatches: string[] = [];
+/** Pairs the coarse print alone took for one paper (the fine print's cases). */
+const coarseFalsePairs: string[] = [];
 for (const a of scans) {
   for (const b of firsts) {
     if (a.master !== b.master || a.student === b.student) continue;
@@ -129,6 +131,7 @@ for (const a of scans) {
     candidates++;
     if (coarseSays(a, b)) {
       coarseFalseFine.push(fineUnexplained(a.fp.print, b.fp.print) ?? -1);
+      coarseFalsePairs.push(`master ${a.master}: students ${a.student} (scan ${a.scan}) and ${b.student}`);
       if (sheetPair) sheetCoarseFalse++;
       else scanCoarseFalse++;
     }
@@ -180,6 +183,7 @@ const result = {
   fineScoreRescansMax: Math.max(...rescanFine),
   fineScoreRescansNonZero: rescanFine.filter((s) => s !== 0).length,
   fineScoreCoarseFalseMatchesMin: Math.min(...coarseFalseFine),
+  coarseFalsePairs,
   printBytesMax: Math.max(...scans.map((s) => s.fp.print.length)),
   printBytesMean: scans.reduce((sum, s) => sum + s.fp.print.length, 0) / scans.length,
   falseMatchesBothNameOnly: falseNameOnly,

@@ -21,7 +21,6 @@ import { createPdfWriter } from '../server/pdf/pdf-writer';
 import { drawPacketPage, PACKET_PAGE_SIZE } from '../server/pdf/packet-page';
 import type { Code } from '../server/pipeline/codes';
 import { findSheet, FIND_SHEET_SIDE, ordered, type Point } from '../server/pipeline/find-sheet';
-import { openPhotoPages } from '../server/pipeline/photo-pages';
 import { processPages, type ProcessedPage } from '../server/pipeline/process-pages';
 import { stopWaitingPageWorkers } from '../server/pipeline/page-pool';
 import { PROJECT_ROOT } from '../server/project-root';
@@ -303,7 +302,7 @@ async function timed(
   const result = await processPages(source, { expectedPrefixes: ['p', 't'], workers: 1 });
   return { pages: result.pages, seconds: (Date.now() - t) / 1000 };
 }
-const photoRun = await timed(openPhotoPages(photos));
+const photoRun = await timed({ photos });
 const pagePhotos = PACKET_PAGES + INTRO_PAGES;
 const scanRun = await timed(scanPath);
 await stopWaitingPageWorkers();

@@ -6,6 +6,7 @@ import type { JobDefinition } from './queue';
 import { generateReturnFile } from './return-file';
 import { sendMail } from './send-mail';
 import { sendToStudyHelpers } from './send-packets';
+import { refreshPagePrintsJob } from './refresh-page-prints';
 import { removeAbandonedUploadsJob } from './remove-abandoned-uploads';
 import { processServiceCenterUpload } from './service-center-upload';
 
@@ -17,4 +18,5 @@ export const jobDefinitions: JobDefinition<any>[] = [
   generateReturnFile,
   sendMail,
   removeAbandonedUploadsJob,
+  refreshPagePrintsJob,
 ];

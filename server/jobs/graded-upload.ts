@@ -109,7 +109,7 @@ async function readPages(job: RunningJob, run: GradedUploadRun): Promise<void> {
   const { db, blobStore, targetId: uploadId } = job;
   await updateProgress(db, JOB.processGradedUpload, uploadId, { status: 'running' });
   let lastWrite = 0;
-  await processPages(run.photos?.pages() ?? run.local!.path, {
+  await processPages(run.photos?.source ?? run.local!.path, {
     startAtPage: await firstMissingStagedPage(db, uploadId),
     expectedPrefixes: run.upload.is_intro ? INTRO_PREFIXES : GRADED_PREFIXES,
     signal: job.signal,

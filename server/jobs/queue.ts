@@ -19,8 +19,10 @@ import { RECOVERY_SWEEP_SECONDS } from './job-types';
 
 /** The mail job (server/jobs/send-mail.ts) has no progress stream, so it is no contract JobType. */
 export const SEND_MAIL_JOB = 'send_mail';
+/** Nor has the refresh of old page prints (server/jobs/refresh-page-prints.ts). */
+export const REFRESH_PAGE_PRINTS_JOB = 'refresh_page_prints';
 /** Every job type the queue runs. */
-export type QueueJobName = JobType | typeof SEND_MAIL_JOB;
+export type QueueJobName = JobType | typeof SEND_MAIL_JOB | typeof REFRESH_PAGE_PRINTS_JOB;
 
 /** What a job logs through: pino's logger or Fastify's. */
 export type JobLogger = Pick<Logger, 'info' | 'warn' | 'error'>;

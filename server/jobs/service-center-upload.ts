@@ -1,8 +1,7 @@
 // Job `process_service_center_upload`: an uploaded file from stored PDF to answer sheets.
 // Target: the file, while it is pending. One bad page never fails the file; the file fails only
 // when it cannot be read at all or keeps crashing its workers (leased-job.ts).
-import { processPages } from '../pipeline/process-pages';
-import type { ScanPdf } from '../pipeline/read-page';
+import { processPages, type PhotosSource } from '../pipeline/process-pages';
 import { countFailedPages, failFile, firstMissingPage, pendingFile, storePage, unreadableReason, type PendingFile } from '../workflow/file-pages';
 import { JOB, PROGRESS_WRITE_MS, updateProgress } from '../workflow/job-progress';
 import { tellFileRead } from '../workflow/notifications';
@@ -40,7 +39,7 @@ export const processServiceCenterUpload = leasedJob<ProcessUploadData, UploadRun
       if (photos.length > 0) run.photos = await localPhotos(job.blobStore, photos);
       else run.local = await localCopy(job.blobStore, run.file.blob_key);
     }),
-    step('read every page not stored yet, storing each one', (job, run) => readPages(job, run.photos?.pages() ?? run.local!.path)),
+    step('read every page not stored yet, storing each one', (job, run) => readPages(job, run.photos?.source ?? run.local!.path)),
     step('split into answer sheets and mark the file processed', async (job) => {
       await job.commit(async (tx) => {
         if ((await writeSheets(tx, job.targetId)) !== null) await tellFileRead(tx, job.targetId, job.config.publicUrl);
@@ -61,7 +60,7 @@ export function processUploadJob(fileId: string): { name: typeof JOB.processServ
 }
 
 /** The scan pipeline from the first page not yet stored; progress goes to job_progress as it goes. */
-async function readPages(job: RunningJob, path: string | ScanPdf): Promise<void> {
+async function readPages(job: RunningJob, path: string | PhotosSource): Promise<void> {
   const { db, blobStore, targetId: fileId } = job;
   await updateProgress(db, JOB.processServiceCenterUpload, fileId, { status: 'running' });
   let lastWrite = 0;

@@ -1,6 +1,6 @@
 // A page image's fingerprint: paper scanned twice is known by its image, not its bytes. The page
 // is decoded small, turned straight (the skew of its lines), framed by its black ink (so a shift,
-// a crop or another scanner's scale falls away) and kept as two bit planes on a 200x282 grid
+// a crop or another scanner's scale falls away; specks of dust are no ink) and kept as two bit planes on a 200x282 grid
 // (strong ink, and any ink at all), about 1 mm a cell on a full A4 page. Two prints are the same
 // paper when, aligned (the whole print, then each of 12 tiles by a cell), hardly any strong ink of
 // one has no ink at or beside it in the other: the printed parts of one master explain each
@@ -14,7 +14,11 @@
 // within a coarse cell around its coarse tile's shift. A rescan leaves nothing unexplained; two
 // hands leave a hundred cells and more. Both prints are deflated in one value (mostly paper).
 // Prints stored before the fine print (version 1) are still read: a pair where either lacks it
-// has the coarse decision alone. Pages with little ink (MIN_PRINT_INK) are never the same paper.
+// has the coarse decision alone. Prints of versions 1 and 2 trimmed their frame by a share of the
+// ink, which one glyph beside a sticky note could sit at: it moved the frame by a tenth of the
+// page from one scan to the next. They are compared only with each other, and made again from
+// their page images (workflow/refresh-page-prints.ts). Pages with little ink (MIN_PRINT_INK) are
+// never the same paper.
 // Pure: bytes in, bytes out.
 import { deflateRawSync, inflateRawSync } from 'node:zlib';
 import sharp from 'sharp';
@@ -38,8 +42,11 @@ const COARSE = layout(PRINT_WIDTH, PRINT_HEIGHT);
 const WORDS_PER_ROW = COARSE.words;
 const PLANE_WORDS = WORDS_PER_ROW * PRINT_HEIGHT;
 const HEADER_BYTES = 20;
-/** 1: the coarse planes alone (pages stored before the fine print); 2: both, deflated. */
-const PRINT_VERSION = 2;
+/**
+ * 1: the coarse planes alone (pages stored before the fine print); 2: both, deflated; 3: the same,
+ * framed without specks and trimmed far less (a lone glyph at an edge no longer comes and goes).
+ */
+export const PRINT_VERSION = 3;
 const V1_HEADER_BYTES = 16;
 const V1_BYTES = V1_HEADER_BYTES + 8 * PLANE_WORDS;
 
@@ -130,6 +137,8 @@ export function samePaper(a: PageFingerprint, b: PageFingerprint): boolean {
   if (!pa || !pb) return false;
   const coarse = compareCoarse(pa, pb);
   if (coarse === null || coarse.score > MAX_UNEXPLAINED_INK) return false;
+  // Prints framed one way cannot be laid over prints framed the other.
+  if (framedBySpread(pa) !== framedBySpread(pb)) return false;
   // Pages stored before the fine print (version 1) have the coarse decision alone.
   if (!pa.finePacked || !pb.finePacked) return true;
   const fineA = inflated(pa.finePacked, FINE_PLANE_WORDS);
@@ -422,14 +431,20 @@ interface Frame {
   cell: number;
 }
 
-/** Quantile share of the ink trimmed off each side of the frame (a speck of dirt does not move it). */
-const FRAME_TRIM = 0.003;
+/**
+ * Quantile share of the frame's ink trimmed off each side. Small: specks are left out before (a
+ * larger share sat near the weight of one glyph, so a glyph at the page's edge, say beside a
+ * sticky note, was in the frame on one scan and out on the next).
+ */
+const FRAME_TRIM = 0.0005;
+/** Ink pixels joined to fewer others than this are specks (dust, noise), not print: about 1 mm² at the work size. */
+const FRAME_BLOB_PIXELS = 8;
 /** Darkness of the ink that frames the page: black print, not the grey lines and small grey text that a blur or a light scan loses. */
 const FRAME_INK = 128;
 
-/** The frame of the page's dark ink once straightened, trimmed of stray specks; the grid is fitted to it. */
+/** The frame of the page's dark ink once straightened, without specks; the grid is fitted to it. */
 function inkFrame(dark: Uint8Array, width: number, height: number, skew: number): Frame {
-  const points = inkPoints(dark, width, height, FRAME_INK);
+  const points = inkPoints(withoutSpecks(dark, width, height, FRAME_INK), width, height, FRAME_INK);
   const side = Math.max(width, height);
   // Never magnify a little ink past half the page: the cell stays at least this big.
   const minCell = side / PRINT_HEIGHT / 2;
@@ -477,6 +492,38 @@ function trimmedRange(bins: Float64Array, total: number): [number, number] {
     seen += bins[i]!;
   }
   return [low, high];
+}
+
+/** `dark` with every patch of ink (8-connected, at least `min` dark) smaller than FRAME_BLOB_PIXELS cleared. */
+function withoutSpecks(dark: Uint8Array, width: number, height: number, min: number): Uint8Array {
+  const out = dark.slice();
+  const seen = new Uint8Array(dark.length);
+  const patch: number[] = [];
+  for (let start = 0; start < dark.length; start++) {
+    if (seen[start] || dark[start]! < min) continue;
+    patch.length = 0;
+    patch.push(start);
+    seen[start] = 1;
+    for (let k = 0; k < patch.length; k++) {
+      const i = patch[k]!;
+      const x = i % width;
+      const y = (i - x) / width;
+      for (let dy = -1; dy <= 1; dy++) {
+        const ny = y + dy;
+        if (ny < 0 || ny >= height) continue;
+        for (let dx = -1; dx <= 1; dx++) {
+          const nx = x + dx;
+          if (nx < 0 || nx >= width) continue;
+          const j = ny * width + nx;
+          if (seen[j] || dark[j]! < min) continue;
+          seen[j] = 1;
+          patch.push(j);
+        }
+      }
+    }
+    if (patch.length < FRAME_BLOB_PIXELS) for (const i of patch) out[i] = 0;
+  }
+  return out;
 }
 
 /** Mean darkness (0..1) of each grid cell, the straightened frame fitted in the grid. */
@@ -592,6 +639,7 @@ interface Planes {
 }
 
 interface DecodedPrint extends Planes {
+  version: number;
   strongCount: number;
   /** The fine planes, deflated (inflated only when the coarse planes say the same paper); null in a version 1 print. */
   finePacked: Uint8Array | null;
@@ -654,14 +702,16 @@ function decodePrint(bytes: Uint8Array): DecodedPrint | null {
   if (version === 1) {
     if (bytes.length !== V1_BYTES) return null;
     const coarse = unpackPlanes(bytes.subarray(V1_HEADER_BYTES), PLANE_WORDS);
-    return coarse && { ...coarse, strongCount, finePacked: null };
+    return coarse && { ...coarse, version, strongCount, finePacked: null };
   }
-  if (version !== PRINT_VERSION) return null;
+  if (version !== 2 && version !== PRINT_VERSION) return null;
   const fineAt = HEADER_BYTES + view.getUint32(16, true);
   if (fineAt >= bytes.length) return null;
   const coarse = inflated(bytes.subarray(HEADER_BYTES, fineAt), PLANE_WORDS);
-  return coarse && { ...coarse, strongCount, finePacked: bytes.subarray(fineAt) };
+  return coarse && { ...coarse, version, strongCount, finePacked: bytes.subarray(fineAt) };
 }
+
+const framedBySpread = (print: DecodedPrint) => print.version >= 3;
 
 /** A strong plane and an any-ink plane as little-endian 32-bit words, deflated. */
 function packPlanes(p: Planes): Uint8Array {

@@ -149,7 +149,7 @@ class WorkerGroup {
     if (index >= 0) this.pools.splice(index, 1);
     for (const entry of this.workers) {
       if (entry.settingsOf === pool) entry.settingsOf = null;
-      entry.worker.postMessage({ type: 'forget', fd: pool.settings.fd } satisfies PageWorkerRequest);
+      entry.worker.postMessage({ type: 'forget', fileKey: pool.settings.fileKey } satisfies PageWorkerRequest);
     }
     if (this.pools.length > 0) {
       this.dispatch();
@@ -310,7 +310,8 @@ export class PagePool {
 
   /**
    * `size`: the workers this file may use (shared with the files read meanwhile); `settings`
-   * name the file by a descriptor the caller keeps open until close() is done; `script` from
+   * name the file (a descriptor the caller keeps open until close() is done, or photos on local
+   * disk); `script` from
    * pageWorkerScript().
    */
   constructor(

@@ -7,16 +7,22 @@ import { parentPort, workerData } from 'node:worker_threads';
 import { analysePage, describe, unreadablePage, type AnalyseOptions, type ProcessedPage } from './analyse-page';
 import { postMoved } from './post-moved';
 import { closePrintedTextReader } from './printed-text';
+import { openPhotoPages, type PhotoOfPage } from './photo-pages';
 import { openScanPdfAt, type ScanPdf } from './read-page';
-import { scanPageOf } from './scan-page';
+import { scanPageOf, type ScanPage } from './scan-page';
 import { useCompiledZxing } from './zxing-reader';
 
 useCompiledZxing((workerData as { zxing: WebAssembly.Module }).zxing);
 
 /** How a file's pages are read and analysed: sent as a worker is given to a file's pool. */
 export interface PageWorkerSettings {
-  /** The file's descriptor, opened (and closed) by the pool's caller: it outlives a stopped worker. */
-  fd: number;
+  /** Names the file among those read at once: its descriptor, or a negative number for photos. */
+  fileKey: number;
+  /**
+   * A PDF's descriptor, opened (and closed) by the pool's caller: it outlives a stopped worker; or
+   * the photos that are its pages, on local disk, decoded here like any page.
+   */
+  source: { fd: number } | { photos: PhotoOfPage[] };
   colour: boolean;
   options: AnalyseOptions;
 }
@@ -26,7 +32,7 @@ export type PageWorkerRequest =
   /** `id` names the request in the answers: files read at once share workers (page-pool). */
   | { type: 'page'; id: number; pageNumber: number }
   /** The file is done: close what this worker has open of it. */
-  | { type: 'forget'; fd: number }
+  | { type: 'forget'; fileKey: number }
   | { type: 'close' };
 
 /**
@@ -41,8 +47,8 @@ export type PageWorkerAnswer =
 const port = parentPort;
 if (!port) throw new Error('page-worker runs in a worker thread');
 /** A worker may start before its file is known (page-pool's warm workers): settings come by message. */
-let settings: PageWorkerSettings = { fd: -1, colour: false, options: {} };
-/** The files this worker has open, by descriptor: it takes turns between files read at once. */
+let settings: PageWorkerSettings = { fileKey: 0, source: { fd: -1 }, colour: false, options: {} };
+/** The files this worker has open, by file key: it takes turns between files read at once. */
 const open = new Map<number, ScanPdf>();
 let inProgress = 0;
 let closing = false;
@@ -62,27 +68,31 @@ port.on('message', (request: PageWorkerRequest) => {
     return;
   }
   if (request.type === 'file') {
-    settings = { fd: request.fd, colour: request.colour, options: request.options };
+    settings = { fileKey: request.fileKey, source: request.source, colour: request.colour, options: request.options };
     return;
   }
   if (request.type === 'forget') {
-    open.get(request.fd)?.close();
-    open.delete(request.fd);
+    open.get(request.fileKey)?.close();
+    open.delete(request.fileKey);
     return;
   }
   const { id, pageNumber } = request;
-  const { fd, colour, options } = settings;
+  const { fileKey, source, colour, options } = settings;
   inProgress++;
   void (async () => {
     try {
-      // Synchronous: nothing else runs on this thread until mupdf is done, or the pool stops it.
+      // A PDF's page is read synchronously: nothing else runs on this thread until mupdf is done, or the pool stops it.
       port.postMessage({ type: 'reading', id } satisfies PageWorkerAnswer);
-      let read: () => ReturnType<typeof scanPageOf>;
+      let read: () => ScanPage;
       try {
-        let pdf = open.get(fd);
-        if (!pdf) open.set(fd, (pdf = openScanPdfAt(fd)));
+        let pdf = open.get(fileKey);
+        if (!pdf) open.set(fileKey, (pdf = 'fd' in source ? openScanPdfAt(source.fd) : openPhotoPages(source.photos)));
         const loaded = pdf.readLoadedPage(pageNumber, { colour });
-        read = () => scanPageOf(loaded, { colour });
+        const scan = scanPageOf(loaded, { colour });
+        // A photo is decoded and straightened before its reading ends, so the reading's limits
+        // hold it too: an image is as hostile as a PDF. Its errors surface in analysePage.
+        if ('photo' in loaded) await scan.raster().catch(() => undefined);
+        read = () => scan;
       } catch (error) {
         read = () => {
           throw error;

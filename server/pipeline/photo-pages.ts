@@ -1,6 +1,6 @@
 // Photos of pages as a page source for process-pages, in place of a PDF: page n is the n-th
-// photo, in the order taken. Each is read from disk as it is handed over and straightened where
-// it is decoded (photo-page, on a page worker when there is one).
+// photo, in the order taken. Each is read from disk when its page is read and straightened where
+// it is decoded (photo-page), on a page worker like a PDF's pages.
 import { readFileSync } from 'node:fs';
 import type { PhotoMediaType } from './photo-page';
 import type { ScanPdf } from './read-page';

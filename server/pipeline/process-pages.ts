@@ -7,7 +7,8 @@ import type { CodePrefix } from './codes';
 import type { PageImageOptions } from './page-image';
 import * as fs from 'node:fs';
 import { PagePool, pageWorkerScript, type ReadingLimits } from './page-pool';
-import { openScanPdf, type ScanPdf } from './read-page';
+import { openPhotoPages, type PhotoOfPage } from './photo-pages';
+import { openScanPdf } from './read-page';
 import type { ScanPage } from './scan-page';
 
 export type { ProcessedPage } from './analyse-page';
@@ -62,18 +63,25 @@ export interface ProcessPagesResult {
   pages: ProcessedPage[];
 }
 
+/** Photos of pages, in the order taken, as a file's pages (photo-pages). */
+export interface PhotosSource {
+  photos: PhotoOfPage[];
+}
+
+/** Photo files read at once are named by negative keys, apart from PDFs' descriptors. */
+let lastPhotosKey = 0;
+
 /**
- * `source`: a PDF's path, or pages of another kind (photo-pages, read on this thread: a photo's
- * size was checked when it arrived). Throws UnreadablePdfError when the file is not a readable
- * PDF; rethrows what `onPage` or `onProgress` throw, and the signal's abort reason. Page errors
- * never throw.
+ * `source`: a PDF's path, or photos of pages; either is read by the page workers. Throws
+ * UnreadablePdfError when the file is not a readable PDF; rethrows what `onPage` or `onProgress`
+ * throw, and the signal's abort reason. Page errors never throw.
  */
 export async function processPages(
-  source: string | ScanPdf,
+  source: string | PhotosSource,
   options: ProcessPagesOptions = {},
 ): Promise<ProcessPagesResult> {
   const path = typeof source === 'string' ? source : null;
-  const pdf = path === null ? (source as ScanPdf) : openScanPdf(path);
+  const pdf = path === null ? openPhotoPages((source as PhotosSource).photos) : openScanPdf(path);
   try {
     const count = pdf.pageCount;
     const start = Math.max(1, Math.floor(options.startAtPage ?? 1));
@@ -84,15 +92,16 @@ export async function processPages(
 
     const colour = !!options.colour;
     const workers = pageWorkerCount(options.workers);
-    if (workers > 0 && path !== null) {
+    if (workers > 0) {
       // Only its page count was wanted here: the workers open the file themselves.
       pdf.close();
-      // The workers read through a descriptor of this thread's: it stays open if one is stopped.
-      const fd = fs.openSync(path, 'r');
+      // The workers read a PDF through a descriptor of this thread's: it stays open if one is stopped.
+      const fd = path === null ? null : fs.openSync(path, 'r');
       const pool = new PagePool(
         workers,
         {
-          fd,
+          fileKey: fd ?? --lastPhotosKey,
+          source: fd === null ? { photos: (source as PhotosSource).photos } : { fd },
           colour,
           options: {
             ...(options.expectedPrefixes
@@ -125,7 +134,7 @@ export async function processPages(
         }
       } finally {
         await pool.close();
-        fs.closeSync(fd);
+        if (fd !== null) fs.closeSync(fd);
       }
       return { count, failed, pages };
     }

@@ -3,8 +3,7 @@
 import type { BlobStore } from '../blob-store';
 import type { Database } from '../db/database';
 import type { PhotoMediaType } from '../pipeline/photo-page';
-import { openPhotoPages } from '../pipeline/photo-pages';
-import type { ScanPdf } from '../pipeline/read-page';
+import type { PhotosSource } from '../pipeline/process-pages';
 import { localCopy, type LocalCopy } from './local-copy';
 
 export interface StoredPhoto {
@@ -26,7 +25,7 @@ export async function photosOf(
 
 export interface LocalPhotos {
   /** The photos as pages for process-pages. */
-  pages(): ScanPdf;
+  source: PhotosSource;
   dispose(): Promise<void>;
 }
 
@@ -45,10 +44,7 @@ export async function localPhotos(
     throw error;
   }
   return {
-    pages: () =>
-      openPhotoPages(
-        photos.map((photo, i) => ({ path: copies[i]!.path, mediaType: photo.media_type })),
-      ),
+    source: { photos: photos.map((photo, i) => ({ path: copies[i]!.path, mediaType: photo.media_type })) },
     dispose,
   };
 }

@@ -8,6 +8,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { GreyRaster } from '../../server/pipeline/raster';
 import { newCodeId } from '../../server/pipeline/codes';
 import { CODE_STAMP, mm } from '../../server/pdf/printed-page';
+import { refreshPagePrints } from '../../server/workflow/refresh-page-prints';
 import { createPrng, type Prng } from '../fixtures/prng';
 import { renderPdfPage } from '../fixtures/render-pdf';
 import { addNoise, addSpecks, fillRect, scanLook, writeAnswers, writeLine } from '../fixtures/scan-effects';
@@ -273,5 +274,37 @@ describe('a batch of codeless forms scanned again', () => {
     expect(again.placed.map((page) => page.flag)).toEqual(['already_uploaded', 'already_uploaded', 'already_uploaded']);
     // Each takes the student its paper made the first time, flagged for a person to confirm.
     for (const page of again.placed) expect(page.student_id).toBe(first.placed.find((earlier) => earlier.page_number === page.page_number)!.student_id);
+  }, 180_000);
+});
+
+describe('paper uploaded before the page prints changed', () => {
+  it('is found again in a rescan once its prints are made again from its page images', async () => {
+    const prng = createPrng('prints-refreshed');
+    const stack = [1, 2].map((n) => coverCodes(filledIn(prng, printed[0], `refreshed-${n}`)));
+    const first = await uploadScan('Forms stored before', stack, await scan(prng, stack), '1');
+    // As a server before the upgrade stored them: version 2 (the version is the print's first byte).
+    await h.db.query('UPDATE pages SET fingerprint = set_byte(fingerprint, 0, 2) WHERE file_id = $1', [first.fileId]);
+    // A page whose image is gone is left uncompared rather than kept with a print of another kind.
+    const [gone] = await h.db.query<{ id: string }>(
+      `INSERT INTO pages (file_id, page_number, blank, ignored, rotation, fingerprint_hash, fingerprint)
+       SELECT file_id, 99, false, true, 0, fingerprint_hash, fingerprint FROM pages WHERE file_id = $1 AND page_number = 1 RETURNING id`,
+      [first.fileId],
+    );
+
+    expect(await refreshPagePrints(h.db, h.blobStore)).toBe(3);
+    const versions = await h.db.query<{ page_number: number; version: number | null }>(
+      'SELECT page_number, get_byte(fingerprint, 0) AS version FROM pages WHERE file_id = $1 ORDER BY page_number',
+      [first.fileId],
+    );
+    expect(versions).toEqual([
+      { page_number: 1, version: 3 },
+      { page_number: 2, version: 3 },
+      { page_number: 99, version: null },
+    ]);
+    await h.db.query('DELETE FROM pages WHERE id = $1', [gone!.id]);
+    expect(await refreshPagePrints(h.db, h.blobStore)).toBe(0);
+
+    const again = await uploadScan('Forms scanned again after', stack, await scan(prng, stack), '1');
+    expect(again.placed.map((page) => page.flag)).toEqual(['already_uploaded', 'already_uploaded']);
   }, 180_000);
 });

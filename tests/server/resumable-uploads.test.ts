@@ -10,6 +10,7 @@ import { connect } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { PDFDocument, StandardFonts } from 'pdf-lib';
+import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Database } from '../../server/db/database';
 import { signIn, type SignedIn } from '../helpers/sign-in';
@@ -199,6 +200,26 @@ describe('a resumable upload', () => {
       [uploadId],
     );
     expect(upload).toEqual({ name: 'Graded packet', congregation_id: congregation, is_intro: false });
+  }, 60_000);
+
+  it('of one photo of a page ends as a photo upload; a photo too small to read is refused', async () => {
+    const congregation = await insertCongregation(db, `RP ${Math.floor(Math.random() * 9000) + 1000}`);
+    const coordinator = await signIn(server.app, 'photo@resumable.test', { role: 'study_helper_coordinator', congregationId: congregation });
+    const send = async (photo: Buffer, filename: string) => {
+      const created = await create(coordinator, photo.length, { kind: 'graded', name: 'Graded by phone', filename });
+      expect(created.status).toBe(201);
+      return patch(coordinator, created.headers.get('location')!, 0, photo);
+    };
+    const photo = await sharp({ create: { width: 1500, height: 2000, channels: 3, background: '#d8cfc0' } }).jpeg({ quality: 85 }).toBuffer();
+    const last = await send(photo, 'IMG_0001.jpg');
+    expect(last.status).toBe(204);
+    const photos = await db.query<{ media_type: string }>('SELECT media_type FROM upload_photos WHERE upload_id = $1', [last.headers.get('upload-result-id')]);
+    expect(photos).toEqual([{ media_type: 'image/jpeg' }]);
+
+    const tiny = await sharp({ create: { width: 300, height: 400, channels: 3, background: '#ffffff' } }).png().toBuffer();
+    const refused = await send(tiny, 'tiny.png');
+    expect(refused.status).toBe(400);
+    expect(await refused.json()).toMatchObject({ detail: { error_type: 'VALIDATION_ERROR', message: expect.stringMatching(/^Photo 1 \(tiny\.png\): /) } });
   }, 60_000);
 
   it('refuses what the multipart calls refuse, before a byte is sent', async () => {

@@ -179,7 +179,7 @@ describe('a standard scan (60 pages: tilted, turned, noisy, faded, colour, black
 
   it('keeps pages waiting for a worker with room, and answers the ones still waiting when closed', async () => {
     const fd = fs.openSync(scan.path, 'r');
-    const pool = new PagePool(2, { fd, colour: false, options: { pageImage: false } }, await pageWorkerScript());
+    const pool = new PagePool(2, { fileKey: fd, source: { fd }, colour: false, options: { pageImage: false } }, await pageWorkerScript());
     try {
       const order: number[] = [];
       // More pages than the workers take at once: the rest wait, and every one is answered.
@@ -208,7 +208,7 @@ describe('a standard scan (60 pages: tilted, turned, noisy, faded, colour, black
     const fd = fs.openSync(scan.path, 'r');
     const pool = new PagePool(
       2,
-      { fd, colour: false, options: { expectedPrefixes: [...SERVICE_CENTER_PREFIXES], pageImage: false } },
+      { fileKey: fd, source: { fd }, colour: false, options: { expectedPrefixes: [...SERVICE_CENTER_PREFIXES], pageImage: false } },
       await pageWorkerScript(),
     );
     try {

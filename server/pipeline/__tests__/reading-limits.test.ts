@@ -9,6 +9,8 @@ import { deflateSync } from 'node:zlib';
 import { PDFDocument, PDFName } from 'pdf-lib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { makeScan, SERVICE_CENTER_PREFIXES, type MadeScan } from '../../../tests/fixtures/make-scans';
+import { photographTable } from '../../../tests/fixtures/phone-photos';
+import { createPrng } from '../../../tests/fixtures/prng';
 import { processPages } from '../process-pages';
 
 const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'reading-limits-'));
@@ -96,5 +98,19 @@ describe('a page past a reading limit', () => {
     const { pages } = await processPages(file, { workers: 1, pageImage: false, expectedPrefixes: SERVICE_CENTER_PREFIXES });
     expect(pages[0]).toMatchObject({ reason: 'too_complex', error: 'too large or too complex to read: a 14400 x 14400 pt page' });
     expect(pages.slice(1).map((page) => page.code)).toEqual(made.pages.map((page) => page.code));
+  }, 60_000);
+});
+
+describe('photos of pages', () => {
+  it('are read in the page workers, held to the same limits', async () => {
+    // A 12 MP phone photo of a table: decoding and looking for a sheet in it takes far more than 50 ms.
+    const table = path.join(dir, 'table.jpg');
+    fs.writeFileSync(table, await photographTable(createPrng('reading-limits-photo')));
+    const photos = [{ path: table, mediaType: 'image/jpeg' as const }];
+    const held = await processPages({ photos }, { workers: 1, pageImage: false, readingLimits: { pageTimeMs: 50, pageMemoryMb: 512 } });
+    expect(held.pages.map((page) => [page.reason, page.error])).toEqual([['too_complex', 'too large or too complex to read: reading it took over 0.05 s']]);
+    // Within the usual limits the same photo is read: no sheet in it.
+    const read = await processPages({ photos }, { workers: 1, pageImage: false });
+    expect(read.pages.map((page) => [page.reason, page.error])).toEqual([['no_sheet', null]]);
   }, 60_000);
 });

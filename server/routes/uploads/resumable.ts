@@ -9,12 +9,15 @@ import { Readable } from 'node:stream';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { Server as TusServer } from '@tus/server';
 import { Metadata } from '@tus/utils';
+import type { BlobInfo, BlobStore } from '../../blob-store';
 import { forbidden, HttpError, notFound, validationError } from '../../http-error';
 import { requireUser, type SessionUser } from '../../auth/session';
 import type { ReplyOf, Route, Schemas } from '../../contract/types';
 import { MAX_UPLOAD_BYTES } from '../../jobs/job-types';
 import { resumableParts, STALE_FINISH_MINUTES, storeParts } from '../../workflow/resumable-parts';
+import { kindOfFile } from '../shared/photo-check';
 import { fileTooLarge } from '../shared/receive-upload';
+import type { UploadedPhoto } from '../shared/uploaded-pages';
 import { startArriving } from '../shared/uploads-arriving';
 import { acceptServiceCenterFile, uploadFieldsProblem } from '../files';
 import { acceptGradedUpload, gradedUploadTarget } from '../study-helpers';
@@ -81,10 +84,11 @@ export function createResumableUploadRoutes(options: ResumableUploadOptions = {}
         if (claimed.kind === 'service_center' && user.role !== 'scanning_admin') throw forbidden();
         const blob = await storeParts(parts, id, app.blobStore, maxBytes);
         const fields = { ...claimed.fields };
+        const photos = await photoOfPage(app.blobStore, blob, claimed.filename);
         const resultId =
           claimed.kind === 'service_center'
-            ? await acceptServiceCenterFile(request, user, fields, blob)
-            : await acceptGradedUpload(request, user, fields, blob);
+            ? await acceptServiceCenterFile(request, user, fields, blob, photos)
+            : await acceptGradedUpload(request, user, fields, blob, photos);
         await parts.remove(id);
         return await db.one<UploadRow>(
           `UPDATE resumable_uploads SET state = 'accepted', result_id = $2, touched_at = now() WHERE id = $1 RETURNING *`,
@@ -308,4 +312,12 @@ function fieldsOf(metadata: Record<string, string | null>): Record<string, strin
     if (typeof value === 'string') fields[key] = value;
   }
   return fields;
+}
+
+/** A resumable upload that is one photo of a page is taken as photos are (a PDF or anything else: null). */
+async function photoOfPage(blobStore: BlobStore, blob: BlobInfo, filename: string): Promise<UploadedPhoto[] | null> {
+  const chunks: Buffer[] = [];
+  for await (const chunk of blobStore.createReadStream(blob.key, { start: 0, end: 31 })) chunks.push(chunk as Buffer);
+  const kind = kindOfFile(new Uint8Array(Buffer.concat(chunks)));
+  return kind === 'pdf' || kind === 'other' ? null : [{ blob, filename, mediaType: kind }];
 }
