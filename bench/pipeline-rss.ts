@@ -10,6 +10,8 @@
 //   DATABASE_URL=postgres://... npx tsx bench/pipeline-rss.ts <file.pdf> --worker-process
 //                                                     the scale setup: the server with JOB_WORKER=off
 //                                                     and one job worker process, whose memory counts
+//   … --worker-process --object-storage              the same with stored files in object storage
+//                                                     (s3rver on loopback, in this process)
 // PIPELINE_THREADS, when set, is passed on.
 import { statSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
@@ -19,11 +21,13 @@ import { buildServer } from '../scripts/build-server';
 import { openPostgres } from '../server/db/postgres';
 import { DEMO_ACCOUNTS, DEMO_PASSWORD } from '../server/seed/demo';
 import { signInLive } from '../tests/contract/live-sign-in';
+import { startS3rver, TEST_BUCKET, type TestObjectStorage } from '../tests/helpers/test-object-storage';
 import { cpuSecondsOf, freePort, memoryOf, startBuilt, stop, toMb, waitForHealth } from './serve-processes';
 import { streamUpload } from './stream-upload';
 
 const file = process.argv[2];
 const workerProcess = process.argv.includes('--worker-process');
+const objectStorage = process.argv.includes('--object-storage');
 const serverUrl = process.env.DATABASE_URL || undefined;
 if (!file || (workerProcess && !serverUrl)) {
   console.error('usage: [DATABASE_URL=postgres://...] npx tsx bench/pipeline-rss.ts <file.pdf> [--worker-process (PostgreSQL only)]');
@@ -56,7 +60,18 @@ if (serverUrl) {
 const port = await freePort();
 const baseUrl = `http://127.0.0.1:${port}`;
 // The demo accounts, not the demo's files: making those loads the drawing code (memory measured here).
-const env = { PORT: String(port), HOST: '127.0.0.1', PUBLIC_URL: baseUrl, DATA_DIR: dataDir, DATABASE_URL: databaseUrl, DEMO_FILES: 'false' };
+const storage: TestObjectStorage | null = objectStorage ? await startS3rver() : null;
+const env = {
+  PORT: String(port),
+  HOST: '127.0.0.1',
+  PUBLIC_URL: baseUrl,
+  DATA_DIR: dataDir,
+  DATABASE_URL: databaseUrl,
+  // The demo accounts to sign in with: made on PostgreSQL only when asked.
+  DEMO_DATA: 'true',
+  DEMO_FILES: 'false',
+  ...(storage === null ? {} : { ...storage.env, BLOB_STORE: `s3://${TEST_BUCKET}/bench/` }),
+};
 const server = startBuilt('main', { ...env, JOB_WORKER: workerProcess ? 'off' : 'on' });
 const worker = workerProcess ? startBuilt('worker-main', env) : null;
 const reader = worker ?? server;
@@ -99,7 +114,7 @@ try {
   console.log(
     JSON.stringify({
       file,
-      database: `${serverUrl ? 'postgres' : 'pglite'}${workerProcess ? ', worker process' : ''}${process.env.PIPELINE_THREADS === undefined ? '' : `, ${process.env.PIPELINE_THREADS} thr.`}`,
+      database: `${serverUrl ? 'postgres' : 'pglite'}${workerProcess ? ', worker process' : ''}${objectStorage ? ', object storage' : ''}${process.env.PIPELINE_THREADS === undefined ? '' : `, ${process.env.PIPELINE_THREADS} thr.`}`,
       size_mb: toMb(statSync(file).size),
       status,
       pages: stats.pages,
@@ -118,5 +133,6 @@ try {
   await stop(server);
   if (serverUrl) await adminQuery(`DROP DATABASE IF EXISTS ${DATABASE} WITH (FORCE)`);
   await rm(dataDir, { recursive: true, force: true });
+  await storage?.stop();
 }
 process.exit(0);

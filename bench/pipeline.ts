@@ -11,7 +11,7 @@
 //                             [--more]            (also PostgreSQL in the server, PIPELINE_THREADS 2)
 //                             [--no-memory]       (speed and codes only)
 import { execFile, spawn } from 'node:child_process';
-import { existsSync, mkdirSync, readFileSync, readdirSync, renameSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, readdirSync, statSync, writeFileSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -25,6 +25,7 @@ import { loadReferenceData } from '../server/seed/countries';
 import { processPages } from '../server/pipeline/process-pages';
 import { pageWorkerScript } from '../server/pipeline/page-pool';
 import { makeScan, type MadeScan } from '../tests/fixtures/make-scans';
+import { largeFile } from './large-scan';
 import { signIn } from '../tests/helpers/sign-in';
 import { createPipelineApp } from '../tests/server/pipeline-harness';
 import { expectedSplit, seedScanWorld, sendUpload, sseMessages, uploadRequest } from '../tests/server/pipeline-world';
@@ -151,29 +152,6 @@ async function pipelineOnly(made: MadeScan) {
   const seconds = (performance.now() - started) / 1000;
   const found = new Map(result.pages.map((page) => [page.page_number, page.code ? `${page.code.prefix}/${page.code.id}` : null]));
   return { seconds: round(seconds), pages_per_second: round(made.pages.length / seconds), codes: readRate(made, found) };
-}
-
-/**
- * A big scan made of copies of `source`, cached next to it. Joined by qpdf: pdfunite's output
- * has a wrong /Size in its trailer, which makes mupdf rebuild the cross-reference table by
- * reading the whole file: a cost the small file does not have, so the two would not compare.
- */
-async function largeFile(source: string, targetMb: number): Promise<string> {
-  const out = path.join(path.dirname(source), `large-${targetMb}mb-${path.basename(source)}`);
-  if (existsSync(out)) return out;
-  const copies = Math.max(1, Math.round((targetMb * 1e6) / statSync(source).size));
-  // One name per copy: qpdf would share the objects of a file named twice, making no bigger file.
-  const names = await mkdtemp(path.join(tmpdir(), 'bench-copies-'));
-  const inputs = Array.from({ length: copies }, (_, i) => path.join(names, `copy-${i}.pdf`));
-  for (const input of inputs) symlinkSync(path.resolve(source), input);
-  try {
-    // Moved into place when whole: a run stopped half-way leaves nothing that looks made.
-    await run('qpdf', ['--empty', '--pages', ...inputs, '--', `${out}.tmp`], { maxBuffer: 1 << 26 });
-    renameSync(`${out}.tmp`, out);
-  } finally {
-    await rm(names, { recursive: true, force: true });
-  }
-  return out;
 }
 
 /** PostgreSQL for the second memory figure (the database's memory is then its own process's). */

@@ -4,7 +4,7 @@ import { spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 
-const all = ['lists', 'pipeline', 'pipeline-memory', 'workflow', 'jobs', 'page-fingerprint', 'pdf-bombs', 'resumable-upload', 'photo-pages', 'printed-text'];
+const all = ['lists', 'pipeline', 'pipeline-memory', 'object-storage', 'workflow', 'jobs', 'page-fingerprint', 'pdf-bombs', 'resumable-upload', 'photo-pages', 'printed-text'];
 const chosen = process.argv.slice(2).filter((a) => !a.startsWith('-'));
 let failed = false;
 for (const name of chosen.length > 0 ? chosen : all) {

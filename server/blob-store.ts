@@ -124,7 +124,7 @@ export class FolderBlobStore implements BlobStore {
       }
       const key = meter.sha256();
       await this.moveIntoPlace(tempPath, key);
-      return { key, sha256: key, size: meter.size };
+      return { key, sha256: key, size: meter.bytesSeen };
     } catch (error) {
       // pipeline() has already destroyed the streams; only the partial file is left to remove.
       await rm(tempPath, { force: true });
@@ -259,9 +259,14 @@ export class FolderBlobStore implements BlobStore {
   }
 
   private pathOf(key: string): string {
-    if (!KEY.test(key)) throw new InvalidBlobKeyError(key);
+    assertBlobKey(key);
     return path.join(this.root, key.slice(0, 2), key.slice(2, 4), key);
   }
+}
+
+/** Keys are SHA-256 hex, nothing else (no path traversal, no stray object names). */
+export function assertBlobKey(key: string): void {
+  if (!KEY.test(key)) throw new InvalidBlobKeyError(key);
 }
 
 /**
@@ -282,9 +287,14 @@ function writerEnded(name: string): boolean {
   }
 }
 
+/** A store that can remove what stopped writes left behind (both stores). */
+export interface SweptBlobStore extends BlobStore {
+  removeStaleTempFiles(olderThanMs?: number): Promise<number>;
+}
+
 /** Removes stale temporary files now and every TEMP_SWEEP_MS; returns a function that stops it. */
 export function sweepTempFilesPeriodically(
-  store: FolderBlobStore,
+  store: SweptBlobStore,
   onError: (error: unknown) => void,
   everyMs: number = TEMP_SWEEP_MS,
 ): () => void {
@@ -300,8 +310,9 @@ export function isMissing(error: unknown): boolean {
 }
 
 /** Pass-through that hashes and counts bytes, failing as soon as the limit is passed. */
-class HashingMeter extends Transform {
-  size = 0;
+export class HashingMeter extends Transform {
+  // Not `size`: the S3 SDK takes a body's `size` for its length.
+  bytesSeen = 0;
   private readonly hash = createHash('sha256');
 
   constructor(private readonly limit: number) {
@@ -309,8 +320,8 @@ class HashingMeter extends Transform {
   }
 
   override _transform(chunk: Buffer, _encoding: BufferEncoding, callback: TransformCallback): void {
-    this.size += chunk.length;
-    if (this.size > this.limit) {
+    this.bytesSeen += chunk.length;
+    if (this.bytesSeen > this.limit) {
       callback(new BlobTooLargeError(this.limit));
       return;
     }

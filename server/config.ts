@@ -10,6 +10,16 @@ export interface OidcSettings {
   clientSecret: string | undefined;
 }
 
+export interface ObjectStorageSettings {
+  bucket: string;
+  /** Key prefix, empty or ending in "/". */
+  prefix: string;
+  /** AWS_ENDPOINT_URL_S3 (or AWS_ENDPOINT_URL): another S3-compatible service, addressed path-style. */
+  endpoint: string | undefined;
+  /** AWS_REGION; us-east-1 when an endpoint is set without one (MinIO and most others ignore it). */
+  region: string;
+}
+
 export interface Config {
   port: number;
   host: string;
@@ -48,6 +58,11 @@ export interface Config {
   bodyTimeoutSeconds: number;
   /** SMTP_URL: the mail server in nodemailer's URL form; undefined: messages are recorded, not sent. */
   smtpUrl?: string;
+  /**
+   * BLOB_STORE=s3://BUCKET/PREFIX: stored files in S3-compatible object storage; undefined: in
+   * `${dataDir}/blobs`. Credentials come from the AWS SDK's usual sources (AWS_ACCESS_KEY_ID…).
+   */
+  objectStorage?: ObjectStorageSettings;
   /** MAIL_FROM: the sender of the portal's messages (default: no-reply at PUBLIC_URL's host). */
   mailFrom: string;
 }
@@ -124,6 +139,8 @@ export function loadConfig(env: Env = process.env): Config {
   }
   const mailFrom = text('MAIL_FROM') ?? `Bible Study Portal <no-reply@${URL.canParse(publicUrl) ? new URL(publicUrl).hostname : 'localhost'}>`;
 
+  const objectStorage = parseObjectStorage(text, problems);
+
   const logLevelText = (text('LOG_LEVEL') ?? 'info').toLowerCase();
   if (!LOG_LEVELS.includes(logLevelText as LogLevel)) {
     problems.push(`LOG_LEVEL must be one of ${LOG_LEVELS.join(', ')}`);
@@ -148,7 +165,37 @@ export function loadConfig(env: Env = process.env): Config {
     bodyTimeoutSeconds,
     ...(smtpUrl === undefined ? {} : { smtpUrl }),
     mailFrom,
+    ...(objectStorage === undefined ? {} : { objectStorage }),
   };
+}
+
+const BUCKET = /^[a-z0-9][a-z0-9.-]{1,61}[a-z0-9]$/;
+
+function parseObjectStorage(text: (name: string) => string | undefined, problems: string[]): ObjectStorageSettings | undefined {
+  const value = text('BLOB_STORE');
+  if (value === undefined) return undefined;
+  const match = /^s3:\/\/([^/]+)(?:\/(.*))?$/.exec(value);
+  if (match === null) {
+    problems.push(`BLOB_STORE must be s3://BUCKET or s3://BUCKET/PREFIX (got "${value}"); leave it unset to keep files in DATA_DIR`);
+    return undefined;
+  }
+  const bucket = match[1]!;
+  if (!BUCKET.test(bucket)) {
+    problems.push(`BLOB_STORE: "${bucket}" is not a bucket name (3-63 lower-case letters, digits, dots and hyphens)`);
+  }
+  const trimmed = (match[2] ?? '').replace(/^\/+|\/+$/g, '');
+  const prefix = trimmed === '' ? '' : `${trimmed}/`;
+  const endpointName = text('AWS_ENDPOINT_URL_S3') !== undefined ? 'AWS_ENDPOINT_URL_S3' : 'AWS_ENDPOINT_URL';
+  const endpointText = text(endpointName);
+  const endpoint = endpointText === undefined ? undefined : parseUrl(endpointText, endpointName, problems);
+  const region = text('AWS_REGION') ?? text('AWS_DEFAULT_REGION');
+  if (region === undefined && endpoint === undefined) {
+    problems.push('AWS_REGION is required with BLOB_STORE on AWS S3 (or set AWS_ENDPOINT_URL_S3 for another S3-compatible service)');
+  }
+  if ((text('AWS_ACCESS_KEY_ID') === undefined) !== (text('AWS_SECRET_ACCESS_KEY') === undefined)) {
+    problems.push('AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY go together: set both or neither');
+  }
+  return { bucket, prefix, endpoint, region: region ?? 'us-east-1' };
 }
 
 function parseInteger(value: string, name: string, min: number, max: number, problems: string[]): number {

@@ -6,12 +6,14 @@ import { fileURLToPath } from 'node:url';
 import type { FastifyInstance } from 'fastify';
 import { buildApp, type AppPlugin } from './app.js';
 import { apiPlugins } from './routes/index.js';
-import { FolderBlobStore, sweepTempFilesPeriodically } from './blob-store.js';
+import { sweepTempFilesPeriodically } from './blob-store.js';
 import { ConfigError, loadConfig, type Config } from './config.js';
 import { migrate } from './db/migrate.js';
 import { openDatabase } from './db/open-database.js';
 import { DataDirInUseError } from './db/pglite.js';
 import { createLogger } from './logger.js';
+import { blobStoreDescription, openBlobStore } from './open-blob-store.js';
+import { removeCopiesOfEndedProcesses } from './workflow/local-copy.js';
 import { loadReferenceData } from './seed/countries.js';
 import { DEMO_ACCOUNTS, DEMO_PASSWORD, demoDataSeeded, seedDemoData } from './seed/demo.js';
 
@@ -40,8 +42,10 @@ export async function start(options: StartOptions = {}) {
   const demo = demoMode ? await seedDemoData(db) : { seeded: false };
   if (demo.seeded) logger.info('demo data created');
 
-  const blobStore = new FolderBlobStore({ root: path.join(config.dataDir, 'blobs') });
+  const blobStore = await openBlobStore(config);
   await blobStore.removeStaleTempFiles();
+  // Copies of stored scans a killed process left in this machine's temporary space.
+  await removeCopiesOfEndedProcesses();
   const stopTempSweep = sweepTempFilesPeriodically(blobStore, (error) => logger.warn({ err: error }, 'temporary files sweep failed'));
 
   const app = await buildApp({ config, db, blobStore, plugins: options.plugins ?? [] });
@@ -50,6 +54,7 @@ export async function start(options: StartOptions = {}) {
 
   const lines = [`Bible Study Portal is running at ${config.publicUrl}`];
   lines.push(`  database: ${db.kind === 'pglite' ? `PGlite in ${path.join(config.dataDir, 'pglite')}` : 'PostgreSQL'}`);
+  lines.push(`  files:    ${blobStoreDescription(config)}`);
   lines.push(`  sign-in:  ${config.oidc ? config.oidc.issuer : `embedded provider at ${config.publicUrl}/oidc`}`);
   const present = await db.query<{ email: string }>(
     'SELECT email FROM users WHERE email = ANY($1::text[]) AND password_hash IS NOT NULL ORDER BY email',

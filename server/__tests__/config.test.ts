@@ -68,6 +68,34 @@ describe('loadConfig', () => {
     expect(() => loadConfig({ SMTP_URL: 'mail.example.org:25' })).toThrow(/SMTP_URL must start with smtp:\/\/ or smtps:\/\//);
   });
 
+  it('reads BLOB_STORE: stored files in object storage; unset, in DATA_DIR', () => {
+    expect(loadConfig({}).objectStorage).toBeUndefined();
+    expect(loadConfig({ BLOB_STORE: 's3://portal-files/prod/', AWS_REGION: 'eu-west-1' }).objectStorage).toEqual({
+      bucket: 'portal-files',
+      prefix: 'prod/',
+      endpoint: undefined,
+      region: 'eu-west-1',
+    });
+    // Another S3-compatible service: its endpoint, and a region it ignores.
+    expect(loadConfig({ BLOB_STORE: 's3://portal-files', AWS_ENDPOINT_URL_S3: 'http://minio:9000' }).objectStorage).toEqual({
+      bucket: 'portal-files',
+      prefix: '',
+      endpoint: 'http://minio:9000',
+      region: 'us-east-1',
+    });
+    expect(() => loadConfig({ BLOB_STORE: '/mnt/shared/blobs' })).toThrow(
+      'BLOB_STORE must be s3://BUCKET or s3://BUCKET/PREFIX (got "/mnt/shared/blobs"); leave it unset to keep files in DATA_DIR',
+    );
+    expect(() => loadConfig({ BLOB_STORE: 's3://Portal_Files', AWS_REGION: 'eu-west-1' })).toThrow(/"Portal_Files" is not a bucket name/);
+    expect(() => loadConfig({ BLOB_STORE: 's3://portal-files' })).toThrow(/AWS_REGION is required with BLOB_STORE on AWS S3/);
+    expect(() => loadConfig({ BLOB_STORE: 's3://portal-files', AWS_ENDPOINT_URL_S3: 'minio:9000' })).toThrow(
+      /AWS_ENDPOINT_URL_S3 must be an http:\/\/ or https:\/\/ URL/,
+    );
+    expect(() => loadConfig({ BLOB_STORE: 's3://portal-files', AWS_REGION: 'eu-west-1', AWS_ACCESS_KEY_ID: 'key' })).toThrow(
+      /AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY go together/,
+    );
+  });
+
   it('reads PIPELINE_THREADS, from 1 to 16 (pages are never read on the job thread)', () => {
     expect(loadConfig({}).trustProxyHops).toBeUndefined();
     expect(loadConfig({ TRUST_PROXY: '1' }).trustProxyHops).toBe(1);

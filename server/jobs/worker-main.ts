@@ -1,15 +1,16 @@
 // A job worker on its own, without the HTTP server: `npx tsx server/jobs/worker-main.ts`.
 // For the scale setup on PostgreSQL (DATABASE_URL): run as many as the machine has cores to
 // spare, next to servers started with JOB_WORKER=off. Workers claim jobs in the database, and
-// must see the same blob folder as the servers (DATA_DIR on a shared disk).
+// share the servers' stored files: object storage (BLOB_STORE=s3://…), or DATA_DIR on a shared disk.
 // PGlite allows one process, so there the server runs jobs itself and this refuses to start.
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { FolderBlobStore } from '../blob-store';
 import { ConfigError, loadConfig } from '../config';
 import { migrate } from '../db/migrate';
 import { openDatabase } from '../db/open-database';
 import { createLogger } from '../logger';
+import { openBlobStore } from '../open-blob-store';
+import { removeCopiesOfEndedProcesses } from '../workflow/local-copy';
 import { jobDefinitions } from './definitions';
 import { JobQueue } from './queue';
 
@@ -23,7 +24,9 @@ export async function startWorker(env: Record<string, string | undefined> = proc
   const logger = createLogger(config.logLevel);
   const db = await openDatabase(config, logger);
   await migrate(db);
-  const blobStore = new FolderBlobStore({ root: path.join(config.dataDir, 'blobs') });
+  const blobStore = await openBlobStore(config);
+  // Copies of stored scans a killed worker left in this machine's temporary space.
+  await removeCopiesOfEndedProcesses();
   const queue = new JobQueue({ db, blobStore, config, logger, definitions: jobDefinitions, autoWork: true });
   await queue.start();
   logger.info({ worker: queue.workerId, jobs: jobDefinitions.map((definition) => definition.name) }, 'job worker started');

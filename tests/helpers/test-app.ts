@@ -7,7 +7,7 @@ import { buildApp, type AppPlugin, type BuildAppOptions } from '../../server/app
 import { FolderBlobStore } from '../../server/blob-store.js';
 import { loadConfig, type Config } from '../../server/config.js';
 import type { Database } from '../../server/db/database.js';
-import { resumablePartsFolder } from '../../server/workflow/resumable-parts.js';
+import { PARTS_FOLDER } from '../../server/workflow/resumable-parts.js';
 import { createTestDb } from './test-db.js';
 
 export const TEST_PUBLIC_URL = 'http://localhost:3000';
@@ -69,7 +69,6 @@ export async function createTestApp(options: TestAppOptions = {}): Promise<TestA
  * folder, which lives there on purpose (its own tests look inside it).
  */
 export async function temporaryFilesLeft(test: Pick<TestApp, 'blobStore' | 'config'>): Promise<string[]> {
-  const partsFolder = path.basename(resumablePartsFolder(test.blobStore, test.config));
   const names = await readdir(path.join(test.config.dataDir, 'blobs', 'tmp')).catch(() => []);
-  return names.filter((name) => name !== partsFolder);
+  return names.filter((name) => name !== PARTS_FOLDER);
 }

@@ -8,11 +8,12 @@ import path from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, afterEach, beforeAll, beforeEach, expect } from 'vitest';
 import { buildApp } from '../../server/app';
-import { FolderBlobStore } from '../../server/blob-store';
+import type { SweptBlobStore } from '../../server/blob-store';
 import { loadConfig, type Config } from '../../server/config';
 import type { Database } from '../../server/db/database';
 import { createJobsPlugin, jobsPlugin, type JobsPluginOptions } from '../../server/jobs/jobs-plugin';
 import { createFilesRoutes, filesRoutes } from '../../server/routes/files';
+import { openBlobStore } from '../../server/open-blob-store';
 import { apiPlugins } from '../../server/routes/index';
 import { TEST_PUBLIC_URL } from '../helpers/test-app';
 import { createTestDb } from '../helpers/test-db';
@@ -26,7 +27,7 @@ export interface PipelineAppOptions {
   dataDir?: string;
   /** Check every JSON response against the contract (default true). */
   validateResponses?: boolean;
-  /** Environment variables on top of the test defaults (e.g. SMTP_URL). */
+  /** Environment variables on top of the test defaults (e.g. SMTP_URL, BLOB_STORE). */
   env?: Record<string, string>;
 }
 
@@ -34,7 +35,7 @@ export interface PipelineApp {
   app: FastifyInstance;
   db: Database;
   config: Config;
-  blobStore: FolderBlobStore;
+  blobStore: SweptBlobStore;
   close(): Promise<void>;
 }
 
@@ -64,7 +65,8 @@ export async function createPipelineApp(options: PipelineAppOptions = {}): Promi
     PIPELINE_THREADS: process.env.PIPELINE_THREADS,
     ...options.env,
   });
-  const blobStore = new FolderBlobStore({ root: path.join(dataDir, 'blobs') });
+  // The folder in DATA_DIR, or object storage when BLOB_STORE is set.
+  const blobStore = await openBlobStore(config);
   const app = await buildApp({ config, db, blobStore, plugins, webRoot: null });
   await app.ready();
   return {

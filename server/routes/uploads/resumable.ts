@@ -1,5 +1,5 @@
 // Resumable uploads (tus 1.0.0, core + creation + termination) at /api/uploads/resumable, served
-// by @tus/server with its parts on disk (server/workflow/resumable-parts.ts). Each call is first
+// by @tus/server with its parts on disk or in object storage (server/workflow/resumable-parts.ts). Each call is first
 // a plain route: the session, same-origin rule and roles of the multipart call of its kind, and
 // the upload's owner (another user's upload is unknown: 404); only then does tus see it. The PATCH
 // that brings the last byte hands the file to that multipart call's own code (same checks, job,
@@ -14,13 +14,7 @@ import { forbidden, HttpError, notFound, validationError } from '../../http-erro
 import { requireUser, type SessionUser } from '../../auth/session';
 import type { ReplyOf, Route, Schemas } from '../../contract/types';
 import { MAX_UPLOAD_BYTES } from '../../jobs/job-types';
-import {
-  removeParts,
-  resumablePartsFolder,
-  resumablePartsStore,
-  STALE_FINISH_MINUTES,
-  storeParts,
-} from '../../workflow/resumable-parts';
+import { resumableParts, STALE_FINISH_MINUTES, storeParts } from '../../workflow/resumable-parts';
 import { kindOfFile } from '../shared/photo-check';
 import { fileTooLarge } from '../shared/receive-upload';
 import type { UploadedPhoto } from '../shared/uploaded-pages';
@@ -59,8 +53,8 @@ export function createResumableUploadRoutes(options: ResumableUploadOptions = {}
 
   return async function resumableUploadRoutes(app: FastifyInstance) {
     const db = app.db;
-    const folder = resumablePartsFolder(app.blobStore, app.config);
-    const datastore = resumablePartsStore(folder);
+    const parts = resumableParts(app.blobStore, app.config);
+    const datastore = parts.datastore;
     const tus = new TusServer({ path: BASE, datastore, relativeLocation: true, maxSize: maxBytes });
 
     // The parts stream to disk as they arrive: Fastify must leave the body unread for tus.
@@ -88,14 +82,14 @@ export function createResumableUploadRoutes(options: ResumableUploadOptions = {}
       if (claimed === null) return (await db.one<UploadRow>('SELECT * FROM resumable_uploads WHERE id = $1', [id]));
       try {
         if (claimed.kind === 'service_center' && user.role !== 'scanning_admin') throw forbidden();
-        const blob = await storeParts(folder, id, app.blobStore, maxBytes);
+        const blob = await storeParts(parts, id, app.blobStore, maxBytes);
         const fields = { ...claimed.fields };
         const photos = await photoOfPage(app.blobStore, blob, claimed.filename);
         const resultId =
           claimed.kind === 'service_center'
             ? await acceptServiceCenterFile(request, user, fields, blob, photos)
             : await acceptGradedUpload(request, user, fields, blob, photos);
-        await removeParts(folder, id);
+        await parts.remove(id);
         return await db.one<UploadRow>(
           `UPDATE resumable_uploads SET state = 'accepted', result_id = $2, touched_at = now() WHERE id = $1 RETURNING *`,
           [id, resultId],
@@ -106,7 +100,7 @@ export function createResumableUploadRoutes(options: ResumableUploadOptions = {}
           await db.query(`UPDATE resumable_uploads SET state = 'receiving', finishing_since = NULL WHERE id = $1`, [id]);
           throw error;
         }
-        await removeParts(folder, id);
+        await parts.remove(id);
         return db.one<UploadRow>(
           `UPDATE resumable_uploads SET state = 'refused', refusal = $2, touched_at = now() WHERE id = $1 RETURNING *`,
           [id, JSON.stringify({ status: error.statusCode, detail: error.detail })],
@@ -163,7 +157,7 @@ export function createResumableUploadRoutes(options: ResumableUploadOptions = {}
           [id, user.id, kind, JSON.stringify(fields), (metadata.filename ?? fields.name ?? '').trim(), length],
         );
       } catch (error) {
-        await removeParts(folder, id);
+        await parts.remove(id);
         throw error;
       }
       return relay(reply, response);
@@ -235,7 +229,7 @@ export function createResumableUploadRoutes(options: ResumableUploadOptions = {}
         const response = await tus.handleWeb(webRequest(request));
         if (response.status >= 400 && response.status !== 404 && response.status !== 410) return relay(reply, response);
       }
-      await removeParts(folder, row.id);
+      await parts.remove(row.id);
       await db.query('DELETE FROM resumable_uploads WHERE id = $1', [row.id]);
       return reply.code(204).header('tus-resumable', TUS_VERSION).send();
     });
