@@ -1,15 +1,12 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { createActor, fromPromise, waitFor } from 'xstate';
 import { getShortestPaths } from '@xstate/graph';
-import { modelEvents, restingStateIds, unreachedStateIds } from '../../model-events';
+import { modelEvents, restingStateIds, unreachedStateIds } from '../../__tests__/model-events';
 import { SEND_LOCK_MS, WORKFLOW_STEPS, WORKFLOW_STEP_LABELS } from '../../constants';
 import {
   SEND_READY_MESSAGE,
   canDeleteFile,
-  fileWorkflowActorResults,
-  fileWorkflowEventFixtures,
   fileWorkflowMachine,
-  fileWorkflowModelInput,
   gradingProgressText,
   isProgressDone,
   resolveWorkflowStep,
@@ -17,6 +14,7 @@ import {
   type FileActorInput,
   type FileStep,
 } from '../file-workflow.machine';
+import { fileWorkflowActorResults, fileWorkflowEventFixtures, fileWorkflowModelInput } from './file-workflow.fixtures';
 
 // Some answers fall outside the contract (no step, an unknown one): the machine copes with them.
 const steps = (step: string | undefined, extra: Partial<FileStep> = {}): FileStep =>

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { createActor, fromPromise, waitFor } from 'xstate';
 import { getShortestPaths } from '@xstate/graph';
-import { modelEvents, unreachedStateIds } from '../../model-events';
+import { modelEvents, unreachedStateIds } from '../../__tests__/model-events';
 import { MAX_UPLOAD_BYTES } from '../../constants';
 import {
   FILE_TOO_LARGE_LABEL,
@@ -14,10 +14,7 @@ import {
   retrySecondsLeft,
   uploadPercent,
   uploadSecondsLeft,
-  uploadDialogActorResults,
-  uploadDialogEventFixtures,
   uploadDialogMachine,
-  uploadDialogModelInputs,
   type FileLike,
   type FollowProcessingInput,
   type ProcessingReport,
@@ -27,6 +24,7 @@ import {
   type EarlierUpload,
   type UploadTargetInput,
 } from '../upload-dialog.machine';
+import { uploadDialogActorResults, uploadDialogEventFixtures, uploadDialogModelInputs } from './upload-dialog.fixtures';
 
 const pdf = (name: string, size = 1_000): FileLike => ({ name, size, type: 'application/pdf', lastModified: 1 });
 const text = (name: string): FileLike => ({ name, size: 10, type: 'text/plain', lastModified: 1 });
