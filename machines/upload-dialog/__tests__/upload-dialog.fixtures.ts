@@ -9,7 +9,7 @@ import type {
   UploadDialogInput,
   UploadFileOutput,
   UploadHttpError,
-} from '../upload-dialog.machine';
+} from '../upload-dialog.types';
 import type { ActorResultEvent, EventFixtures } from '../../__tests__/model-events';
 
 const pdf = (name: string, size: number): FileLike => ({ name, size, type: 'application/pdf', lastModified: 1_700_000_000_000 });
