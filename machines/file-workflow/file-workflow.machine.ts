@@ -29,90 +29,9 @@
 // The screen supplies with .provide(): actors `fetchSteps`, `sendFile`, `downloadReturnFile`,
 // `regenerateFile`, `archiveFile` (HTTP calls, input {fileId}) and may replace action `logError`.
 import { and, assign, fromPromise, not, setup, stateIn, type ErrorActorEvent } from 'xstate';
-import {
-  DEFAULT_WORKFLOW_STEP,
-  DELETE_ALLOWED_STEPS,
-  PROGRESS_DONE_THRESHOLD,
-  SEND_LOCK_MS,
-  WORKFLOW_STEPS,
-  type WorkflowStep,
-} from '../constants';
-import type { FileStatus, FileStep, ProgressMessage } from '../../generated/hooks/model';
-
-export type { WorkflowStep } from '../constants';
-/** The answer of GET /api/file/{file_id}/steps, and one message of a progress stream. */
-export type { FileStep, ProgressMessage };
-
-export const SEND_READY_MESSAGE = 'Ready to send to study helpers!';
-
-/** "n of m responses graded" of the Grading step. */
-export function gradingProgressText(complete: number, total: number): string {
-  return `${complete} of ${total} responses graded`;
-}
-
-/** The server's step, or review when it is missing or unknown. */
-export function resolveWorkflowStep(step: unknown): WorkflowStep {
-  return (WORKFLOW_STEPS as readonly unknown[]).includes(step) ? (step as WorkflowStep) : DEFAULT_WORKFLOW_STEP;
-}
-
-/** How the stepper draws `step` when the file is at `current`: earlier steps show as completed. */
-export function stepState(current: WorkflowStep, step: WorkflowStep): 'completed' | 'current' | 'upcoming' {
-  const difference = WORKFLOW_STEPS.indexOf(step) - WORKFLOW_STEPS.indexOf(current);
-  if (difference < 0) return 'completed';
-  return difference === 0 ? 'current' : 'upcoming';
-}
-
-/** "Delete File" is offered only at robot, review, assign and send. */
-export function canDeleteFile(step: WorkflowStep): boolean {
-  return DELETE_ALLOWED_STEPS.includes(step);
-}
-
-/** A progress stream is done when completed/count exceeds 0.999. */
-export function isProgressDone(progress: Pick<ProgressMessage, 'completed' | 'count'>): boolean {
-  return progress.count > 0 && progress.completed / progress.count > PROGRESS_DONE_THRESHOLD;
-}
-
-export interface FileWorkflowInput {
-  fileId: string;
-}
-
-export interface FileWorkflowContext {
-  fileId: string;
-  /** The server's step (review until the first answer). */
-  currentStep: WorkflowStep;
-  /** The step the stepper shows: the current one, or an earlier one chosen with VIEW_STEP. */
-  viewedStep: WorkflowStep;
-  /** Graded responses and all responses, for "n of m responses graded". */
-  complete: number;
-  total: number;
-  /** The return file is generated: DOWNLOAD and REGENERATE are enabled. */
-  prepped: boolean;
-  /** The return file was downloaded: ARCHIVE is enabled. */
-  downloaded: boolean;
-  fileStatus: FileStatus | null;
-  /** The last progress message of the current step's job; null before one arrives. */
-  progress: ProgressMessage | null;
-  /** The error of the last failed call (already logged); null otherwise. */
-  error: unknown;
-}
-
-export type FileWorkflowEvent =
-  | { type: 'REFRESH' }
-  | { type: 'RETRY' }
-  | { type: 'VIEW_STEP'; step: WorkflowStep }
-  | ({ type: 'PROGRESS' } & ProgressMessage)
-  | { type: 'SEND' }
-  /** sides 'one': the return file's one-sided variant (default: made for double-sided printers). */
-  | { type: 'DOWNLOAD'; sides?: 'two' | 'one' }
-  | { type: 'REGENERATE' }
-  | { type: 'ARCHIVE' };
-
-/** Input of every actor of this machine. */
-export interface FileActorInput {
-  fileId: string;
-  /** downloadReturnFile: which layout of the return file. */
-  sides?: 'two' | 'one';
-}
+import { DEFAULT_WORKFLOW_STEP, SEND_LOCK_MS, type WorkflowStep } from '../constants';
+import { isProgressDone, resolveWorkflowStep, stepState } from './file-workflow.rules';
+import type { FileActorInput, FileStep, FileWorkflowContext, FileWorkflowEvent, FileWorkflowInput } from './file-workflow.types';
 
 const notProvided = <TOutput>(name: string) =>
   fromPromise<TOutput, FileActorInput>(async () => {

@@ -2,7 +2,7 @@
 // (machines/file-workflow/__tests__ and tests/model): test material, kept out of the bundle.
 import type { FileStep } from '../../../generated/hooks/model';
 import type { WorkflowStep } from '../../constants';
-import type { FileWorkflowEvent, FileWorkflowInput } from '../file-workflow.machine';
+import type { FileWorkflowEvent, FileWorkflowInput } from '../file-workflow.types';
 import type { ActorResultEvent, EventFixtures } from '../../__tests__/model-events';
 
 /** One example of every event, for model-based tests. */
