@@ -67,6 +67,9 @@
 // report: the upload itself worked), and actor `uploadPhotos` (one multipart request, throwing as
 // `uploadFile` does). Leaving `sending` or `sendingPhotos` (CANCEL/CLOSE) stops the actor, which
 // aborts its `signal`: the request is cancelled. Closing while processing leaves the server at it.
+//
+// Its parts: types in upload-dialog.types.ts, pure rules in upload-dialog.rules.ts, actors,
+// actions and guards in upload-dialog.setup.ts, and open.uploading in upload-dialog.uploading.ts.
 import { uploadDialogSetup } from './upload-dialog.setup';
 import { freshContext, parseAcceptedTypes } from './upload-dialog.rules';
 import type { FileLike } from './upload-dialog.types';
