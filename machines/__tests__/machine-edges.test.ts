@@ -4,7 +4,9 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { createActor, fromPromise, waitFor } from 'xstate';
 import { ANSWER_SHEET_PAGE_LENGTH_LABELS } from '../constants';
-import { fileWorkflowMachine, isProgressDone, type FileActorInput, type FileStep } from '../file-workflow/file-workflow.machine';
+import { fileWorkflowMachine } from '../file-workflow/file-workflow.machine';
+import { isProgressDone } from '../file-workflow/file-workflow.rules';
+import type { FileActorInput, FileStep } from '../file-workflow/file-workflow.types';
 import { notificationsMachine, type Notification } from '../notifications/notifications.machine';
 import { bannerMessage } from '../result-banner/result-banner.machine';
 import { viewAsMachine } from '../view-as/view-as.machine';

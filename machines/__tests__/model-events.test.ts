@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { fromPromise, setup } from 'xstate';
 import { getShortestPaths } from '@xstate/graph';
-import { modelEvents, restingStateIds, unreachedStateIds } from '../model-events';
+import { modelEvents, restingStateIds, unreachedStateIds } from './model-events';
 
 const machine = setup({
   types: { events: {} as { type: 'GO' } | { type: 'NEVER_SENT' } },

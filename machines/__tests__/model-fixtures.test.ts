@@ -3,11 +3,12 @@
 // helper, every workflow step with the data its screen needs, a user who may both enter and exit
 // View As... A fixture that lost one of them would leave a rule unwalked without failing a walk.
 import { describe, expect, it } from 'vitest';
-import { fileWorkflowActorResults, fileWorkflowEventFixtures, fileWorkflowModelInput } from '../file-workflow/file-workflow.machine';
-import { notificationsEventFixtures } from '../notifications/notifications.machine';
-import { resultBannerEventFixtures } from '../result-banner/result-banner.machine';
-import { uploadDialogActorResults, uploadDialogEventFixtures, uploadDialogModelInputs } from '../upload-dialog/upload-dialog.machine';
-import { canEnterViewAs, canExitViewAs, viewAsActorResults, viewAsEventFixtures, viewAsModelInput } from '../view-as/view-as.machine';
+import { fileWorkflowActorResults, fileWorkflowEventFixtures, fileWorkflowModelInput } from '../file-workflow/__tests__/file-workflow.fixtures';
+import { notificationsEventFixtures } from '../notifications/__tests__/notifications.fixtures';
+import { resultBannerEventFixtures } from '../result-banner/__tests__/result-banner.fixtures';
+import { uploadDialogActorResults, uploadDialogEventFixtures, uploadDialogModelInputs } from '../upload-dialog/__tests__/upload-dialog.fixtures';
+import { canEnterViewAs, canExitViewAs } from '../view-as/view-as.machine';
+import { viewAsActorResults, viewAsEventFixtures, viewAsModelInput } from '../view-as/__tests__/view-as.fixtures';
 
 describe('event fixtures', () => {
   it.each([

@@ -13,7 +13,6 @@
 // The default `clock` ticks every NOTIFICATION_CLOCK_MS with Date.now(); tests and screens can
 // supply another with .provide().
 import { assign, fromCallback, setup } from 'xstate';
-import type { EventFixtures } from '../model-events';
 
 export type NotificationSeverity = 'success' | 'info' | 'warn' | 'error';
 
@@ -110,14 +109,3 @@ export const notificationsMachine = setup({
     },
   },
 });
-
-/** One example of every event, for model-based tests. */
-export const notificationsEventFixtures = {
-  NOTIFY: {
-    type: 'NOTIFY',
-    notification: { id: 'n-1', message: 'File uploaded.', severity: 'success', deadline: 2_000 },
-    now: 1_000,
-  },
-  DISMISS: { type: 'DISMISS', id: 'n-1' },
-  TICK: { type: 'TICK', now: 3_000 },
-} satisfies EventFixtures<NotificationsEvent>;

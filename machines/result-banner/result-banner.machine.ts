@@ -10,7 +10,6 @@
 // Only `after` delays are used: no actor or action has to be supplied.
 import { assign, setup } from 'xstate';
 import { BANNER_FADE_MS } from '../constants';
-import type { EventFixtures } from '../model-events';
 
 /** The outcome an operation reports (spec §3 "Upload result": status and errorType). */
 export interface BannerResult {
@@ -102,12 +101,3 @@ export const resultBannerMachine = setup({
     dismissed: {},
   },
 });
-
-/** One example of every event, for model-based tests. */
-export const resultBannerEventFixtures = {
-  RESULT: { type: 'RESULT', result: { type: 'error', errorType: 'DUPLICATE_FILE' } },
-  DISMISS: { type: 'DISMISS' },
-} satisfies EventFixtures<ResultBannerEvent>;
-
-/** An input under which every state is reachable. */
-export const resultBannerModelInput: ResultBannerInput = { autoFadeMs: 3_000 };

@@ -15,7 +15,6 @@
 // `reloadHome`, `navigateHome`, `reload`.
 import { assign, fromPromise, setup } from 'xstate';
 import type { AboutMe } from '../../generated/hooks/model';
-import type { EventFixtures, ActorResultEvent } from '../model-events';
 
 /** The about-me fields the View As rules need. `congregation` is '' (or null) when the user has none. */
 export type ViewAsUser = Pick<AboutMe, 'role' | 'is_admin'> & { congregation: AboutMe['congregation'] | null | undefined };
@@ -137,24 +136,3 @@ export const viewAsMachine = setup({
     },
   },
 });
-
-/** A user for whom both View As and Exit View As are allowed (an admin coordinator with a congregation). */
-const adminCoordinator: ViewAsUser = { role: 'study_helper_coordinator', is_admin: true, congregation: 'c-1' };
-
-/** One example of every event, for model-based tests. */
-export const viewAsEventFixtures = {
-  ENTER: { type: 'ENTER', congregation: 'c-2' },
-  EXIT: { type: 'EXIT' },
-  RETRY: { type: 'RETRY' },
-  CANCEL: { type: 'CANCEL' },
-  USER_CHANGED: { type: 'USER_CHANGED', user: adminCoordinator },
-} satisfies EventFixtures<ViewAsEvent>;
-
-/** Results of the `setViewAs` actor, for graph walks. */
-export const viewAsActorResults: readonly ActorResultEvent[] = [
-  { type: 'xstate.done.actor.setViewAs', output: {} },
-  { type: 'xstate.error.actor.setViewAs', error: { status: 500 } },
-];
-
-/** An input under which every state is reachable. */
-export const viewAsModelInput: ViewAsInput = { user: adminCoordinator };

@@ -9,16 +9,10 @@ import { act, fireEvent, screen, waitFor, within } from '@testing-library/react'
 import { http, HttpResponse } from 'msw';
 import { getShortestPaths } from '@xstate/graph';
 import type { SnapshotFrom } from 'xstate';
-import {
-  fileWorkflowActorResults,
-  fileWorkflowEventFixtures,
-  fileWorkflowMachine,
-  fileWorkflowModelInput,
-  type FileStep,
-  type FileWorkflowEvent,
-  type ProgressMessage,
-} from '../../machines/file-workflow/file-workflow.machine';
-import { modelEvents, unreachedStateIds } from '../../machines/model-events';
+import { fileWorkflowMachine } from '../../machines/file-workflow/file-workflow.machine';
+import type { FileStep, FileWorkflowEvent, ProgressMessage } from '../../machines/file-workflow/file-workflow.types';
+import { fileWorkflowActorResults, fileWorkflowEventFixtures, fileWorkflowModelInput } from '../../machines/file-workflow/__tests__/file-workflow.fixtures';
+import { modelEvents, unreachedStateIds } from '../../machines/__tests__/model-events';
 import { renderApp, setupMockApi } from '../../src/testing/test-utils';
 import { server } from '../../src/testing/mocks/server';
 import { GatedApi } from '../web/support/gated-api';

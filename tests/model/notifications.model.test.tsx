@@ -10,12 +10,9 @@ import { http, HttpResponse } from 'msw';
 import { getSimplePaths } from '@xstate/graph';
 import type { SnapshotFrom } from 'xstate';
 import type { RecruitingPoint, ServiceCenter } from '../../generated/hooks/model';
-import { modelEvents, unreachedStateIds } from '../../machines/model-events';
-import {
-  notificationsEventFixtures,
-  notificationsMachine,
-  type NotificationsEvent,
-} from '../../machines/notifications/notifications.machine';
+import { modelEvents, unreachedStateIds } from '../../machines/__tests__/model-events';
+import { notificationsMachine, type NotificationsEvent } from '../../machines/notifications/notifications.machine';
+import { notificationsEventFixtures } from '../../machines/notifications/__tests__/notifications.fixtures';
 import { renderApp, setupMockApi } from '../../src/testing/test-utils';
 import { server } from '../../src/testing/mocks/server';
 

@@ -10,13 +10,13 @@ import { http, HttpResponse } from 'msw';
 import { getSimplePaths } from '@xstate/graph';
 import type { SnapshotFrom } from 'xstate';
 import type { BaptismRequest, BaptismRequestList } from '../../generated/hooks/model';
-import { modelEvents, unreachedStateIds, type EventFixtures } from '../../machines/model-events';
+import { modelEvents, unreachedStateIds, type EventFixtures } from '../../machines/__tests__/model-events';
 import {
-  resultBannerEventFixtures,
   resultBannerMachine,
   type ResultBannerEvent,
   type ResultBannerInput,
 } from '../../machines/result-banner/result-banner.machine';
+import { resultBannerEventFixtures } from '../../machines/result-banner/__tests__/result-banner.fixtures';
 import { renderApp, setupMockApi } from '../../src/testing/test-utils';
 import { server } from '../../src/testing/mocks/server';
 

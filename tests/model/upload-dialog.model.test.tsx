@@ -15,17 +15,15 @@ import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { http, HttpResponse } from 'msw';
 import { getShortestPaths } from '@xstate/graph';
 import type { SnapshotFrom } from 'xstate';
-import {
-  uploadDialogActorResults,
-  uploadDialogEventFixtures,
-  uploadDialogMachine,
-  uploadDialogModelInputs,
-  type EarlierUpload,
-  type ProcessingReport,
-  type UploadDialogEvent,
-  type UploadDialogInput,
-} from '../../machines/upload-dialog/upload-dialog.machine';
-import { modelEvents, unreachedStateIds } from '../../machines/model-events';
+import { uploadDialogMachine } from '../../machines/upload-dialog/upload-dialog.machine';
+import type {
+  EarlierUpload,
+  ProcessingReport,
+  UploadDialogEvent,
+  UploadDialogInput,
+} from '../../machines/upload-dialog/upload-dialog.types';
+import { uploadDialogActorResults, uploadDialogEventFixtures, uploadDialogModelInputs } from '../../machines/upload-dialog/__tests__/upload-dialog.fixtures';
+import { modelEvents, unreachedStateIds } from '../../machines/__tests__/model-events';
 import { renderApp, setupMockApi, type RenderAppResult } from '../../src/testing/test-utils';
 import { server } from '../../src/testing/mocks/server';
 import { DEMO_CONGREGATION_ID } from '../../src/testing/mocks/handlers';

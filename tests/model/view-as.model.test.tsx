@@ -13,14 +13,9 @@ import { getSimplePaths } from '@xstate/graph';
 import type { SnapshotFrom } from 'xstate';
 import type { AboutMe, Congregation, FileList, ViewAsRequest } from '../../generated/hooks/model';
 import { getGetMeQueryKey } from '../../generated/hooks/auth/auth';
-import { modelEvents, unreachedStateIds, type ActorResultEvent } from '../../machines/model-events';
-import {
-  viewAsActorResults,
-  viewAsEventFixtures,
-  viewAsMachine,
-  viewAsModelInput,
-  type ViewAsEvent,
-} from '../../machines/view-as/view-as.machine';
+import { modelEvents, unreachedStateIds, type ActorResultEvent } from '../../machines/__tests__/model-events';
+import { viewAsMachine, type ViewAsEvent } from '../../machines/view-as/view-as.machine';
+import { viewAsActorResults, viewAsEventFixtures, viewAsModelInput } from '../../machines/view-as/__tests__/view-as.fixtures';
 import { renderApp, setupMockApi, type RenderAppResult } from '../../src/testing/test-utils';
 import { server } from '../../src/testing/mocks/server';
 import { DEMO_CONGREGATION_ID, MOCK_USERS } from '../../src/testing/mocks/handlers';

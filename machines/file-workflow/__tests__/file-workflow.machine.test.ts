@@ -1,22 +1,19 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { createActor, fromPromise, waitFor } from 'xstate';
 import { getShortestPaths } from '@xstate/graph';
-import { modelEvents, restingStateIds, unreachedStateIds } from '../../model-events';
+import { modelEvents, restingStateIds, unreachedStateIds } from '../../__tests__/model-events';
 import { SEND_LOCK_MS, WORKFLOW_STEPS, WORKFLOW_STEP_LABELS } from '../../constants';
+import { fileWorkflowMachine } from '../file-workflow.machine';
 import {
   SEND_READY_MESSAGE,
   canDeleteFile,
-  fileWorkflowActorResults,
-  fileWorkflowEventFixtures,
-  fileWorkflowMachine,
-  fileWorkflowModelInput,
   gradingProgressText,
   isProgressDone,
   resolveWorkflowStep,
   stepState,
-  type FileActorInput,
-  type FileStep,
-} from '../file-workflow.machine';
+} from '../file-workflow.rules';
+import type { FileActorInput, FileStep } from '../file-workflow.types';
+import { fileWorkflowActorResults, fileWorkflowEventFixtures, fileWorkflowModelInput } from './file-workflow.fixtures';
 
 // Some answers fall outside the contract (no step, an unknown one): the machine copes with them.
 const steps = (step: string | undefined, extra: Partial<FileStep> = {}): FileStep =>

@@ -1,15 +1,15 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { createActor, fromCallback } from 'xstate';
 import { getShortestPaths } from '@xstate/graph';
-import { modelEvents, unreachedStateIds } from '../../model-events';
+import { modelEvents, unreachedStateIds } from '../../__tests__/model-events';
 import {
   NOTIFICATION_CLOCK_MS,
   isLive,
-  notificationsEventFixtures,
   notificationsMachine,
   type Notification,
   type NotificationsEvent,
 } from '../notifications.machine';
+import { notificationsEventFixtures } from './notifications.fixtures';
 
 const note = (id: string, deadline: number, message = `message ${id}`): Notification => ({
   id,

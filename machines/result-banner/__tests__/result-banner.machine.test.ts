@@ -1,15 +1,10 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { createActor } from 'xstate';
 import { getShortestPaths } from '@xstate/graph';
-import { modelEvents, unreachedStateIds } from '../../model-events';
+import { modelEvents, unreachedStateIds } from '../../__tests__/model-events';
 import { BANNER_FADE_MS } from '../../constants';
-import {
-  bannerMessage,
-  resultBannerEventFixtures,
-  resultBannerMachine,
-  resultBannerModelInput,
-  type ResultBannerInput,
-} from '../result-banner.machine';
+import { bannerMessage, resultBannerMachine, type ResultBannerInput } from '../result-banner.machine';
+import { resultBannerEventFixtures, resultBannerModelInput } from './result-banner.fixtures';
 
 describe('bannerMessage', () => {
   it.each([

@@ -1,8 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { createActor, fromPromise, waitFor } from 'xstate';
 import { getShortestPaths } from '@xstate/graph';
-import { modelEvents, unreachedStateIds } from '../../model-events';
+import { modelEvents, unreachedStateIds } from '../../__tests__/model-events';
 import { MAX_UPLOAD_BYTES } from '../../constants';
+import { uploadDialogMachine } from '../upload-dialog.machine';
 import {
   FILE_TOO_LARGE_LABEL,
   canUpload,
@@ -14,19 +15,18 @@ import {
   retrySecondsLeft,
   uploadPercent,
   uploadSecondsLeft,
-  uploadDialogActorResults,
-  uploadDialogEventFixtures,
-  uploadDialogMachine,
-  uploadDialogModelInputs,
-  type FileLike,
-  type FollowProcessingInput,
-  type ProcessingReport,
-  type UploadDialogInput,
-  type UploadFileInput,
-  type UploadFileOutput,
-  type EarlierUpload,
-  type UploadTargetInput,
-} from '../upload-dialog.machine';
+} from '../upload-dialog.rules';
+import type {
+  FileLike,
+  FollowProcessingInput,
+  ProcessingReport,
+  UploadDialogInput,
+  UploadFileInput,
+  UploadFileOutput,
+  EarlierUpload,
+  UploadTargetInput,
+} from '../upload-dialog.types';
+import { uploadDialogActorResults, uploadDialogEventFixtures, uploadDialogModelInputs } from './upload-dialog.fixtures';
 
 const pdf = (name: string, size = 1_000): FileLike => ({ name, size, type: 'application/pdf', lastModified: 1 });
 const text = (name: string): FileLike => ({ name, size: 10, type: 'text/plain', lastModified: 1 });

@@ -4,22 +4,19 @@
 import { describe, expect, it } from 'vitest';
 import { createActor, fromPromise, waitFor } from 'xstate';
 import { MAX_PHOTOS_PER_UPLOAD, MAX_UPLOAD_BYTES } from '../../constants';
-import {
-  canUpload,
-  isPhoto,
-  selectionProblem,
-  uploadDialogMachine,
-  withoutPhoto,
-  type EarlierUpload,
-  type FileLike,
-  type FollowProcessingInput,
-  type ProcessingReport,
-  type UploadDialogInput,
-  type UploadFileInput,
-  type UploadFileOutput,
-  type UploadPhotosInput,
-  type UploadTargetInput,
-} from '../upload-dialog.machine';
+import { uploadDialogMachine } from '../upload-dialog.machine';
+import { canUpload, isPhoto, selectionProblem, withoutPhoto } from '../upload-dialog.rules';
+import type {
+  EarlierUpload,
+  FileLike,
+  FollowProcessingInput,
+  ProcessingReport,
+  UploadDialogInput,
+  UploadFileInput,
+  UploadFileOutput,
+  UploadPhotosInput,
+  UploadTargetInput,
+} from '../upload-dialog.types';
 
 const photo = (name: string, size = 3_000, lastModified = 1, type = 'image/jpeg'): FileLike => ({ name, size, type, lastModified });
 const pdf = (name: string): FileLike => ({ name, size: 1_000, type: 'application/pdf', lastModified: 1 });

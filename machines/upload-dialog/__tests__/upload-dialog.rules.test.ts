@@ -3,16 +3,14 @@
 // removed or failed file leaves behind.
 import { describe, expect, it } from 'vitest';
 import { createActor, fromPromise, waitFor } from 'xstate';
+import { uploadDialogMachine } from '../upload-dialog.machine';
 import {
   classifyUploadError,
   isAcceptedType,
   parseAcceptedTypes,
   summarizeUploadResults,
-  uploadDialogMachine,
-  type FileLike,
-  type UploadFileInput,
-  type UploadFileOutput,
-} from '../upload-dialog.machine';
+} from '../upload-dialog.rules';
+import type { FileLike, UploadFileInput, UploadFileOutput } from '../upload-dialog.types';
 
 const file = (name: string, type: string, size = 1_000): FileLike => ({ name, size, type, lastModified: 1 });
 

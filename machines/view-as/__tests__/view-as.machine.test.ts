@@ -1,17 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { createActor, fromPromise, waitFor } from 'xstate';
 import { getShortestPaths } from '@xstate/graph';
-import { modelEvents, restingStateIds, unreachedStateIds } from '../../model-events';
-import {
-  canEnterViewAs,
-  canExitViewAs,
-  viewAsActorResults,
-  viewAsEventFixtures,
-  viewAsMachine,
-  viewAsModelInput,
-  type SetViewAsInput,
-  type ViewAsUser,
-} from '../view-as.machine';
+import { modelEvents, restingStateIds, unreachedStateIds } from '../../__tests__/model-events';
+import { canEnterViewAs, canExitViewAs, viewAsMachine, type SetViewAsInput, type ViewAsUser } from '../view-as.machine';
+import { viewAsActorResults, viewAsEventFixtures, viewAsModelInput } from './view-as.fixtures';
 
 const adminCoordinator: ViewAsUser = { role: 'study_helper_coordinator', is_admin: true, congregation: 'c-1' };
 const scanningAdmin: ViewAsUser = { role: 'scanning_admin', is_admin: true, congregation: 'c-1' };

@@ -5,7 +5,7 @@
 import { useEffect, useRef, useState } from 'react';
 import { getStreamJobProgressUrl } from '../../../generated/hooks/progress/progress';
 import type { JobType, ProgressMessage } from '../../../generated/hooks/model';
-import { isProgressDone } from '../../../machines/file-workflow/file-workflow.machine';
+import { isProgressDone } from '../../../machines/file-workflow/file-workflow.rules';
 
 /** The stream's address for a job run. */
 export function progressStreamUrl(groupName: JobType, runId: string): string {

@@ -3,7 +3,8 @@
 // cannot draw (HEIC outside Safari) shows a placeholder with its name instead.
 import { useEffect, useState } from 'react';
 import { Button } from 'primereact/button';
-import { photosLabel, type FileLike } from '../../../machines/upload-dialog/upload-dialog.machine';
+import { photosLabel } from '../../../machines/upload-dialog/upload-dialog.rules';
+import type { FileLike } from '../../../machines/upload-dialog/upload-dialog.types';
 import { formatBytes } from '../../lib/format';
 
 export interface PhotoThumbnailsProps {

@@ -13,7 +13,7 @@ import type {
   UploadFileOutput,
   UploadHttpError,
   UploadTargetInput,
-} from '../../../machines/upload-dialog/upload-dialog.machine';
+} from '../../../machines/upload-dialog/upload-dialog.types';
 import { scannedAt } from './upload-requests';
 
 export const RESUMABLE_UPLOADS_PATH = '/api/uploads/resumable';

@@ -1,7 +1,7 @@
 // Why the chosen files cannot go as one upload, in words, said before anything is sent (the
 // contract's UploadedPages: one PDF, or 1 to 50 photos of pages and nothing else).
 import { Message } from 'primereact/message';
-import type { SelectionProblem } from '../../../machines/upload-dialog/upload-dialog.machine';
+import type { SelectionProblem } from '../../../machines/upload-dialog/upload-dialog.types';
 import { formatBytes } from '../../lib/format';
 
 export const PDF_WITH_PHOTOS_TEXT = 'A PDF and photos cannot go in one upload: choose the PDF alone, or only photos.';

@@ -21,8 +21,8 @@ import {
   selectionProblem,
   uploadPercent,
   uploadSecondsLeft,
-  type UploadDialogEvent,
-} from '../../../machines/upload-dialog/upload-dialog.machine';
+} from '../../../machines/upload-dialog/upload-dialog.rules';
+import type { UploadDialogEvent } from '../../../machines/upload-dialog/upload-dialog.types';
 import {
   ANSWER_SHEET_PAGE_LENGTHS,
   ANSWER_SHEET_PAGE_LENGTH_LABELS,

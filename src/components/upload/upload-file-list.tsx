@@ -1,7 +1,8 @@
 // The files chosen for an upload, each with its size and a remove button; a file over the size
 // limit is flagged "File too Large" (spec §5).
 import { Button } from 'primereact/button';
-import { FILE_TOO_LARGE_LABEL, type FileLike } from '../../../machines/upload-dialog/upload-dialog.machine';
+import { FILE_TOO_LARGE_LABEL } from '../../../machines/upload-dialog/upload-dialog.rules';
+import type { FileLike } from '../../../machines/upload-dialog/upload-dialog.types';
 
 /** "2.0 KB", "1.4 GB": sizes as people read them. */
 export function formatFileSize(bytes: number): string {

@@ -5,7 +5,7 @@
 import { getFile, getFileStats } from '../../../generated/hooks/files/files';
 import { getUpload } from '../../../generated/hooks/uploads/uploads';
 import type { FileStats, UploadReport } from '../../../generated/hooks/model';
-import type { FollowProcessingInput, ProcessingReport } from '../../../machines/upload-dialog/upload-dialog.machine';
+import type { FollowProcessingInput, ProcessingReport } from '../../../machines/upload-dialog/upload-dialog.types';
 import { paths } from '../../config/paths';
 
 /** How often the dialog asks whether processing is done. */

@@ -6,14 +6,14 @@
 import { getUploadFileUrl } from '../../../generated/hooks/files/files';
 import { getUploadStudyHelperFileUrl } from '../../../generated/hooks/study-helpers/study-helpers';
 import type { Created, FileUpload, StudyHelperFileUpload, UploadResult } from '../../../generated/hooks/model';
-import {
-  photosLabel,
-  type FileLike,
-  type UploadFileOutput,
-  type UploadHttpError,
-  type UploadPhotosInput,
-  type UploadProgress,
-} from '../../../machines/upload-dialog/upload-dialog.machine';
+import { photosLabel } from '../../../machines/upload-dialog/upload-dialog.rules';
+import type {
+  FileLike,
+  UploadFileOutput,
+  UploadHttpError,
+  UploadPhotosInput,
+  UploadProgress,
+} from '../../../machines/upload-dialog/upload-dialog.types';
 import { formatDateTime } from '../../lib/format';
 
 /** scanned_at: the file's modified date as an ISO timestamp. */

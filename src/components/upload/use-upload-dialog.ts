@@ -5,17 +5,17 @@
 import { useEffect, useRef } from 'react';
 import { useActorRef, useSelector } from '@xstate/react';
 import { fromPromise, type SnapshotFrom } from 'xstate';
-import {
-  uploadDialogMachine,
-  type EarlierUpload,
-  type UploadTargetInput,
-  type FollowProcessingInput,
-  type ProcessingReport,
-  type UploadFileInput,
-  type UploadFileOutput,
-  type UploadPhotosInput,
-  type UploadVariant,
-} from '../../../machines/upload-dialog/upload-dialog.machine';
+import { uploadDialogMachine } from '../../../machines/upload-dialog/upload-dialog.machine';
+import type {
+  EarlierUpload,
+  UploadTargetInput,
+  FollowProcessingInput,
+  ProcessingReport,
+  UploadFileInput,
+  UploadFileOutput,
+  UploadPhotosInput,
+  UploadVariant,
+} from '../../../machines/upload-dialog/upload-dialog.types';
 import { useNotifications, useResultBanner } from '../notifications/notifications-context';
 import { followProcessing } from './upload-processing';
 import { cancelUpload, findEarlierUpload, resumableUploadFile } from './resumable-upload';

@@ -11,7 +11,7 @@ import { Button } from 'primereact/button';
 import { Message } from 'primereact/message';
 import { useGetFile, useGetFileStats } from '../../../generated/hooks/files/files';
 import type { File, ProgressMessage } from '../../../generated/hooks/model';
-import { canDeleteFile } from '../../../machines/file-workflow/file-workflow.machine';
+import { canDeleteFile } from '../../../machines/file-workflow/file-workflow.rules';
 import { isProgressFinished, progressStreamUrl, useProgressStream } from '../../components/progress/progress-stream';
 import { Loading } from '../../components/ui/loading';
 import { PageHeader } from '../../components/ui/page-header';

@@ -14,8 +14,8 @@ import {
   SEND_READY_MESSAGE,
   gradingProgressText,
   stepState,
-  type FileWorkflowEvent,
-} from '../../../machines/file-workflow/file-workflow.machine';
+} from '../../../machines/file-workflow/file-workflow.rules';
+import type { FileWorkflowEvent } from '../../../machines/file-workflow/file-workflow.types';
 import { WORKFLOW_STEPS, WORKFLOW_STEP_LABELS, type WorkflowStep } from '../../../machines/constants';
 import { CongregationPicker } from '../../components/pickers/congregation-picker';
 import { StatusTag } from '../../components/status-tag/status-tag';

@@ -13,7 +13,8 @@ import {
   sendFile,
 } from '../../../generated/hooks/files/files';
 import type { FileStep, JobType, ProgressMessage } from '../../../generated/hooks/model';
-import { fileWorkflowMachine, type FileActorInput } from '../../../machines/file-workflow/file-workflow.machine';
+import { fileWorkflowMachine } from '../../../machines/file-workflow/file-workflow.machine';
+import type { FileActorInput } from '../../../machines/file-workflow/file-workflow.types';
 import { isProgressFinished, progressStreamUrl, useProgressStream } from '../../components/progress/progress-stream';
 import { downloadPdf } from '../../lib/api-client';
 import { invalidateFile } from '../../lib/file-cache';

@@ -1,6 +1,6 @@
 // Browser File objects for upload tests, built from the machines' FileLike fixtures. A file over
 // the 1.5 GB limit gets its size by definition (nobody allocates 1.5 GB in a test).
-import type { FileLike } from '../../../machines/upload-dialog/upload-dialog.machine';
+import type { FileLike } from '../../../machines/upload-dialog/upload-dialog.types';
 
 export function toBrowserFile(like: FileLike): File {
   const small = like.size <= 64 * 1024;
