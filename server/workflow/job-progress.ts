@@ -3,7 +3,8 @@
 // worker runs the job and read by any server process. Listeners are served by polling that row,
 // so a stream works whatever process runs the job; one poll per run and process, however many
 // listeners. When the job runs in the listener's own process, each write also reads the row at
-// once (announceProgress).
+// once (announceProgress). The only module with SQL that writes job_progress: jobs report through
+// the runner's writer (leased-job.ts), and deleting or taking back a target removes its row here.
 import { EventEmitter } from 'node:events';
 import type { Schemas } from '../contract/types';
 import type { Database } from '../db/database';
@@ -99,6 +100,40 @@ export async function updateProgress(
   );
   // In a transaction the row may be read before it commits: the hub's next poll still sees it.
   announceProgress({ group_name: group, run_id: runId });
+}
+
+/**
+ * A run's result is committed: success, with all of its count done unless `completed` says
+ * otherwise, and `failed` as given (else as it was).
+ */
+export async function succeedProgress(
+  db: Database,
+  group: JobType,
+  runId: string,
+  progress: { completed?: number; count?: number; failed?: number } = {},
+): Promise<void> {
+  await db.query(
+    `INSERT INTO job_progress (group_name, run_id, status, completed, count, failed, updated_at)
+     VALUES ($1, $2, 'success', COALESCE($3, $4, 0), COALESCE($4, 0), COALESCE($5, 0), now())
+     ON CONFLICT (group_name, run_id) DO UPDATE SET
+       status = 'success',
+       completed = COALESCE($3, $4, job_progress.count),
+       count = COALESCE($4, job_progress.count),
+       failed = COALESCE($5, job_progress.failed),
+       updated_at = now()`,
+    [group, runId, progress.completed ?? null, progress.count ?? null, progress.failed ?? null],
+  );
+  announceProgress({ group_name: group, run_id: runId });
+}
+
+/** Removes a run's progress: what it worked on is deleted, or taken back to before the job. */
+export async function removeProgress(db: Database, group: JobType, runId: string): Promise<void> {
+  await db.query('DELETE FROM job_progress WHERE group_name = $1 AND run_id = $2', [group, runId]);
+}
+
+/** Removes the progress of every run (the programme data is deleted). */
+export async function removeAllProgress(db: Database): Promise<void> {
+  await db.execute('DELETE FROM job_progress');
 }
 
 /** `completed`, short of `count` while `status` is running (see updateProgress). */

@@ -19,7 +19,7 @@ import { keptSheetSql } from './file-steps';
 import type { AnswerSheetMasterInput } from '../pdf/answer-sheet-master';
 import { pdfDrawing } from '../pdf/lazy-drawing';
 import { readAhead } from './blob-files';
-import { JOB, startProgress, updateProgress } from './job-progress';
+import { JOB, startProgress, succeedProgress } from './job-progress';
 import type { NextLessonPage } from '../pdf/next-lesson-page';
 import { issuedKey, issuedSheetCodes } from './printed-codes';
 
@@ -275,7 +275,7 @@ export async function storeReturnFile(db: Database, fileId: string, request: Ret
     [fileId, blobs.two.key, blobs.pageCount, request.return_requested_at, blobs.one.key],
   );
   if (changed === 0) return [blobs.two.key, blobs.one.key];
-  await updateProgress(db, JOB.generateReturnFile, fileId, { status: 'success', completed: pages, count: pages });
+  await succeedProgress(db, JOB.generateReturnFile, fileId, { completed: pages, count: pages });
   const replaced = [
     request.return_one_sided_blob_key === blobs.one.key ? null : request.return_one_sided_blob_key,
     request.return_blob_key === blobs.two.key ? null : request.return_blob_key,

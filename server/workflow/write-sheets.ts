@@ -9,7 +9,8 @@ import type { Database } from '../db/database';
 import type { Code, CodePrefix } from '../pipeline/codes';
 import type { PageReason } from '../pipeline/find-codes';
 import { splitIntoSheets, type AnswerSheetPageLength, type SplitResult } from '../pipeline/split';
-import { JOB } from './job-progress';
+import { countFailedPages } from './file-pages';
+import { JOB, succeedProgress } from './job-progress';
 import { paperSeenBefore } from './paper-seen';
 import { identifyFilePages } from './printed-text-pages';
 import { resolveCodes } from './resolve-codes';
@@ -216,12 +217,7 @@ export async function writeSheets(db: Database, fileId: string): Promise<WriteSh
        WHERE id = $1`,
       [fileId, coverPageId, split.cover?.service_center_id ?? null],
     );
-    await tx.query(
-      `UPDATE job_progress SET status = 'success', completed = count, updated_at = now(),
-              failed = (SELECT count(*) FROM pages WHERE file_id = $3 AND read_error IS NOT NULL)
-       WHERE group_name = $1 AND run_id = $2`,
-      [JOB.processServiceCenterUpload, fileId, fileId],
-    );
+    await succeedProgress(tx, JOB.processServiceCenterUpload, fileId, { failed: await countFailedPages(tx, fileId) });
     return { sheets: split.sheets.length, split };
   });
 }
