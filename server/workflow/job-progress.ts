@@ -285,38 +285,51 @@ export class ProgressHub {
   }
 }
 
+/** What a run reports: units done of its count, and failed units (a count, or how to count them). */
+export interface ProgressReport {
+  completed: number;
+  count: number;
+  /** Counted only when the report is written (a query, not run for every unit). */
+  failed?: number | (() => Promise<number>);
+}
+
 /**
- * Progress of a job written as it goes: at most every PROGRESS_WRITE_MS (a 2000-page job does
- * not write 2000 rows), always the first and the last unit.
+ * The progress of one run, written only through this: the runner (leased-job.ts) gives one to
+ * each job it runs, its steps report through it, and the runner writes the failure. Reports are
+ * written at most every PROGRESS_WRITE_MS (a 2000-page job does not write 2000 rows), always the
+ * last unit.
  */
-export class ProgressWriter {
+export class RunProgress {
   private lastWrite = 0;
-  completed = 0;
 
   constructor(
     private readonly db: Database,
-    private readonly group: JobType,
-    private readonly runId: string,
-    readonly count: number,
-    private readonly failed: () => number = () => 0,
+    readonly group: JobType,
+    readonly runId: string,
   ) {}
 
-  async start(completed = 0): Promise<void> {
-    this.completed = completed;
-    this.lastWrite = Date.now();
-    await updateProgress(this.db, this.group, this.runId, { status: 'running', completed, count: this.count, failed: this.failed() });
+  /** The counted work starts: running, with what is done already when the step knows it. */
+  async start(report?: { completed: number; count: number }): Promise<void> {
+    if (report) this.lastWrite = Date.now();
+    await updateProgress(this.db, this.group, this.runId, { status: 'running', ...report });
   }
 
-  async step(by = 1): Promise<void> {
-    this.completed += by;
+  /** Units done so far; written unless the last write is under PROGRESS_WRITE_MS old and work is left. */
+  async report(report: ProgressReport): Promise<void> {
     const now = Date.now();
-    if (now - this.lastWrite < PROGRESS_WRITE_MS && this.completed < this.count) return;
+    if (now - this.lastWrite < PROGRESS_WRITE_MS && report.completed < report.count) return;
     this.lastWrite = now;
+    const failed = typeof report.failed === 'function' ? await report.failed() : report.failed;
     await updateProgress(this.db, this.group, this.runId, {
       status: 'running',
-      completed: Math.min(this.completed, this.count),
-      count: this.count,
-      failed: this.failed(),
+      completed: Math.min(report.completed, report.count),
+      count: report.count,
+      ...(failed === undefined ? {} : { failed }),
     });
+  }
+
+  /** The run gave up (runner only), in the transaction that fails its target. */
+  async fail(tx: Database): Promise<void> {
+    await updateProgress(tx, this.group, this.runId, { status: 'failed' });
   }
 }

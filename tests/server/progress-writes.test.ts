@@ -1,13 +1,23 @@
 // Job progress has one writer: server/workflow/job-progress.ts holds every statement that writes
 // the job_progress table (routes, jobs and workflow call its functions). Read from the sources:
 // a server file that inserts, updates or deletes job_progress rows, or names the table in a
-// string (a list of tables deleted in a loop), anywhere else fails this test.
+// string (a list of tables deleted in a loop), anywhere else fails this test. And a running job's
+// progress is written through the runner's writer (RunProgress, given by leased-job.ts) alone.
 import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 
 const root = path.resolve(import.meta.dirname, '../..');
 const PROGRESS_MODULE = 'server/workflow/job-progress.ts';
+const RUNNER = 'server/jobs/leased-job.ts';
+
+/** What writes a run's running, success and failure: the runner's writer, and what it uses. */
+const RUN_WRITERS: Record<string, string[]> = {
+  RunProgress: [PROGRESS_MODULE, RUNNER],
+  updateProgress: [PROGRESS_MODULE],
+  // The throttle lives in the writer, not in the job types.
+  PROGRESS_WRITE_MS: [PROGRESS_MODULE],
+};
 
 function serverSources(dir: string): string[] {
   return readdirSync(path.join(root, dir), { withFileTypes: true }).flatMap((entry) => {
@@ -31,6 +41,14 @@ describe('job progress writes', () => {
       .filter((file) => file !== PROGRESS_MODULE)
       .flatMap((file) => progressWrites(readFileSync(path.join(root, file), 'utf8')).map((line) => `${file}: ${line}`));
     expect(outside).toEqual([]);
+  });
+
+  it('of a running job go through the runner\'s writer', () => {
+    const sources = serverSources('server').map((file) => ({ file, code: readFileSync(path.join(root, file), 'utf8') }));
+    const users = Object.fromEntries(
+      Object.keys(RUN_WRITERS).map((name) => [name, sources.filter(({ code }) => new RegExp(`\\b${name}\\b`).test(code)).map(({ file }) => file).sort()]),
+    );
+    expect(users).toEqual(Object.fromEntries(Object.entries(RUN_WRITERS).map(([name, files]) => [name, [...files].sort()])));
   });
 
   it('are all found in the progress module', () => {
