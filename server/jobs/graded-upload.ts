@@ -62,7 +62,8 @@ export const processGradedUpload = leasedJob<GradedUploadData, GradedUploadRun>(
     step('intro file: write its sheets, each for a new student', async (job, run) => {
       if (!run.upload.is_intro) return;
       await job.commit(async (tx) => {
-        await writeIntroSheets(tx, run.upload);
+        const pages = await writeIntroSheets(tx, run.upload);
+        if (pages !== null) await job.progress.succeed(tx, { completed: pages, count: pages });
         await tellUploadReport(tx, job.targetId, job.config.publicUrl);
       });
       return STOP;
@@ -70,7 +71,9 @@ export const processGradedUpload = leasedJob<GradedUploadData, GradedUploadRun>(
     step('match every page, keep the feedback and move the grading states on', async (job, run) => {
       const result = await job.commit(async (tx) => {
         const matched = await matchUpload(tx, run.upload);
-        if (matched !== null) await tellUploadReport(tx, job.targetId, job.config.publicUrl);
+        if (matched === null) return null;
+        await job.progress.succeed(tx, { completed: matched.pageCount, count: matched.pageCount });
+        await tellUploadReport(tx, job.targetId, job.config.publicUrl);
         return matched;
       });
       if (result === null) return STOP;

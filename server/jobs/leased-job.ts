@@ -19,7 +19,8 @@
 //            error thrown, so pg-boss retries.
 //   cleanup  the job type's cleanup runs in `finally`, whatever happened (local copies of blobs).
 //   progress the steps report through `job.progress` (RunProgress, job-progress.ts: the one
-//            writer of a run's progress, throttled there); a give-up writes the failure.
+//            writer of a run's progress, throttled there), its success in the result's commit;
+//            a give-up writes the failure.
 // Recovery: every worker sweeps every RECOVERY_SWEEP_SECONDS for targets that want a job and
 // have no live lease (their worker died, the server restarted) and queues them again.
 // A finished job keeps its lease row without a holder, so its attempts stay readable.
@@ -48,7 +49,10 @@ export interface RunningJob {
   readonly attempts: number;
   /** Aborts when the queue stops or the lease is lost. */
   readonly signal: AbortSignal;
-  /** The run's progress: steps report through it (throttled); the runner writes a failure. */
+  /**
+   * The run's progress: steps report through it (throttled) and write its success in the
+   * transaction of `commit` that stores the result; the runner writes a failure.
+   */
   readonly progress: RunProgress;
   /**
    * Writes the job's result in one transaction, only while the lease is ours (else the job

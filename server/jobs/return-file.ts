@@ -59,9 +59,10 @@ export const generateReturnFile = leasedJob<ReturnData, ReturnRun>({
     }),
     step('record the return file on the file', async (job, run) => {
       run.unusedBlobs = await job.commit(async (tx) => {
-        const unused = await storeReturnFile(tx, job.targetId, run.request, run.blobs!, run.pages);
+        const { stored, unusedBlobs } = await storeReturnFile(tx, job.targetId, run.request, run.blobs!);
+        if (stored) await job.progress.succeed(tx, { completed: run.pages, count: run.pages });
         await tellReturnFileReady(tx, job.targetId, job.config.publicUrl);
-        return unused;
+        return unusedBlobs;
       });
     }),
     step('discard the blobs nothing uses any more', async (job, run) => {

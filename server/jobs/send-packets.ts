@@ -55,7 +55,8 @@ export const sendToStudyHelpers = leasedJob<SendData, SendRun>({
     }),
     step('mark the file sent: grading starts in each congregation', async (job, run) => {
       await job.commit(async (tx) => {
-        await markSent(tx, job.targetId, run.pages);
+        await markSent(tx, job.targetId);
+        await job.progress.succeed(tx, { completed: run.pages, count: run.pages });
         await tellPacketsReady(tx, job.targetId, job.config.publicUrl);
       });
     }),

@@ -42,7 +42,9 @@ export const processServiceCenterUpload = leasedJob<ProcessUploadData, UploadRun
     step('read every page not stored yet, storing each one', (job, run) => readPages(job, run.photos?.source ?? run.local!.path)),
     step('split into answer sheets and mark the file processed', async (job) => {
       await job.commit(async (tx) => {
-        if ((await writeSheets(tx, job.targetId)) !== null) await tellFileRead(tx, job.targetId, job.config.publicUrl);
+        if ((await writeSheets(tx, job.targetId)) === null) return;
+        await job.progress.succeed(tx, { failed: await countFailedPages(tx, job.targetId) });
+        await tellFileRead(tx, job.targetId, job.config.publicUrl);
       });
     }),
   ],

@@ -103,10 +103,10 @@ export async function updateProgress(
 }
 
 /**
- * A run's result is committed: success, with all of its count done unless `completed` says
+ * A run's result is committing (RunProgress.succeed): success, with all of its count done unless `completed` says
  * otherwise, and `failed` as given (else as it was).
  */
-export async function succeedProgress(
+async function succeedProgress(
   db: Database,
   group: JobType,
   runId: string,
@@ -326,6 +326,14 @@ export class RunProgress {
       count: report.count,
       ...(failed === undefined ? {} : { failed }),
     });
+  }
+
+  /**
+   * The run's result is written, in the transaction of `job.commit`: success, all of its count
+   * done unless `completed` says otherwise (listeners hear of it once that commits).
+   */
+  async succeed(tx: Database, report: { completed?: number; count?: number; failed?: number } = {}): Promise<void> {
+    await succeedProgress(tx, this.group, this.runId, report);
   }
 
   /** The run gave up (runner only), in the transaction that fails its target. */

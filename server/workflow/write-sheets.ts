@@ -9,8 +9,6 @@ import type { Database } from '../db/database';
 import type { Code, CodePrefix } from '../pipeline/codes';
 import type { PageReason } from '../pipeline/find-codes';
 import { splitIntoSheets, type AnswerSheetPageLength, type SplitResult } from '../pipeline/split';
-import { countFailedPages } from './file-pages';
-import { JOB, succeedProgress } from './job-progress';
 import { paperSeenBefore } from './paper-seen';
 import { identifyFilePages } from './printed-text-pages';
 import { resolveCodes } from './resolve-codes';
@@ -217,7 +215,6 @@ export async function writeSheets(db: Database, fileId: string): Promise<WriteSh
        WHERE id = $1`,
       [fileId, coverPageId, split.cover?.service_center_id ?? null],
     );
-    await succeedProgress(tx, JOB.processServiceCenterUpload, fileId, { failed: await countFailedPages(tx, fileId) });
     return { sheets: split.sheets.length, split };
   });
 }

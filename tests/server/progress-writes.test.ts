@@ -15,6 +15,7 @@ const RUNNER = 'server/jobs/leased-job.ts';
 const RUN_WRITERS: Record<string, string[]> = {
   RunProgress: [PROGRESS_MODULE, RUNNER],
   updateProgress: [PROGRESS_MODULE],
+  succeedProgress: [PROGRESS_MODULE],
   // The throttle lives in the writer, not in the job types.
   PROGRESS_WRITE_MS: [PROGRESS_MODULE],
 };

@@ -1,6 +1,7 @@
 // The runner's progress writer (RunProgress): what a job's steps report is written at most every
 // PROGRESS_WRITE_MS, always its last unit, failed units counted only when written; the runner
-// writes a failure; deleting or taking back a target removes its row.
+// writes a failure, a step its success in the result's transaction; deleting or taking back a
+// target removes its row.
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import type { Database } from '../../db/database';
 import { createTestDb } from '../../../tests/helpers/test-db';
@@ -58,6 +59,18 @@ describe('RunProgress', () => {
     vi.advanceTimersByTime(PROGRESS_WRITE_MS);
     await progress.report({ completed: 6, count: 8 });
     expect(await readProgress(db, key)).toMatchObject({ completed: 6 });
+  });
+
+  it('writes the success in the transaction of the result: all of its count done', async () => {
+    const runId = '00000000-0000-4000-8000-000000000016';
+    await startProgress(db, group, runId, 6);
+    const progress = new RunProgress(db, group, runId);
+    await progress.report({ completed: 6, count: 6 });
+    await db.transaction((tx) => progress.succeed(tx, { failed: 2 }));
+    expect(await read(runId)).toEqual({ status: 'success', completed: 6, count: 6, failed: 2 });
+    const send = new RunProgress(db, JOB.sendToStudyHelpers, runId);
+    await db.transaction((tx) => send.succeed(tx, { completed: 4, count: 4 }));
+    expect(await readProgress(db, { group_name: JOB.sendToStudyHelpers, run_id: runId })).toEqual({ status: 'success', completed: 4, count: 4, failed: 0 });
   });
 
   it('writes the failure the runner gives up with, in its transaction', async () => {
