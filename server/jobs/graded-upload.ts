@@ -15,7 +15,7 @@ import {
 } from '../workflow/graded-upload';
 import { writeIntroSheets } from '../workflow/intro-sheets';
 import { tellNotRead, tellUploadReport } from '../workflow/notifications';
-import { JOB, PROGRESS_WRITE_MS, updateProgress } from '../workflow/job-progress';
+import { JOB } from '../workflow/job-progress';
 import { localCopy, type LocalCopy } from '../workflow/local-copy';
 import { localPhotos, photosOf, type LocalPhotos } from '../workflow/upload-photos';
 import type { UploadRow } from '../workflow/upload-staging';
@@ -62,7 +62,8 @@ export const processGradedUpload = leasedJob<GradedUploadData, GradedUploadRun>(
     step('intro file: write its sheets, each for a new student', async (job, run) => {
       if (!run.upload.is_intro) return;
       await job.commit(async (tx) => {
-        await writeIntroSheets(tx, run.upload);
+        const pages = await writeIntroSheets(tx, run.upload);
+        if (pages !== null) await job.progress.succeed(tx, { completed: pages, count: pages });
         await tellUploadReport(tx, job.targetId, job.config.publicUrl);
       });
       return STOP;
@@ -70,7 +71,9 @@ export const processGradedUpload = leasedJob<GradedUploadData, GradedUploadRun>(
     step('match every page, keep the feedback and move the grading states on', async (job, run) => {
       const result = await job.commit(async (tx) => {
         const matched = await matchUpload(tx, run.upload);
-        if (matched !== null) await tellUploadReport(tx, job.targetId, job.config.publicUrl);
+        if (matched === null) return null;
+        await job.progress.succeed(tx, { completed: matched.pageCount, count: matched.pageCount });
+        await tellUploadReport(tx, job.targetId, job.config.publicUrl);
         return matched;
       });
       if (result === null) return STOP;
@@ -108,11 +111,10 @@ export function runGradedUpload(context: JobContext, uploadId: string): Promise<
   return processGradedUpload.run(context, { upload_id: uploadId });
 }
 
-/** The scan pipeline from the first page not yet staged; progress goes to job_progress as it goes. */
+/** The scan pipeline from the first page not yet staged, reporting its progress as it goes. */
 async function readPages(job: RunningJob, run: GradedUploadRun): Promise<void> {
   const { db, blobStore, targetId: uploadId } = job;
-  await updateProgress(db, JOB.processGradedUpload, uploadId, { status: 'running' });
-  let lastWrite = 0;
+  await job.progress.start();
   await processPages(run.photos?.source ?? run.local!.path, {
     startAtPage: await firstMissingStagedPage(db, uploadId),
     expectedPrefixes: run.upload.is_intro ? INTRO_PREFIXES : GRADED_PREFIXES,
@@ -122,17 +124,7 @@ async function readPages(job: RunningJob, run: GradedUploadRun): Promise<void> {
       job.signal.throwIfAborted();
       await stagePage(db, blobStore, uploadId, page, run.upload.is_intro);
     },
-    onProgress: async (progress) => {
-      const now = Date.now();
-      if (now - lastWrite < PROGRESS_WRITE_MS && progress.completed !== progress.count) return;
-      lastWrite = now;
-      await updateProgress(db, JOB.processGradedUpload, uploadId, {
-        status: 'running',
-        // The last step (matching) is still to come: the run is done only when it is.
-        completed: Math.min(progress.completed, Math.max(0, progress.count - 1)),
-        count: progress.count,
-        failed: progress.failed,
-      });
-    },
+    // Shown short of its count while running: the last step (matching) is still to come.
+    onProgress: (progress) => job.progress.report(progress),
   });
 }

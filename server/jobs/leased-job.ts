@@ -18,6 +18,9 @@
 //            unreadable PDF): given up as above; anything else: the lease is handed back and the
 //            error thrown, so pg-boss retries.
 //   cleanup  the job type's cleanup runs in `finally`, whatever happened (local copies of blobs).
+//   progress the steps report through `job.progress` (RunProgress, job-progress.ts: the one
+//            writer of a run's progress, throttled there), its success in the result's commit;
+//            a give-up writes the failure.
 // Recovery: every worker sweeps every RECOVERY_SWEEP_SECONDS for targets that want a job and
 // have no live lease (their worker died, the server restarted) and queues them again.
 // A finished job keeps its lease row without a holder, so its attempts stay readable.
@@ -25,7 +28,7 @@ import { randomUUID } from 'node:crypto';
 import type { BlobStore } from '../blob-store';
 import type { Config } from '../config';
 import { sqlState, SQLSTATE, type Database } from '../db/database';
-import { announceProgress, updateProgress, type JobType } from '../workflow/job-progress';
+import { announceProgress, RunProgress, type JobType } from '../workflow/job-progress';
 import { LEASE_SECONDS, leaseRenewalMs, MAX_PROCESSING_ATTEMPTS } from './job-types';
 import { WorkerStopped, type JobContext, type JobDefinition, type JobHooks, type JobLogger } from './queue';
 
@@ -46,6 +49,11 @@ export interface RunningJob {
   readonly attempts: number;
   /** Aborts when the queue stops or the lease is lost. */
   readonly signal: AbortSignal;
+  /**
+   * The run's progress: steps report through it (throttled) and write its success in the
+   * transaction of `commit` that stores the result; the runner writes a failure.
+   */
+  readonly progress: RunProgress;
   /**
    * Writes the job's result in one transaction, only while the lease is ours (else the job
    * stops as on a lost lease), and finishes the lease in it. Later steps run without a lease.
@@ -163,7 +171,7 @@ async function runLeasedJob<Data extends object, Run>(type: LeasedJobType<Data, 
 
 async function giveUp<Data extends object, Run>(type: LeasedJobType<Data, Run>, job: RunningJob, reason: string): Promise<void> {
   await job.commit(async (tx) => {
-    if (await type.giveUp(tx, job.targetId, reason, job)) await updateProgress(tx, type.name, job.targetId, { status: 'failed' });
+    if (await type.giveUp(tx, job.targetId, reason, job)) await job.progress.fail(tx);
   });
 }
 
@@ -182,6 +190,7 @@ function runningJob(context: JobContext, lease: Lease, targetId: string): Runnin
     targetId,
     attempts: lease.attempts,
     signal: lease.signal,
+    progress: new RunProgress(context.db, lease.job, targetId),
     commit: async (write) => {
       const value = await lease.commit(write);
       // The result's progress row is committed now: listeners in this process read it at once.

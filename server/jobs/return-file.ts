@@ -1,7 +1,7 @@
 // Job `generate_return_file_requested`: the return file of a file whose grading completed, in
 // its two layouts (server/workflow/return-file.ts). Target: the file, while a return file is
 // requested (grading completed, or regenerate) and not made yet.
-import { JOB, ProgressWriter } from '../workflow/job-progress';
+import { JOB } from '../workflow/job-progress';
 import {
   cancelReturnFile,
   layOutReturnFile,
@@ -47,21 +47,22 @@ export const generateReturnFile = leasedJob<ReturnData, ReturnRun>({
     }),
     step('write both layouts, page by page', async (job, run) => {
       run.pages = layOutReturnFile(run.blocks, 'one').length;
-      const progress = new ProgressWriter(job.db, JOB.generateReturnFile, job.targetId, run.pages);
-      await progress.start();
+      let written = 0;
+      await job.progress.start({ completed: written, count: run.pages });
       run.blobs = await writeReturnFile(job.blobStore, run.blocks, {
         signal: job.signal,
         afterPage: async () => {
           job.signal.throwIfAborted();
-          await progress.step();
+          await job.progress.report({ completed: ++written, count: run.pages });
         },
       });
     }),
     step('record the return file on the file', async (job, run) => {
       run.unusedBlobs = await job.commit(async (tx) => {
-        const unused = await storeReturnFile(tx, job.targetId, run.request, run.blobs!, run.pages);
+        const { stored, unusedBlobs } = await storeReturnFile(tx, job.targetId, run.request, run.blobs!);
+        if (stored) await job.progress.succeed(tx, { completed: run.pages, count: run.pages });
         await tellReturnFileReady(tx, job.targetId, job.config.publicUrl);
-        return unused;
+        return unusedBlobs;
       });
     }),
     step('discard the blobs nothing uses any more', async (job, run) => {

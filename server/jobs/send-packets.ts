@@ -1,7 +1,7 @@
 // Job `send_to_study_helpers`: one packet (print PDF) per congregation of a file, then the file
 // is sent (server/workflow/send-packets.ts). Target: the file, from POST /send until it is sent.
 // A packet already stored is not written again: a crash redoes at most the one being written.
-import { JOB, ProgressWriter } from '../workflow/job-progress';
+import { JOB } from '../workflow/job-progress';
 import { tellPacketsReady } from '../workflow/notifications';
 import { pageCodes } from '../workflow/printed-codes';
 import { cancelSend, markSent, packetsOf, upsertPackets, writePacket, type PacketPageRow, type PacketRow } from '../workflow/send-packets';
@@ -17,7 +17,8 @@ interface SendRun {
   pagesOf: Map<string, PacketPageRow[]>;
   /** Each page's printed `p` code, by page id. */
   codes: Map<string, string>;
-  progress: ProgressWriter | null;
+  /** Pages of all the packets: what progress counts. */
+  pages: number;
 }
 
 export const sendToStudyHelpers = leasedJob<SendData, SendRun>({
@@ -26,7 +27,7 @@ export const sendToStudyHelpers = leasedJob<SendData, SendRun>({
   dataOf: (fileId) => ({ file_id: fileId }),
   wants: { table: 'files', where: 't.send_requested_at IS NOT NULL AND t.sent_at IS NULL', orderBy: 't.send_requested_at' },
   expireInSeconds: 6 * 3600,
-  load: async () => ({ packets: [], pagesOf: new Map(), codes: new Map(), progress: null }),
+  load: async () => ({ packets: [], pagesOf: new Map(), codes: new Map(), pages: 0 }),
   steps: [
     step('one packet per congregation the kept sheets go to', async (job, run) => {
       await upsertPackets(job.db, job.targetId);
@@ -37,9 +38,9 @@ export const sendToStudyHelpers = leasedJob<SendData, SendRun>({
     }),
     step('write each packet not stored yet, page by page', async (job, run) => {
       const pageCount = (packet: PacketRow) => run.pagesOf.get(packet.congregation_id)!.length;
-      const progress = new ProgressWriter(job.db, JOB.sendToStudyHelpers, job.targetId, run.packets.reduce((sum, packet) => sum + pageCount(packet), 0));
-      run.progress = progress;
-      await progress.start(run.packets.filter((packet) => packet.blob_key !== null).reduce((sum, packet) => sum + pageCount(packet), 0));
+      run.pages = run.packets.reduce((sum, packet) => sum + pageCount(packet), 0);
+      let written = run.packets.filter((packet) => packet.blob_key !== null).reduce((sum, packet) => sum + pageCount(packet), 0);
+      await job.progress.start({ completed: written, count: run.pages });
       for (const packet of run.packets) {
         if (packet.blob_key !== null) continue;
         await writePacket(job.db, job.blobStore, packet, run.pagesOf.get(packet.congregation_id)!, run.codes, {
@@ -47,14 +48,15 @@ export const sendToStudyHelpers = leasedJob<SendData, SendRun>({
           signal: job.signal,
           afterPage: async () => {
             job.signal.throwIfAborted();
-            await progress.step();
+            await job.progress.report({ completed: ++written, count: run.pages });
           },
         });
       }
     }),
     step('mark the file sent: grading starts in each congregation', async (job, run) => {
       await job.commit(async (tx) => {
-        await markSent(tx, job.targetId, run.progress!.count);
+        await markSent(tx, job.targetId);
+        await job.progress.succeed(tx, { completed: run.pages, count: run.pages });
         await tellPacketsReady(tx, job.targetId, job.config.publicUrl);
       });
     }),

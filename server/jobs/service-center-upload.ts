@@ -3,7 +3,7 @@
 // when it cannot be read at all or keeps crashing its workers (leased-job.ts).
 import { processPages, type PhotosSource } from '../pipeline/process-pages';
 import { countFailedPages, failFile, firstMissingPage, pendingFile, storePage, unreadableReason, type PendingFile } from '../workflow/file-pages';
-import { JOB, PROGRESS_WRITE_MS, updateProgress } from '../workflow/job-progress';
+import { JOB } from '../workflow/job-progress';
 import { tellFileRead, tellNotRead } from '../workflow/notifications';
 import { localCopy, type LocalCopy } from '../workflow/local-copy';
 import { localPhotos, photosOf, type LocalPhotos } from '../workflow/upload-photos';
@@ -42,7 +42,9 @@ export const processServiceCenterUpload = leasedJob<ProcessUploadData, UploadRun
     step('read every page not stored yet, storing each one', (job, run) => readPages(job, run.photos?.source ?? run.local!.path)),
     step('split into answer sheets and mark the file processed', async (job) => {
       await job.commit(async (tx) => {
-        if ((await writeSheets(tx, job.targetId)) !== null) await tellFileRead(tx, job.targetId, job.config.publicUrl);
+        if ((await writeSheets(tx, job.targetId)) === null) return;
+        await job.progress.succeed(tx, { failed: await countFailedPages(tx, job.targetId) });
+        await tellFileRead(tx, job.targetId, job.config.publicUrl);
       });
     }),
   ],
@@ -63,11 +65,10 @@ export function processUploadJob(fileId: string): { name: typeof JOB.processServ
   return { name: JOB.processServiceCenterUpload, data: { file_id: fileId }, options: { singletonKey: fileId } };
 }
 
-/** The scan pipeline from the first page not yet stored; progress goes to job_progress as it goes. */
+/** The scan pipeline from the first page not yet stored, reporting its progress as it goes. */
 async function readPages(job: RunningJob, path: string | PhotosSource): Promise<void> {
   const { db, blobStore, targetId: fileId } = job;
-  await updateProgress(db, JOB.processServiceCenterUpload, fileId, { status: 'running' });
-  let lastWrite = 0;
+  await job.progress.start();
   await processPages(path, {
     startAtPage: await firstMissingPage(db, fileId),
     expectedPrefixes: SERVICE_CENTER_CODE_PREFIXES,
@@ -79,16 +80,8 @@ async function readPages(job: RunningJob, path: string | PhotosSource): Promise<
       await storePage(db, blobStore, fileId, page);
       await job.hooks.afterPageStored?.(fileId, page.page_number);
     },
-    onProgress: async (progress) => {
-      const now = Date.now();
-      if (now - lastWrite < PROGRESS_WRITE_MS && progress.completed !== progress.count) return;
-      lastWrite = now;
-      await updateProgress(db, JOB.processServiceCenterUpload, fileId, {
-        status: 'running',
-        completed: progress.completed,
-        count: progress.count,
-        failed: await countFailedPages(db, fileId),
-      });
-    },
+    // Failed pages of earlier attempts count too: they are counted in the database.
+    onProgress: (progress) =>
+      job.progress.report({ completed: progress.completed, count: progress.count, failed: () => countFailedPages(db, fileId) }),
   });
 }

@@ -7,11 +7,12 @@ import type { Database } from '../db/database';
 import { migrate } from '../db/migrate';
 import { HttpError } from '../http-error';
 import { loadReferenceData } from '../seed/countries';
+import { removeAllProgress } from '../workflow/job-progress';
 
 export const DATABASE_DELETE_DISABLED = 'Database delete is disabled';
 
 /**
- * Programme data, children before parents. Kept: migrations, users, sessions, sign-ins in
+ * Programme data, children before parents (and the progress of its jobs, job-progress.ts). Kept: migrations, users, sessions, sign-ins in
  * flight, installation settings, and countries (reloaded below).
  */
 const PROGRAMME_TABLES = [
@@ -37,7 +38,6 @@ const PROGRAMME_TABLES = [
   'page_templates',
   'lessons',
   'courses',
-  'job_progress',
 ] as const;
 
 /**
@@ -70,6 +70,7 @@ export async function databaseRoutes(app: FastifyInstance) {
     const blobKeys = await app.db.transaction(async (tx) => {
       const keys = await programmeBlobKeys(tx);
       for (const table of PROGRAMME_TABLES) await tx.execute(`DELETE FROM ${table}`);
+      await removeAllProgress(tx);
       return keys;
     });
     await loadReferenceData(app.db);

@@ -82,6 +82,8 @@ export interface MatchResult {
   completedFiles: string[];
   /** Blobs nothing points at any more: replaced feedback, staged images of pages not kept. */
   unusedBlobs: string[];
+  /** Pages of the upload, all read: what its progress counts. */
+  pageCount: number;
 }
 
 /** The last writes for graded packets, in one transaction; null when the upload was finished already. */
@@ -190,7 +192,7 @@ export async function matchUpload(db: Database, upload: UploadRow): Promise<Matc
     );
     const completedFiles = await refreshGrading(tx, sheets.map((sheet) => sheet.id));
     await finishUpload(tx, upload.id, staged.length);
-    return { completedFiles, unusedBlobs };
+    return { completedFiles, unusedBlobs, pageCount: staged.length };
   });
 }
 

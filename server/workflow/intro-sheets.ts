@@ -13,10 +13,10 @@ import { comparePaper, type EarlierPaper } from './paper-seen';
 import { resolveCodes } from './resolve-codes';
 import { codeOf, finishUpload, stagedPages, writeOutcomes, type UploadRow } from './upload-staging';
 
-export async function writeIntroSheets(db: Database, upload: UploadRow): Promise<void> {
-  await db.transaction(async (tx) => {
+export async function writeIntroSheets(db: Database, upload: UploadRow): Promise<number | null> {
+  return db.transaction(async (tx) => {
     const locked = await tx.maybeOne(`SELECT 1 FROM graded_uploads WHERE id = $1 AND process_status = 'pending' FOR UPDATE`, [upload.id]);
-    if (locked === null) return;
+    if (locked === null) return null;
     const staged = await stagedPages(tx, upload.id);
     const codes = staged.map(codeOf).filter((code): code is Code => code !== null);
     const meanings = await resolveCodes(tx, codes);
@@ -130,6 +130,7 @@ export async function writeIntroSheets(db: Database, upload: UploadRow): Promise
     await tx.query('UPDATE graded_uploads SET file_id = $2 WHERE id = $1', [upload.id, file.id]);
     if (upload.study_helper_id !== null) await tx.query('UPDATE study_helpers SET last_active_at = now() WHERE id = $1', [upload.study_helper_id]);
     await finishUpload(tx, upload.id, staged.length);
+    return staged.length;
   });
 }
 

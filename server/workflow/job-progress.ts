@@ -3,7 +3,8 @@
 // worker runs the job and read by any server process. Listeners are served by polling that row,
 // so a stream works whatever process runs the job; one poll per run and process, however many
 // listeners. When the job runs in the listener's own process, each write also reads the row at
-// once (announceProgress).
+// once (announceProgress). The only module with SQL that writes job_progress: jobs report through
+// the runner's writer (leased-job.ts), and deleting or taking back a target removes its row here.
 import { EventEmitter } from 'node:events';
 import type { Schemas } from '../contract/types';
 import type { Database } from '../db/database';
@@ -99,6 +100,40 @@ export async function updateProgress(
   );
   // In a transaction the row may be read before it commits: the hub's next poll still sees it.
   announceProgress({ group_name: group, run_id: runId });
+}
+
+/**
+ * A run's result is committing (RunProgress.succeed): success, with all of its count done unless `completed` says
+ * otherwise, and `failed` as given (else as it was).
+ */
+async function succeedProgress(
+  db: Database,
+  group: JobType,
+  runId: string,
+  progress: { completed?: number; count?: number; failed?: number } = {},
+): Promise<void> {
+  await db.query(
+    `INSERT INTO job_progress (group_name, run_id, status, completed, count, failed, updated_at)
+     VALUES ($1, $2, 'success', COALESCE($3, $4, 0), COALESCE($4, 0), COALESCE($5, 0), now())
+     ON CONFLICT (group_name, run_id) DO UPDATE SET
+       status = 'success',
+       completed = COALESCE($3, $4, job_progress.count),
+       count = COALESCE($4, job_progress.count),
+       failed = COALESCE($5, job_progress.failed),
+       updated_at = now()`,
+    [group, runId, progress.completed ?? null, progress.count ?? null, progress.failed ?? null],
+  );
+  announceProgress({ group_name: group, run_id: runId });
+}
+
+/** Removes a run's progress: what it worked on is deleted, or taken back to before the job. */
+export async function removeProgress(db: Database, group: JobType, runId: string): Promise<void> {
+  await db.query('DELETE FROM job_progress WHERE group_name = $1 AND run_id = $2', [group, runId]);
+}
+
+/** Removes the progress of every run (the programme data is deleted). */
+export async function removeAllProgress(db: Database): Promise<void> {
+  await db.execute('DELETE FROM job_progress');
 }
 
 /** `completed`, short of `count` while `status` is running (see updateProgress). */
@@ -250,38 +285,59 @@ export class ProgressHub {
   }
 }
 
+/** What a run reports: units done of its count, and failed units (a count, or how to count them). */
+export interface ProgressReport {
+  completed: number;
+  count: number;
+  /** Counted only when the report is written (a query, not run for every unit). */
+  failed?: number | (() => Promise<number>);
+}
+
 /**
- * Progress of a job written as it goes: at most every PROGRESS_WRITE_MS (a 2000-page job does
- * not write 2000 rows), always the first and the last unit.
+ * The progress of one run, written only through this: the runner (leased-job.ts) gives one to
+ * each job it runs, its steps report through it, and the runner writes the failure. Reports are
+ * written at most every PROGRESS_WRITE_MS (a 2000-page job does not write 2000 rows), always the
+ * last unit.
  */
-export class ProgressWriter {
+export class RunProgress {
   private lastWrite = 0;
-  completed = 0;
 
   constructor(
     private readonly db: Database,
-    private readonly group: JobType,
-    private readonly runId: string,
-    readonly count: number,
-    private readonly failed: () => number = () => 0,
+    readonly group: JobType,
+    readonly runId: string,
   ) {}
 
-  async start(completed = 0): Promise<void> {
-    this.completed = completed;
-    this.lastWrite = Date.now();
-    await updateProgress(this.db, this.group, this.runId, { status: 'running', completed, count: this.count, failed: this.failed() });
+  /** The counted work starts: running, with what is done already when the step knows it. */
+  async start(report?: { completed: number; count: number }): Promise<void> {
+    if (report) this.lastWrite = Date.now();
+    await updateProgress(this.db, this.group, this.runId, { status: 'running', ...report });
   }
 
-  async step(by = 1): Promise<void> {
-    this.completed += by;
+  /** Units done so far; written unless the last write is under PROGRESS_WRITE_MS old and work is left. */
+  async report(report: ProgressReport): Promise<void> {
     const now = Date.now();
-    if (now - this.lastWrite < PROGRESS_WRITE_MS && this.completed < this.count) return;
+    if (now - this.lastWrite < PROGRESS_WRITE_MS && report.completed < report.count) return;
     this.lastWrite = now;
+    const failed = typeof report.failed === 'function' ? await report.failed() : report.failed;
     await updateProgress(this.db, this.group, this.runId, {
       status: 'running',
-      completed: Math.min(this.completed, this.count),
-      count: this.count,
-      failed: this.failed(),
+      completed: Math.min(report.completed, report.count),
+      count: report.count,
+      ...(failed === undefined ? {} : { failed }),
     });
+  }
+
+  /**
+   * The run's result is written, in the transaction of `job.commit`: success, all of its count
+   * done unless `completed` says otherwise (listeners hear of it once that commits).
+   */
+  async succeed(tx: Database, report: { completed?: number; count?: number; failed?: number } = {}): Promise<void> {
+    await succeedProgress(tx, this.group, this.runId, report);
+  }
+
+  /** The run gave up (runner only), in the transaction that fails its target. */
+  async fail(tx: Database): Promise<void> {
+    await updateProgress(tx, this.group, this.runId, { status: 'failed' });
   }
 }

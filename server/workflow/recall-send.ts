@@ -7,7 +7,7 @@ import type { BlobStore } from '../blob-store';
 import type { Database } from '../db/database';
 import { discardIfUnreferenced } from '../db/blob-references';
 import { conflictError, FILE_NOT_FOUND, notFound } from '../http-error';
-import { JOB } from './job-progress';
+import { JOB, removeProgress } from './job-progress';
 
 export async function recallSend(db: Database, blobStore: BlobStore, fileId: string): Promise<void> {
   const keys = await db.transaction(async (tx) => {
@@ -38,7 +38,7 @@ export async function recallSend(db: Database, blobStore: BlobStore, fileId: str
       [fileId],
     );
     await tx.query('DELETE FROM job_leases WHERE job = $1 AND target_id = $2', [JOB.sendToStudyHelpers, fileId]);
-    await tx.query('DELETE FROM job_progress WHERE group_name = $1 AND run_id = $2', [JOB.sendToStudyHelpers, fileId]);
+    await removeProgress(tx, JOB.sendToStudyHelpers, fileId);
     return packets.flatMap((packet) => (packet.blob_key === null ? [] : [packet.blob_key]));
   });
   for (const key of new Set(keys)) await discardIfUnreferenced(db, blobStore, key);

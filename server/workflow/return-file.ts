@@ -19,7 +19,7 @@ import { keptSheetSql } from './file-steps';
 import type { AnswerSheetMasterInput } from '../pdf/answer-sheet-master';
 import { pdfDrawing } from '../pdf/lazy-drawing';
 import { readAhead } from './blob-files';
-import { JOB, startProgress, updateProgress } from './job-progress';
+import { JOB, startProgress } from './job-progress';
 import type { NextLessonPage } from '../pdf/next-lesson-page';
 import { issuedKey, issuedSheetCodes } from './printed-codes';
 
@@ -265,22 +265,26 @@ export async function writeReturnFile(
 
 /**
  * Records the return file on the file, only for the request it served (a newer regenerate
- * request waits for its own run). Returns the blobs no row uses any more: the replaced ones, or
- * the new ones when the request was not served.
+ * request waits for its own run). Returns whether it was stored, and the blobs no row uses any
+ * more: the replaced ones, or the new ones when the request was not served.
  */
-export async function storeReturnFile(db: Database, fileId: string, request: ReturnRequest, blobs: ReturnBlobs, pages: number): Promise<string[]> {
+export async function storeReturnFile(
+  db: Database,
+  fileId: string,
+  request: ReturnRequest,
+  blobs: ReturnBlobs,
+): Promise<{ stored: boolean; unusedBlobs: string[] }> {
   const changed = await db.execute(
     `UPDATE files SET return_blob_key = $2, return_page_count = $3, return_one_sided_blob_key = $5, return_prepped = true
      WHERE id = $1 AND return_requested_at::text = $4 AND NOT return_prepped`,
     [fileId, blobs.two.key, blobs.pageCount, request.return_requested_at, blobs.one.key],
   );
-  if (changed === 0) return [blobs.two.key, blobs.one.key];
-  await updateProgress(db, JOB.generateReturnFile, fileId, { status: 'success', completed: pages, count: pages });
+  if (changed === 0) return { stored: false, unusedBlobs: [blobs.two.key, blobs.one.key] };
   const replaced = [
     request.return_one_sided_blob_key === blobs.one.key ? null : request.return_one_sided_blob_key,
     request.return_blob_key === blobs.two.key ? null : request.return_blob_key,
   ];
-  return replaced.filter((key): key is string => key !== null);
+  return { stored: true, unusedBlobs: replaced.filter((key): key is string => key !== null) };
 }
 
 /** Building keeps failing: the request is dropped. False when the file was made meanwhile. */

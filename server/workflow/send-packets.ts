@@ -16,7 +16,7 @@ import { conflictError, FILE_NOT_FOUND, notFound } from '../http-error';
 import { pdfDrawing } from '../pdf/lazy-drawing';
 import type { PageDrawer, PageSize } from '../pdf/pdf-writer';
 import { readAhead } from './blob-files';
-import { JOB, startProgress, updateProgress } from './job-progress';
+import { JOB, startProgress } from './job-progress';
 
 /** What packet pages are drawn into: the in-memory writer or the streaming one. */
 export interface PageSink {
@@ -174,7 +174,7 @@ export async function writePacket(
 }
 
 /** Every packet is stored: the file is sent, and grading starts in each congregation (unprinted). */
-export async function markSent(db: Database, fileId: string, pageCount: number): Promise<void> {
+export async function markSent(db: Database, fileId: string): Promise<void> {
   await db.query(
     `INSERT INTO file_congregations (file_id, congregation_id, status)
      SELECT file_id, congregation_id, 'unprinted' FROM packets WHERE file_id = $1
@@ -182,7 +182,6 @@ export async function markSent(db: Database, fileId: string, pageCount: number):
     [fileId],
   );
   await db.query(`UPDATE files SET sent_at = now(), file_status = 'grading' WHERE id = $1 AND sent_at IS NULL`, [fileId]);
-  await updateProgress(db, JOB.sendToStudyHelpers, fileId, { status: 'success', completed: pageCount, count: pageCount });
 }
 
 /** Sending keeps failing: the admin gets the Send button back. False when the file was sent meanwhile. */

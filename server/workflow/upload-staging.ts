@@ -4,7 +4,6 @@ import type { Database } from '../db/database';
 import type { Code, CodePrefix } from '../pipeline/codes';
 import type { PageReason } from '../pipeline/find-codes';
 import type { PrintedTextReading } from '../pipeline/printed-text';
-import { JOB, updateProgress } from './job-progress';
 
 /** A page's outcome as recorded (graded outcomes, or `intro` / `blank` for intro files). */
 export interface PageOutcomeRow {
@@ -65,10 +64,5 @@ export async function writeOutcomes(db: Database, uploadId: string, results: rea
 
 export async function finishUpload(db: Database, uploadId: string, pageCount: number): Promise<void> {
   await db.query(`UPDATE graded_uploads SET process_status = 'success', page_count = $2, failure_reason = NULL WHERE id = $1`, [uploadId, pageCount]);
-  await updateProgress(db, JOB.processGradedUpload, uploadId, {
-    status: 'success',
-    completed: pageCount,
-    count: pageCount,
-  });
 }
 

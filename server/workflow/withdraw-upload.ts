@@ -9,7 +9,7 @@ import type { BlobStore } from '../blob-store';
 import type { Database } from '../db/database';
 import { discardIfUnreferenced } from '../db/blob-references';
 import { conflictError, forbidden, notFound } from '../http-error';
-import { JOB } from './job-progress';
+import { JOB, removeProgress } from './job-progress';
 import { refreshGrading, reopenGrading } from './grading-state';
 
 export const UPLOAD_NOT_FOUND = 'Upload not found';
@@ -55,7 +55,7 @@ export async function withdrawUpload(db: Database, blobStore: BlobStore, uploadI
     // Its feedback and report rows go with it (ON DELETE CASCADE).
     await tx.query('DELETE FROM graded_uploads WHERE id = $1', [uploadId]);
     await tx.query('DELETE FROM job_leases WHERE job = $1 AND target_id = $2', [JOB.processGradedUpload, uploadId]);
-    await tx.query('DELETE FROM job_progress WHERE group_name = $1 AND run_id = $2', [JOB.processGradedUpload, uploadId]);
+    await removeProgress(tx, JOB.processGradedUpload, uploadId);
     await refreshGrading(tx, sheets.map((sheet) => sheet.id));
     await reopenGrading(tx, files.map((file) => file.id));
     return [upload.blob_key, ...images.map((row) => row.key)];

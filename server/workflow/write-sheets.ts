@@ -9,7 +9,6 @@ import type { Database } from '../db/database';
 import type { Code, CodePrefix } from '../pipeline/codes';
 import type { PageReason } from '../pipeline/find-codes';
 import { splitIntoSheets, type AnswerSheetPageLength, type SplitResult } from '../pipeline/split';
-import { JOB } from './job-progress';
 import { paperSeenBefore } from './paper-seen';
 import { identifyFilePages } from './printed-text-pages';
 import { resolveCodes } from './resolve-codes';
@@ -215,12 +214,6 @@ export async function writeSheets(db: Database, fileId: string): Promise<WriteSh
               cover_page_id = $2, service_center_id = COALESCE(service_center_id, $3)
        WHERE id = $1`,
       [fileId, coverPageId, split.cover?.service_center_id ?? null],
-    );
-    await tx.query(
-      `UPDATE job_progress SET status = 'success', completed = count, updated_at = now(),
-              failed = (SELECT count(*) FROM pages WHERE file_id = $3 AND read_error IS NOT NULL)
-       WHERE group_name = $1 AND run_id = $2`,
-      [JOB.processServiceCenterUpload, fileId, fileId],
     );
     return { sheets: split.sheets.length, split };
   });

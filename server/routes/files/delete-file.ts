@@ -4,7 +4,7 @@
 // the file notices the file is gone and stops.
 import type { BlobStore } from '../../blob-store';
 import type { Database } from '../../db/database';
-import { JOB } from '../../workflow/job-progress';
+import { JOB, removeProgress } from '../../workflow/job-progress';
 import { discardIfUnreferenced } from '../../db/blob-references';
 
 /** Returns false when the file did not exist. */
@@ -25,7 +25,7 @@ export async function deleteFile(db: Database, blobStore: BlobStore, fileId: str
     await tx.query('DELETE FROM pages WHERE file_id = $1', [fileId]);
     await tx.query('DELETE FROM answer_sheets WHERE file_id = $1', [fileId]);
     await tx.query('DELETE FROM files WHERE id = $1', [fileId]);
-    await tx.query('DELETE FROM job_progress WHERE run_id = $1 AND group_name = $2', [fileId, JOB.processServiceCenterUpload]);
+    await removeProgress(tx, JOB.processServiceCenterUpload, fileId);
     return [file.blob_key, ...pageKeys.map((row) => row.key)];
   });
   if (keys === null) return false;
