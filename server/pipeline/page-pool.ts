@@ -217,15 +217,20 @@ class WorkerGroup {
       return;
     }
     const now = Date.now();
-    const rss = process.memoryUsage.rss();
     for (const entry of reading) {
-      const { id, since, rss: before } = entry.reading!;
-      const pool = entry.waiting.get(id)?.pool;
-      const memoryMb = pool?.limits.pageMemoryMb ?? READING_LIMITS.pageMemoryMb;
-      const timeMs = pool?.pageTimeMs ?? READING_LIMITS.pageTimeMs;
-      if ((rss - before) / 2 ** 20 > memoryMb) this.stopReading(entry, `reading it took over ${memoryMb} MB of memory`);
-      else if (now - since > timeMs) this.stopReading(entry, `reading it took over ${timeMs / 1000} s`);
+      const { id, since } = entry.reading!;
+      const timeMs = entry.waiting.get(id)?.pool.pageTimeMs ?? READING_LIMITS.pageTimeMs;
+      if (!this.stopOverMemory(entry) && now - since > timeMs) this.stopReading(entry, `reading it took over ${timeMs / 1000} s`);
     }
+  }
+
+  /** Stops the worker when the process grew past the page's memory limit while it read; whether it did. */
+  private stopOverMemory(entry: PoolWorker): boolean {
+    const { id, rss: before } = entry.reading!;
+    const memoryMb = entry.waiting.get(id)?.pool.limits.pageMemoryMb ?? READING_LIMITS.pageMemoryMb;
+    if ((process.memoryUsage.rss() - before) / 2 ** 20 <= memoryMb) return false;
+    this.stopReading(entry, `reading it took over ${memoryMb} MB of memory`);
+    return true;
   }
 
   private spawn(): PoolWorker {
@@ -256,6 +261,8 @@ class WorkerGroup {
         return;
       }
       if (message.type === 'read') {
+        // Measured once more as it ends: a page read between two checks is held to the limit too.
+        if (entry.reading && this.stopOverMemory(entry)) return;
         entry.reading = null;
         return;
       }
