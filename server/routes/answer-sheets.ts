@@ -19,9 +19,10 @@ import { SHEET_SELECT, sheetOf, sheetsWithReasonSql, type SheetRow } from './sha
 import { sendPdf } from './shared/blob-response';
 import { fileVisibleSql, sentToSql } from './shared/file-view';
 import { loadSheetPages, requireSheetAccess } from './shared/page-view';
-import { orderClause, pageOf, paged, type SortColumn } from './shared/paging';
+import { pageOf, paged } from './shared/paging';
+import { orderClause, type SortColumn } from '../repositories/sql/paging';
 import { giveCongregationToStudents } from './shared/student-congregation';
-import { Where } from './shared/where';
+import { Where } from '../repositories/sql/where';
 
 const SHEET_NOT_FOUND = 'Answer sheet not found';
 const FILE_SENT = 'This file was sent to the study helpers; its responses keep their congregations.';

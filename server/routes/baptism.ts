@@ -13,7 +13,7 @@ import { studentNotFound } from './shared/errors';
 import { pageOf, paged } from './shared/paging';
 import { studentName } from './shared/refs';
 import { NEWEST_ANSWER_SHEETS_FIRST, studentVisible } from './shared/student';
-import { Where } from './shared/where';
+import { Where } from '../repositories/sql/where';
 
 /** Spec section 8: the dialog shows these texts as the server sends them. */
 export const NO_ANSWER_SHEET = 'No answer sheet found for this student.';

@@ -10,9 +10,10 @@ import type { Database } from '../db/database';
 import { conflictError, notFound, validationError } from '../http-error';
 import { sentToSql } from './shared/file-view';
 import { refuseWhileUsed } from './shared/in-use';
-import { orderClause, pageOf, paged, type SortColumn } from './shared/paging';
+import { pageOf, paged } from './shared/paging';
+import { orderClause, type SortColumn } from '../repositories/sql/paging';
 import { STUDY_HELPER_SELECT, studyHelperOf, studyHelperPage, type StudyHelperRow } from './shared/study-helper';
-import { Where, containsPattern } from './shared/where';
+import { Where, containsPattern } from '../repositories/sql/where';
 
 const CONGREGATION_NOT_FOUND = 'Congregation not found';
 /** A congregation keeps at most this many addresses (the list is not paged). */

@@ -5,7 +5,7 @@ import type { AppPlugin } from '../app';
 import { contractPlugin } from '../contract/plugin';
 import { docsRoutes } from '../contract/docs';
 import { effectiveSubject } from './subject';
-import { invalidateTotals } from './shared/count-cache';
+import { invalidateTotals } from '../repositories/sql/count-cache';
 // Route modules, one per contract tag (keep one import and one list entry per module):
 // ROUTE-MODULE-IMPORTS
 import { jobsPlugin } from '../jobs/jobs-plugin';

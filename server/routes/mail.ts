@@ -4,7 +4,7 @@ import type { FastifyInstance } from 'fastify';
 import { requireUser } from '../auth/session';
 import type { ReplyOf, Route, Schemas } from '../contract/types';
 import { pageOf, paged } from './shared/paging';
-import { Where } from './shared/where';
+import { Where } from '../repositories/sql/where';
 
 interface MailRow {
   id: string;

@@ -9,7 +9,7 @@ import { pdfDrawing } from '../pdf/lazy-drawing';
 import { codeIdText } from '../pipeline/codes';
 import { pdfName, sendPdf } from './shared/blob-response';
 import { pageOf, paged } from './shared/paging';
-import { Where, containsPattern } from './shared/where';
+import { Where, containsPattern } from '../repositories/sql/where';
 
 interface LessonRow {
   id: string;

@@ -12,9 +12,10 @@ import { conflictError, notFound, validationError } from '../http-error';
 import { pdfDrawing } from '../pdf/lazy-drawing';
 import { pdfName, sendPdf } from './shared/blob-response';
 import { refuseWhileUsed } from './shared/in-use';
-import { orderClause, pageOf, paged, type SortColumn } from './shared/paging';
+import { pageOf, paged } from './shared/paging';
+import { orderClause, type SortColumn } from '../repositories/sql/paging';
 import { countryOrNull } from './shared/refs';
-import { Where, containsPattern } from './shared/where';
+import { Where, containsPattern } from '../repositories/sql/where';
 
 const SERVICE_CENTER_NOT_FOUND = 'Service center not found';
 const RECRUITING_POINT_NOT_FOUND = 'Recruiting point not found';

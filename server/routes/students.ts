@@ -8,15 +8,16 @@ import type { ReplyOf, Route, Schemas } from '../contract/types';
 import type { Database } from '../db/database';
 import { notFound, validationError } from '../http-error';
 import { keptSheetSql, sentOrSendingSql } from '../workflow/file-steps';
-import { cachedTotal } from './shared/count-cache';
+import { cachedTotal } from '../repositories/sql/count-cache';
 import { SHEET_SELECT, sheetOf, type SheetRow } from './shared/answer-sheet-view';
 import { STUDY_HELPER_NOT_FOUND, studentNotFound } from './shared/errors';
 import { sentToSql } from './shared/file-view';
-import { orderClause, pageOf, paged, sortDirection, type Page, type SortColumn } from './shared/paging';
+import { pageOf, paged } from './shared/paging';
+import { orderClause, sortDirection, type Page, type SortColumn } from '../repositories/sql/paging';
 import { rowsOfPage, type Statement } from './shared/page-rows';
 import { listCongregation } from './shared/scope';
 import { NEWEST_ANSWER_SHEETS_FIRST, studentOf, STUDENT_SELECT, studentVisible, type StudentRow } from './shared/student';
-import { Where, humanIdRanges, prefixPattern } from './shared/where';
+import { Where, humanIdRanges, prefixPattern } from '../repositories/sql/where';
 
 const SORT: Record<'human_id' | 'created_at', SortColumn> = {
   human_id: { sql: 's.human_id', defaultDirection: 'asc' },

@@ -12,9 +12,10 @@ import { IMAGE_CACHE_CONTROL } from '../jobs/job-types';
 import { meaningOf, uploadSummaryJoin } from '../workflow/upload-report';
 import { UPLOAD_NOT_FOUND, withdrawUpload } from '../workflow/withdraw-upload';
 import { fileUploadReport, fileUploadSummaryJoin, filePageImageKey } from './shared/file-upload-report';
-import { orderClause, pageOf, paged, type SortColumn } from './shared/paging';
+import { pageOf, paged } from './shared/paging';
+import { orderClause, type SortColumn } from '../repositories/sql/paging';
 import { listCongregation } from './shared/scope';
-import { Where } from './shared/where';
+import { Where } from '../repositories/sql/where';
 
 const SORT: Record<'name' | 'created_at', SortColumn> = {
   name: { sql: 'lower(u.name)', defaultDirection: 'asc' },

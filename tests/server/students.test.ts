@@ -21,7 +21,7 @@ import {
   useRouteTests,
 } from './support';
 import { humanIdPrefixCount } from '../../server/routes/students';
-import { Where } from '../../server/routes/shared/where';
+import { Where } from '../../server/repositories/sql/where';
 
 const t = useRouteTests();
 const MISSING = '00000000-0000-4000-8000-000000000000';

@@ -3,7 +3,7 @@
 import type { Schemas } from '../../contract/types';
 import type { Database } from '../../db/database';
 import { pageOf, paged } from './paging';
-import { Where, containsPattern } from './where';
+import { Where, containsPattern } from '../../repositories/sql/where';
 
 /** Select list over `study_helpers h JOIN congregations c`; add WHERE/ORDER BY after it. */
 export const STUDY_HELPER_SELECT = `
