@@ -1,6 +1,6 @@
 // Sessions, cookies, CSRF and the role guards, through the real app.
 import type { FastifyPluginAsync } from 'fastify';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { createTestApp, type TestApp } from '../../../tests/helpers/test-app.js';
 import { signIn } from '../../../tests/helpers/sign-in.js';
 import { createSession, SESSION_CACHE_MS, sessionIdOf } from '../session-store.js';
@@ -113,11 +113,18 @@ describe('sessions and guards', () => {
 
   it('remembers a session briefly: a change made elsewhere shows within SESSION_CACHE_MS', async () => {
     const { cookie, user } = await signIn(test.app, 'promoted@example.org');
-    expect((await get('/api/auth/me', cookie)).json()).toMatchObject({ role: 'standard_user' });
-    // As the users CLI would, from another process.
-    await test.db.query(`UPDATE users SET role = 'scanning_admin' WHERE id = $1`, [user.id]);
-    await new Promise((resolve) => setTimeout(resolve, SESSION_CACHE_MS + 100));
-    expect((await get('/api/auth/me', cookie)).json()).toMatchObject({ role: 'scanning_admin' });
+    // The clock is held still, then moved on (the database and timers run for real).
+    vi.useFakeTimers({ toFake: ['Date'] });
+    try {
+      expect((await get('/api/auth/me', cookie)).json()).toMatchObject({ role: 'standard_user' });
+      // As the users CLI would, from another process.
+      await test.db.query(`UPDATE users SET role = 'scanning_admin' WHERE id = $1`, [user.id]);
+      expect((await get('/api/auth/me', cookie)).json()).toMatchObject({ role: 'standard_user' });
+      vi.setSystemTime(Date.now() + SESSION_CACHE_MS + 100);
+      expect((await get('/api/auth/me', cookie)).json()).toMatchObject({ role: 'scanning_admin' });
+    } finally {
+      vi.useRealTimers();
+    }
   });
 
   it('sends the browser to the issuer from /api/auth/login and keeps only local return_to paths', async () => {

@@ -121,16 +121,26 @@ describe.each(kinds)('Database on $name', ({ name, databaseUrl }) => {
 
   it('never shows a transaction in progress to concurrent queries', async () => {
     await db.execute('DELETE FROM probe');
+    let inserted!: () => void;
+    const afterInsert = new Promise<void>((resolve) => (inserted = resolve));
+    // Handed over in an object: a promise resolved with a promise would wait for it.
+    let asked!: (read: { seen: Promise<unknown[]> }) => void;
+    const read = new Promise<{ seen: Promise<unknown[]> }>((resolve) => (asked = resolve));
     const slow = db
       .transaction(async (tx) => {
         await tx.query(`INSERT INTO probe (label) VALUES ('uncommitted')`);
-        await sleep(100);
+        inserted();
+        // PostgreSQL answers the read on another connection while this one is open; PGlite's one
+        // connection queues it behind this transaction, so there it is only asked for.
+        const { seen } = await read;
+        if (db.kind === 'postgres') await seen;
         throw new Error('rolled back');
       })
       .catch(() => 'rolled back');
-    await sleep(20);
-    const seen = await db.query('SELECT * FROM probe');
-    expect(seen).toEqual([]);
+    await afterInsert;
+    const seen = db.query('SELECT * FROM probe');
+    asked({ seen });
+    expect(await seen).toEqual([]);
     expect(await slow).toBe('rolled back');
   });
 
