@@ -100,3 +100,18 @@ async function freePort(): Promise<number> {
   await new Promise((resolve) => server.close(resolve));
   return port;
 }
+
+/**
+ * Points this process's S3 clients at the storage (in-process servers read their credentials
+ * from the environment, as in production); the returned function puts the environment back.
+ */
+export function useStorageInProcess(storage: TestObjectStorage): () => void {
+  const saved = Object.keys(storage.env).map((name) => [name, process.env[name]] as const);
+  Object.assign(process.env, storage.env);
+  return () => {
+    for (const [name, value] of saved) {
+      if (value === undefined) delete process.env[name];
+      else process.env[name] = value;
+    }
+  };
+}

@@ -4,25 +4,24 @@
 // hands it to another worker with no page lost or doubled, its progress followed on the other
 // server; no DATA_DIR receives a stored file.
 // Runs only with DATABASE_URL (PGlite allows one process).
-import { spawn, type ChildProcess } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { mkdtemp, readdir, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { ListObjectsV2Command } from '@aws-sdk/client-s3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Database } from '../../server/db/database';
 import { makeScan, type MadeScan } from '../fixtures/make-scans';
 import { signIn } from '../helpers/sign-in';
 import { createTestDb } from '../helpers/test-db';
-import { startS3rver, TEST_BUCKET, type TestObjectStorage } from '../helpers/test-object-storage';
+import { startS3rver, TEST_BUCKET, useStorageInProcess, type TestObjectStorage } from '../helpers/test-object-storage';
+import { spawnWorker } from '../helpers/worker-process';
 import { createPipelineApp, dropJobSchema, type PipelineApp } from './pipeline-harness';
 import { expectedSplit, seedScanWorld, sseMessages, upload, waitForProcessing } from './pipeline-world';
 
 const databaseUrl = process.env.DATABASE_URL;
-const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 const PREFIX = 'several-machines/';
 const PAGES = 30;
 
@@ -35,7 +34,7 @@ let workerTemp: string;
 const dataDirs: string[] = [];
 const servers: PipelineApp[] = [];
 const children: ChildProcess[] = [];
-const savedEnv: Record<string, string | undefined> = {};
+let restoreEnv: (() => void) | undefined;
 
 const sha256 = (bytes: Buffer | Uint8Array) => createHash('sha256').update(bytes).digest('hex');
 
@@ -50,20 +49,7 @@ function storageEnv(): Record<string, string> {
 }
 
 async function startWorker(): Promise<ChildProcess> {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'server/jobs/worker-main.ts'], {
-    cwd: root,
-    env: {
-      ...process.env,
-      ...storageEnv(),
-      DATABASE_URL: databaseUrl,
-      PGOPTIONS: `-c search_path=${schema},public`,
-      DATA_DIR: await ownDataDir(),
-      TMPDIR: workerTemp,
-      LOG_LEVEL: 'warn',
-      DEMO_DATA: 'false',
-    },
-    stdio: ['ignore', 'inherit', 'inherit'],
-  });
+  const child = spawnWorker({ databaseUrl: databaseUrl!, schema, dataDir: await ownDataDir(), env: { ...storageEnv(), TMPDIR: workerTemp } });
   children.push(child);
   return child;
 }
@@ -92,11 +78,7 @@ async function copiesIn(dir: string): Promise<string[]> {
 describe.skipIf(databaseUrl === undefined)('servers and workers sharing only PostgreSQL and object storage', () => {
   beforeAll(async () => {
     storage = await startS3rver();
-    // The in-process servers' S3 clients read their credentials from the environment, as in production.
-    for (const [name, value] of Object.entries(storage.env)) {
-      savedEnv[name] = process.env[name];
-      process.env[name] = value;
-    }
+    restoreEnv = useStorageInProcess(storage);
     made = await makeScan({ pages: PAGES, seed: 37 });
     workerTemp = await mkdtemp(path.join(tmpdir(), 'portal-worker-temp-'));
     dataDirs.push(workerTemp);
@@ -115,10 +97,7 @@ describe.skipIf(databaseUrl === undefined)('servers and workers sharing only Pos
     }
     await storage?.stop();
     for (const dir of dataDirs) await rm(dir, { recursive: true, force: true });
-    for (const [name, value] of Object.entries(savedEnv)) {
-      if (value === undefined) delete process.env[name];
-      else process.env[name] = value;
-    }
+    restoreEnv?.();
   });
 
   it('a scan uploaded to server A is read by workers and served by server B, a killed worker losing nothing', async () => {

@@ -3,22 +3,21 @@
 // its stored pages; once its lease has run out another worker process resumes the file, with no
 // page lost or doubled; a worker running beside it takes the file over within 20 s of the kill.
 // Runs only with DATABASE_URL (PGlite allows one process).
-import { spawn, type ChildProcess } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Database } from '../../server/db/database';
 import { makeScan, type MadeScan } from '../fixtures/make-scans';
 import { signIn } from '../helpers/sign-in';
 import { createTestDb } from '../helpers/test-db';
+import { spawnWorker } from '../helpers/worker-process';
 import { createPipelineApp, dropJobSchema, type PipelineApp } from './pipeline-harness';
 import { expectedSplit, repeatedScan, seedScanWorld, upload, waitForProcessing } from './pipeline-world';
 
 const databaseUrl = process.env.DATABASE_URL;
-const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 
 let db: Database;
 let made: MadeScan;
@@ -28,36 +27,14 @@ let schema: string;
 const children: ChildProcess[] = [];
 
 function startWorker(): ChildProcess {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'server/jobs/worker-main.ts'], {
-    cwd: root,
-    env: {
-      ...process.env,
-      DATABASE_URL: databaseUrl,
-      PGOPTIONS: `-c search_path=${schema},public`,
-      DATA_DIR: dataDir,
-      LOG_LEVEL: 'warn',
-      DEMO_DATA: 'false',
-    },
-    stdio: ['ignore', 'inherit', 'inherit'],
-  });
+  const child = spawnWorker({ databaseUrl: databaseUrl!, schema, dataDir });
   children.push(child);
   return child;
 }
 
 /** A worker process started and waiting for work, with the id it signs its leases with. */
 async function startedWorker(): Promise<{ child: ChildProcess; workerId: string }> {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'server/jobs/worker-main.ts'], {
-    cwd: root,
-    env: {
-      ...process.env,
-      DATABASE_URL: databaseUrl,
-      PGOPTIONS: `-c search_path=${schema},public`,
-      DATA_DIR: dataDir,
-      LOG_LEVEL: 'info',
-      DEMO_DATA: 'false',
-    },
-    stdio: ['ignore', 'pipe', 'inherit'],
-  });
+  const child = spawnWorker({ databaseUrl: databaseUrl!, schema, dataDir, logLevel: 'info', stdout: 'pipe' });
   children.push(child);
   const workerId = await new Promise<string>((resolve, reject) => {
     let output = '';

@@ -12,7 +12,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Database } from '../../server/db/database';
 import { signIn, type SignedIn } from '../helpers/sign-in';
 import { createTestDb } from '../helpers/test-db';
-import { motoServerInstalled, startMotoServer, TEST_BUCKET, type TestObjectStorage } from '../helpers/test-object-storage';
+import { motoServerInstalled, startMotoServer, TEST_BUCKET, useStorageInProcess, type TestObjectStorage } from '../helpers/test-object-storage';
 import { removeAbandonedUploads, resumableParts } from '../../server/workflow/resumable-parts';
 import { createPipelineApp, dropJobSchema, type PipelineApp } from './pipeline-harness';
 
@@ -24,7 +24,7 @@ let storage: TestObjectStorage;
 let db: Database;
 const servers: PipelineApp[] = [];
 const dataDirs: string[] = [];
-const savedEnv: Record<string, string | undefined> = {};
+let restoreEnv: (() => void) | undefined;
 let admin: SignedIn;
 
 /** A real PDF of some 11 MB (an attachment pads it), so its parts span several multipart parts. */
@@ -78,10 +78,7 @@ async function partsInBucket(): Promise<string[]> {
 describe.skipIf(!motoServerInstalled())('a resumable upload with object storage', () => {
   beforeAll(async () => {
     storage = await startMotoServer();
-    for (const [name, value] of Object.entries(storage.env)) {
-      savedEnv[name] = process.env[name];
-      process.env[name] = value;
-    }
+    restoreEnv = useStorageInProcess(storage);
     db = await createTestDb();
     for (let i = 0; i < 2; i += 1) {
       const dataDir = await mkdtemp(path.join(tmpdir(), 'portal-resumable-s3-'));
@@ -101,10 +98,7 @@ describe.skipIf(!motoServerInstalled())('a resumable upload with object storage'
     }
     await storage?.stop();
     for (const dir of dataDirs) await rm(dir, { recursive: true, force: true });
-    for (const [name, value] of Object.entries(savedEnv)) {
-      if (value === undefined) delete process.env[name];
-      else process.env[name] = value;
-    }
+    restoreEnv?.();
   });
 
   it('begun on server A goes on at server B and ends as a file either serves, leaving no parts', async () => {
