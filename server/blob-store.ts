@@ -71,6 +71,26 @@ const TEMP_WRITER = /~(\d+)~([A-Za-z0-9._-]+)\.part$/;
 /** Temporary files of writes in flight in this process (over every store instance). */
 const writesInFlight = new Set<string>();
 
+/** How a store writes bytes held in memory, and a stream. */
+export interface PutWays {
+  bytes(bytes: Uint8Array): Promise<BlobInfo>;
+  stream(stream: Readable | AsyncIterable<Uint8Array>): Promise<BlobInfo>;
+}
+
+/** Sends a source to the store's way of writing it (every store's put starts here). */
+export async function putEachWay(source: BlobSource, ways: PutWays): Promise<BlobInfo> {
+  if (source instanceof Uint8Array) return ways.bytes(source);
+  // A stream can fail (its writer aborted) before the copy starts and listens: the error must
+  // not go unhandled meanwhile. The copy then reports it (pipeline sees the stream errored).
+  const ignoreEarlyError = () => undefined;
+  if (source instanceof Readable) source.on('error', ignoreEarlyError);
+  try {
+    return await ways.stream(source);
+  } finally {
+    if (source instanceof Readable) source.off('error', ignoreEarlyError);
+  }
+}
+
 export interface FolderBlobStoreOptions {
   /** Folder holding the blobs, e.g. `${DATA_DIR}/blobs`. */
   root: string;
@@ -91,16 +111,10 @@ export class FolderBlobStore implements BlobStore {
 
   async put(source: BlobSource, options: PutOptions = {}): Promise<BlobInfo> {
     const limit = options.maxBytes ?? this.maxBytes;
-    if (source instanceof Uint8Array) return this.putBytes(source, limit, options.signal);
-    // A stream can fail (its writer aborted) before the copy below starts and listens: the error
-    // must not go unhandled meanwhile. The copy then reports it (pipeline sees the stream errored).
-    const ignoreEarlyError = () => undefined;
-    if (source instanceof Readable) source.on('error', ignoreEarlyError);
-    try {
-      return await this.putStream(source, limit, options.signal);
-    } finally {
-      if (source instanceof Readable) source.off('error', ignoreEarlyError);
-    }
+    return putEachWay(source, {
+      bytes: (bytes) => this.putBytes(bytes, limit, options.signal),
+      stream: (stream) => this.putStream(stream, limit, options.signal),
+    });
   }
 
   private async putStream(

@@ -23,6 +23,7 @@ import {
   BlobTooLargeError,
   HashingMeter,
   assertBlobKey,
+  putEachWay,
   type BlobInfo,
   type BlobSource,
   type BlobStore,
@@ -69,15 +70,10 @@ export class S3BlobStore implements BlobStore {
 
   async put(source: BlobSource, options: PutOptions = {}): Promise<BlobInfo> {
     const limit = options.maxBytes ?? this.maxBytes;
-    if (source instanceof Uint8Array) return this.putBytes(source, limit, options.signal);
-    // As in the folder store: an error before the copy listens must not go unhandled.
-    const ignoreEarlyError = () => undefined;
-    if (source instanceof Readable) source.on('error', ignoreEarlyError);
-    try {
-      return await this.putStream(source, limit, options.signal);
-    } finally {
-      if (source instanceof Readable) source.off('error', ignoreEarlyError);
-    }
+    return putEachWay(source, {
+      bytes: (bytes) => this.putBytes(bytes, limit, options.signal),
+      stream: (stream) => this.putStream(stream, limit, options.signal),
+    });
   }
 
   /** Bytes in memory (page images): one PutObject to the content key, its SHA-256 checked by the store. */
