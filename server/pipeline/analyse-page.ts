@@ -11,11 +11,12 @@ import {
   type PageImage,
   type PageImageOptions,
 } from './page-image';
-import { photoReason, type PhotoFacts } from './photo-page';
+import { photoReason } from './photo-page';
+import type { PageRaster, PhotoFacts, RasterSource } from './raster';
 import { readPrintedText, type PrintedTextReading } from './printed-text';
 import type { Orientation } from './raster';
 
-import { PageTooLargeError, type PageRaster, type RasterSource, type ScanPage, type UprightJpeg } from './scan-page';
+import { PageTooLargeError, type ScanPage, type UprightJpeg } from './scan-page';
 
 export interface ProcessedPage {
   /** 1-based. */

@@ -5,7 +5,7 @@
 import sharp from 'sharp';
 import { withShownTurn } from './jpeg-header';
 import type { Orientation } from './raster';
-import type { PageRaster } from './scan-page';
+import type { PageRaster } from './raster';
 
 export interface PageImageOptions {
   /**

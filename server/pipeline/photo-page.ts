@@ -6,20 +6,9 @@
 // upright is find-codes' job, as for a scan fed sideways. Runs on a page worker.
 import sharp from 'sharp';
 import { findSheet, FIND_SHEET_SIDE, type Point, type SheetCorners } from './find-sheet';
-import type { GreyRaster } from './raster';
-import type { PageRaster } from './scan-page';
+import type { GreyRaster, PageRaster, PhotoFacts } from './raster';
 
 export type PhotoMediaType = 'image/jpeg' | 'image/png' | 'image/heic';
-
-/** What the pipeline learnt of a photo besides its page raster. */
-export interface PhotoFacts {
-  /** The sheet's corners were found; false: the page raster is the whole photo. */
-  sheetFound: boolean;
-  /** Sharpness of the straightened page (mean gradient at edges); low: too blurred to read. */
-  sharpness: number;
-  /** The photo as taken, shown as the phone held it, for a reviewer to compare (JPEG). */
-  asTaken: Uint8Array;
-}
 
 /**
  * Whether this build of sharp (libvips + libheif) reads HEIC: the prebuilt one reads AVIF only

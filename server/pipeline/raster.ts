@@ -8,6 +8,33 @@ export interface GreyRaster {
   data: Uint8Array;
 }
 
+/** What the pipeline learnt of a photo besides its page raster. */
+export interface PhotoFacts {
+  /** The sheet's corners were found; false: the page raster is the whole photo. */
+  sheetFound: boolean;
+  /** Sharpness of the straightened page (mean gradient at edges); low: too blurred to read. */
+  sharpness: number;
+  /** The photo as taken, shown as the phone held it, for a reviewer to compare (JPEG). */
+  asTaken: Uint8Array;
+}
+
+export type RasterSource = 'embedded_image' | 'rendered' | 'photo';
+
+export interface PageRaster extends GreyRaster {
+  /** Pixels per inch of the raster relative to the PDF page size. */
+  dpi: number;
+  source: RasterSource;
+  /** RGB pixels (3 bytes each) when colour was asked for and the page has colour. */
+  rgb?: Uint8Array;
+  /**
+   * The scan's own JPEG bytes when the page is exactly that JPEG, unturned (grey or RGB): it can
+   * be kept as the page image without decoding and encoding again.
+   */
+  jpeg?: Uint8Array;
+  /** A photographed page (source 'photo'): what straightening it found. */
+  photo?: PhotoFacts;
+}
+
 export type Orientation = 0 | 90 | 180 | 270;
 
 export function cropGrey(

@@ -7,7 +7,7 @@
 import * as fs from 'node:fs';
 import * as mupdf from 'mupdf';
 import { BlockReader } from './block-reader';
-import { lumaOfRgb } from './raster';
+import { lumaOfRgb, type PageRaster } from './raster';
 import {
   PageTooLargeError,
   decodeLoaded,
@@ -16,7 +16,6 @@ import {
   scanPageOf,
   type ImageTurn,
   type LoadedPage,
-  type PageRaster,
   type ReadPageOptions,
   type ScanPage,
 } from './scan-page';

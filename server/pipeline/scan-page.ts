@@ -6,8 +6,8 @@
 import sharp, { type Sharp } from 'sharp';
 import { cornerCropSide } from './find-codes';
 import { jpegComponents } from './jpeg-header';
-import { photoPage, type PhotoFacts, type PhotoMediaType } from './photo-page';
-import { lumaOfRgb, type GreyRaster } from './raster';
+import { photoPage, type PhotoMediaType } from './photo-page';
+import { lumaOfRgb, type GreyRaster, type PageRaster } from './raster';
 
 // libvips keeps recent operations' results (up to 50 MB) in case they are asked for again:
 // every page is decoded and encoded once, so that cache only holds memory.
@@ -19,23 +19,6 @@ export class PageTooLargeError extends Error {
     super(message);
     this.name = 'PageTooLargeError';
   }
-}
-
-export type RasterSource = 'embedded_image' | 'rendered' | 'photo';
-
-export interface PageRaster extends GreyRaster {
-  /** Pixels per inch of the raster relative to the PDF page size. */
-  dpi: number;
-  source: RasterSource;
-  /** RGB pixels (3 bytes each) when colour was asked for and the page has colour. */
-  rgb?: Uint8Array;
-  /**
-   * The scan's own JPEG bytes when the page is exactly that JPEG, unturned (grey or RGB): it can
-   * be kept as the page image without decoding and encoding again.
-   */
-  jpeg?: Uint8Array;
-  /** A photographed page (source 'photo'): what straightening it found. */
-  photo?: PhotoFacts;
 }
 
 export interface ReadPageOptions {

@@ -1,7 +1,7 @@
 import sharp from 'sharp';
 import { describe, expect, it } from 'vitest';
 import { uprightPageImage } from '../page-image';
-import type { PageRaster } from '../scan-page';
+import type { PageRaster } from '../raster';
 
 /** A portrait page, dark at its top-left corner. */
 function page(width = 300, height = 420): PageRaster {

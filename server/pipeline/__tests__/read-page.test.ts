@@ -18,7 +18,7 @@ import { makeAnswerSheetMaster } from '../../pdf/answer-sheet-master';
 import { cornerCropSide } from '../find-codes';
 import { cropGrey, shrinkGrey, type GreyRaster } from '../raster';
 import { openScanPdf, openScanPdfBytes, UnreadablePdfError } from '../read-page';
-import type { PageRaster } from '../scan-page';
+import type { PageRaster } from '../raster';
 
 const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'read-page-'));
 afterAll(() => fs.rmSync(dir, { recursive: true, force: true }));
