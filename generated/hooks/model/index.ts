@@ -74,6 +74,7 @@ export * from './createBaptismRequest400';
 export * from './created';
 export * from './databaseResult';
 export * from './databaseResultStatus';
+export * from './deletableStep';
 export * from './downloadGradedFileParams';
 export * from './downloadGradedFileSides';
 export * from './errorSimple';
