@@ -2262,6 +2262,8 @@ export interface components {
             email: string;
             created_at: components["schemas"]["Timestamp"];
         };
+        /** @description Every address of a congregation; it keeps at most 100 (the list is not paged). */
+        CongregationEmailList: components["schemas"]["CongregationEmail"][];
         CongregationEmailCreate: {
             /**
              * @description One e-mail address (name@domain); kept in lower case.
@@ -5340,7 +5342,7 @@ export interface operations {
                      *       }
                      *     ]
                      */
-                    "application/json": components["schemas"]["CongregationEmail"][];
+                    "application/json": components["schemas"]["CongregationEmailList"];
                 };
             };
             400: components["responses"]["BadRequest"];

@@ -5,6 +5,9 @@ export const schemaLimits = {
   "UploadedPages": {
     "minItems": 1,
     "maxItems": 50
+  },
+  "CongregationEmailList": {
+    "maxItems": 100
   }
 } as const;
 

@@ -66,7 +66,7 @@ export const STUDENT_SEARCH_LIMIT = 20;
 export const THUMBNAIL_SIZE_LIST = 500;
 export const THUMBNAIL_SIZE_PAGE_ITEM = 1_000;
 /** A congregation WBS code must be longer than this. */
-export const WBS_CODE_MIN_LENGTH_EXCLUSIVE = 5;
+export const WBS_CODE_MIN_LENGTH_EXCLUSIVE = propertyLimits.CongregationCreate.wbs_code.minLength - 1;
 
 /** Request cache: duplicate requests merged within 2 s, error retry on a 5 s base, focus refresh throttled to 5 s. */
 export const REQUEST_DEDUPE_MS = 2_000;

@@ -57,6 +57,7 @@ export * from './congregationCreate';
 export * from './congregationEmail';
 export * from './congregationEmailCreate';
 export * from './congregationEmailCreated';
+export * from './congregationEmailList';
 export * from './congregationFileStatus';
 export * from './congregationList';
 export * from './congregationListAllOf';
