@@ -1,5 +1,5 @@
 // Lint rules, including the import boundaries of the architecture:
-// web (src/) never imports server/, server/ never imports src/, machines/ import neither,
+// web (src/) never imports server/, server/ never imports src/, machines/ and demo/ import neither,
 // no import cycles anywhere, and the server's layers point one way:
 // routes -> jobs -> workflow -> pdf -> pipeline -> repositories -> db (only main.ts imports routes).
 import js from '@eslint/js';
@@ -56,6 +56,7 @@ export default tseslint.config(
             boundary('./machines', './src', 'Machines are pure: no web imports.'),
             boundary('./machines', './server', 'Machines are pure: no server imports.'),
             boundary('./generated', './src', 'Generated code depends on nothing hand-written in src.'),
+            boundary('./demo', ['./server', './src', './machines'], 'demo/ is the demo programme\'s pure data, shared by the server and the web app: it imports neither.'),
             boundary(['./server/!(routes)/**', './server/!(main).ts'], './server/routes', 'Only server/main.ts imports routes: nothing below them does.'),
             boundary('./server/workflow/*.ts', './server/jobs', 'The workflow is the jobs\' domain work: it never imports the runner.'),
             boundary('./server/pdf/*.ts', ['./server/workflow', './server/jobs'], 'pdf/ draws pages: it knows nothing of workflow or jobs.'),

@@ -8,7 +8,7 @@ export default defineConfig({
   // Web tests run the screens as in a browser: tus-js-client's browser build (localStorage, XMLHttpRequest).
   resolve: { alias: { 'tus-js-client': 'tus-js-client/lib.esm/browser/index.js' } },
   test: {
-    include: ['{src,machines,server,tests,scripts}/**/*.test.{ts,tsx}'],
+    include: ['{src,machines,demo,server,tests,scripts}/**/*.test.{ts,tsx}'],
     exclude: ['**/node_modules/**', 'tests/model/**', 'tests/e2e/**'],
     environment: 'node',
     testTimeout: 60_000,

@@ -563,7 +563,10 @@ export interface paths {
         get: operations["getFile"];
         put?: never;
         post?: never;
-        /** Delete a file with its sheets and pages (only before grading starts) */
+        /**
+         * Delete a file with its sheets and pages (only before grading starts)
+         * @description Only while the file's step is a DeletableStep (robot, review, assign, send); later 409 FILE_SENT.
+         */
         delete: operations["deleteFile"];
         options?: never;
         head?: never;
@@ -1441,6 +1444,11 @@ export interface components {
             message?: string;
         };
         /**
+         * @description The workflow steps at which a file may still be deleted (before it goes to the study helpers).
+         * @enum {string}
+         */
+        DeletableStep: "robot" | "review" | "assign" | "send";
+        /**
          * @example {
          *       "status": "ok",
          *       "database": "ok"
@@ -2254,6 +2262,8 @@ export interface components {
             email: string;
             created_at: components["schemas"]["Timestamp"];
         };
+        /** @description Every address of a congregation; it keeps at most 100 (the list is not paged). */
+        CongregationEmailList: components["schemas"]["CongregationEmail"][];
         CongregationEmailCreate: {
             /**
              * @description One e-mail address (name@domain); kept in lower case.
@@ -5332,7 +5342,7 @@ export interface operations {
                      *       }
                      *     ]
                      */
-                    "application/json": components["schemas"]["CongregationEmail"][];
+                    "application/json": components["schemas"]["CongregationEmailList"];
                 };
             };
             400: components["responses"]["BadRequest"];
@@ -6320,6 +6330,7 @@ export const pathsApiUploadsResumableIdHeadParametersHeaderTusResumableValues: R
 export const pathsApiUploadsResumableIdHeadResponses200HeadersCacheControlValues: ReadonlyArray<FlattenedDeepRequired<paths>["/api/uploads/resumable/{id}"]["head"]["responses"]["200"]["headers"]["Cache-Control"]> = ["no-store"];
 export const pathsApiUploadsResumableIdPatchParametersHeaderTusResumableValues: ReadonlyArray<FlattenedDeepRequired<paths>["/api/uploads/resumable/{id}"]["patch"]["parameters"]["header"]["Tus-Resumable"]> = ["1.0.0"];
 export const progressMessageStatusValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["ProgressMessage"]["status"]> = ["pending", "running", "success", "failed"];
+export const deletableStepValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["DeletableStep"]> = ["robot", "review", "assign", "send"];
 export const healthStatusValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["Health"]["status"]> = ["ok", "degraded"];
 export const healthDatabaseValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["Health"]["database"]> = ["ok", "unreachable"];
 export const roleValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["Role"]> = ["scanning_admin", "study_helper_coordinator", "standard_user"];

@@ -1,13 +1,16 @@
 // The business constants and limits of spec §9 (and §4/§5) for the web side, in one place.
 // The screens and the machines import these; the server keeps its own copy on its side. Lists of
-// the contract's values (workflow steps, page lengths) come from the generated contract.
-import { AnswerSheetPageLength, WorkflowStep } from '../generated/hooks/model';
+// the contract's values (workflow steps, page lengths) and its limits come from the generated contract.
+import { propertyLimits, schemaLimits } from '../generated/limits';
+import { AnswerSheetPageLength, DeletableStep, WorkflowStep } from '../generated/hooks/model';
 
 /** Largest file a user may upload: 1.5 GB. A larger file is skipped and flagged "File too Large". */
 export const MAX_UPLOAD_BYTES = 1_500_000_000;
 
 /** Photos of pages one upload may carry (the contract's UploadedPages): one page each, in order. */
-export const MAX_PHOTOS_PER_UPLOAD = 50;
+export const MAX_PHOTOS_PER_UPLOAD = schemaLimits.UploadedPages.maxItems;
+/** Longest name of a file or a graded upload (the contract's FileUpload, FilePatch, StudyHelperFileUpload). */
+export const FILE_NAME_MAX_LENGTH = propertyLimits.FilePatch.name.maxLength;
 /** The photos a page may be: JPEG, PNG, HEIC/HEIF (a phone's camera), by type or, when a browser names none, by extension. */
 export const PHOTO_TYPES: readonly string[] = ['image/jpeg', 'image/png', 'image/heic', 'image/heif', 'image/heic-sequence', 'image/heif-sequence'];
 export const PHOTO_EXTENSIONS: readonly string[] = ['.jpg', '.jpeg', '.png', '.heic', '.heif'];
@@ -42,8 +45,8 @@ export const WORKFLOW_STEP_LABELS: Readonly<Record<WorkflowStep, string>> = {
   grading: 'Grading',
   return: 'Return',
 };
-/** "Delete File" is offered only at these steps (steps 0 to 3, robot through send). */
-export const DELETE_ALLOWED_STEPS: readonly WorkflowStep[] = ['robot', 'review', 'assign', 'send'];
+/** "Delete File" is offered only at these steps (steps 0 to 3, robot through send): the contract's DeletableStep. */
+export const DELETE_ALLOWED_STEPS: readonly WorkflowStep[] = Object.values(DeletableStep);
 
 /** answer_sheet_page_length of a service-center upload: 0 = split by QR code, 1/2 = one- or two-page intro sheets. */
 export const ANSWER_SHEET_PAGE_LENGTHS: readonly AnswerSheetPageLength[] = Object.values(AnswerSheetPageLength);
@@ -63,7 +66,7 @@ export const STUDENT_SEARCH_LIMIT = 20;
 export const THUMBNAIL_SIZE_LIST = 500;
 export const THUMBNAIL_SIZE_PAGE_ITEM = 1_000;
 /** A congregation WBS code must be longer than this. */
-export const WBS_CODE_MIN_LENGTH_EXCLUSIVE = 5;
+export const WBS_CODE_MIN_LENGTH_EXCLUSIVE = propertyLimits.CongregationCreate.wbs_code.minLength - 1;
 
 /** Request cache: duplicate requests merged within 2 s, error retry on a 5 s base, focus refresh throttled to 5 s. */
 export const REQUEST_DEDUPE_MS = 2_000;

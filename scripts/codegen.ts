@@ -2,6 +2,7 @@
 //   generated/openapi.json   the bundled contract (server validation, docs, contract tests)
 //   generated/api-types.ts   openapi-typescript types (server and web), and each enum's values
 //                            as a runtime list (`roleValues`...) for code that checks a value
+//   generated/limits.ts      each schema's and property's maxLength, minimum... as constants
 //   generated/hooks/         orval TanStack Query hooks, models and MSW mocks (web, tests)
 // `--check` regenerates and fails when anything differed from what was there: stale code.
 import { execFileSync } from 'node:child_process';
@@ -9,6 +10,7 @@ import { mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from 'n
 import { join, relative } from 'node:path';
 import openapiTS, { astToString } from 'openapi-typescript';
 import { generate } from 'orval';
+import { limitsModule } from './codegen-limits';
 
 const root = join(import.meta.dirname, '..');
 const out = join(root, 'generated');
@@ -54,6 +56,7 @@ async function main() {
 
   const ast = await openapiTS(document, { alphabetize: false, enumValues: true });
   writeFileSync(join(out, 'api-types.ts'), banner + astToString(ast));
+  writeFileSync(join(out, 'limits.ts'), limitsModule(document.components.schemas, banner));
 
   await generate(join(root, 'codegen.config.ts'));
 

@@ -4,6 +4,7 @@
 // admin deletes a congregation made by mistake while nothing refers to it (else 409). Its
 // e-mail addresses (the Emails tile) are kept by admins and its own coordinator alike.
 import type { FastifyInstance } from 'fastify';
+import { propertyLimits, schemaLimits } from '../../generated/limits.js';
 import { requireCongregationAccess } from '../auth/session';
 import type { ReplyOf, Route, Schemas } from '../contract/types';
 import type { Database } from '../db/database';
@@ -17,13 +18,13 @@ import { Where, containsPattern } from '../repositories/sql/where';
 
 const CONGREGATION_NOT_FOUND = 'Congregation not found';
 /** A congregation keeps at most this many addresses (the list is not paged). */
-export const MAX_CONGREGATION_EMAILS = 100;
+export const MAX_CONGREGATION_EMAILS = schemaLimits.CongregationEmailList.maxItems;
 /** One address: something@domain.tld, no spaces, no second @. */
 const EMAIL_PATTERN = /^[^\s@<>(),;:"]+@[^\s@<>(),;:"]+\.[^\s@<>(),;:".]+$/;
 
 /** Spec section 5: longer than 5 characters, exactly one space, not in the first two positions. */
 export function wbsCodeProblem(wbsCode: string): string | null {
-  if (wbsCode.length <= 5) return 'WBS code must be longer than 5 characters.';
+  if (wbsCode.length < propertyLimits.CongregationCreate.wbs_code.minLength) return `WBS code must be longer than ${propertyLimits.CongregationCreate.wbs_code.minLength - 1} characters.`;
   if (wbsCode.split(' ').length !== 2) return 'WBS code must contain exactly one space.';
   if (wbsCode.indexOf(' ') < 2) return 'The space in a WBS code must not be in the first two positions.';
   return null;

@@ -5,6 +5,7 @@
 // sees only its own congregation's helpers and packets.
 import multipart from '@fastify/multipart';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { propertyLimits } from '../../generated/limits.js';
 import { congregationScope, isSameOriginGet, requireUser, type SessionUser } from '../auth/session';
 import type { BlobInfo } from '../blob-store';
 import type { ReplyOf, Route } from '../contract/types';
@@ -146,7 +147,7 @@ function gradedFieldsProblem(fields: Record<string, string>): string | null {
   const name = (fields.name ?? '').trim();
   const helperField = (fields.study_helper ?? '').trim();
   if (name === '') return 'name is required';
-  if (name.length > 300) return 'name must be at most 300 characters';
+  if (name.length > propertyLimits.StudyHelperFileUpload.name.maxLength) return `name must be at most ${propertyLimits.StudyHelperFileUpload.name.maxLength} characters`;
   if (helperField !== '' && !UUID.test(helperField)) return 'study_helper must be a study helper id';
   return null;
 }

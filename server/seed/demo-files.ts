@@ -146,10 +146,38 @@ async function planFiles(db: Database, coordinatorCongregation: string): Promise
   ];
 }
 
+/** The demo's staff at work: the admin and the coordinator, calling `app`'s routes. */
+interface Staff {
+  app: FastifyInstance;
+  admin: Caller;
+  coordinator: Caller;
+}
+
+interface DemoCenter {
+  id: string;
+  name: string;
+  location: string;
+  code_id: string | null;
+}
+
 async function runPlan(app: FastifyInstance, plan: PlannedFile[], admin: Caller, coordinator: Caller): Promise<void> {
-  const db = app.db;
-  const { makeAnswerSheetMaster, makeCoverSheet } = await pdfDrawing();
-  const centers = await db.query<{ id: string; name: string; location: string; code_id: string | null }>(
+  const staff: Staff = { app, admin, coordinator };
+  // 1. The service centers scan what their students sent back, and upload it.
+  const fileIds = await uploadScans(staff, plan);
+  // 2. Every file past Send is sent to its congregations' study helpers.
+  const sent = plan.filter((file) => !['review', 'assign', 'send'].includes(file.step));
+  const packets = await sendFiles(staff, sent, fileIds);
+  // 3. The coordinator prints, grades and uploads the packets.
+  await gradePackets(staff, sent, packets);
+  // 4. Return files are made when grading completes; the oldest one is downloaded and archived.
+  await finishReturns(staff, plan, fileIds);
+  await spreadOverWeeks(app.db, fileIds);
+}
+
+/** Each planned file scanned (cover sheet, then its students' answer sheets) and uploaded, once read. */
+async function uploadScans(staff: Staff, plan: PlannedFile[]): Promise<Map<PlannedFile, string>> {
+  const { app, admin } = staff;
+  const centers = await app.db.query<DemoCenter>(
     `SELECT sc.id, sc.name, sc.location,
             (SELECT pc.code_id FROM printed_codes pc WHERE pc.prefix = 'c' AND pc.target_id = sc.id ORDER BY pc.created_at LIMIT 1) AS code_id
      FROM service_centers sc WHERE sc.name = ANY($1::text[])`,
@@ -157,35 +185,13 @@ async function runPlan(app: FastifyInstance, plan: PlannedFile[], admin: Caller,
   );
   if (centers.length === 0) throw new Error('demo: the demo service centers are missing');
   const codes = await issuedSheetCodes(
-    db,
+    app.db,
     plan.flatMap((file) => file.sheets.flatMap((sheet) => sheet.lesson.templates.map((t) => ({ studentId: sheet.student.id, templateId: t.id })))),
   );
-
-  // 1. The service centers scan what their students sent back, and upload it.
   const fileIds = new Map<PlannedFile, string>();
   for (const [index, file] of plan.entries()) {
     const center = centers.find((c) => c.name === DEMO_SERVICE_CENTERS[file.center]?.name) ?? centers[0]!;
-    const pages: ScannedPage[] = [];
-    if (center.code_id !== null) {
-      const cover = await makeCoverSheet({ code: { prefix: 'c', id: center.code_id }, name: center.name, location: center.location, publicUrl: app.config.publicUrl });
-      pages.push({ pdf: cover, pageIndex: 0, pen: 'none' });
-    }
-    for (const [sheetIndex, { student, lesson }] of file.sheets.entries()) {
-      const master = await makeAnswerSheetMaster({
-        courseName: lesson.course_name,
-        lessonName: lesson.name,
-        lessonNumber: lesson.number,
-        studentName: student.name,
-        publicUrl: app.config.publicUrl,
-        pages: lesson.templates.map((t) => ({ page_number: t.page_number, code: { prefix: 's', id: codes.get(issuedKey(student.id, t.id))! } })),
-      });
-      for (let page = 0; page < lesson.templates.length; page++) {
-        // At Review: the second sheet's last page came back with a sticky note over its codes.
-        const covered = file.step === 'review' && sheetIndex === 1 && page === lesson.templates.length - 1;
-        pages.push({ pdf: master, pageIndex: page, pen: 'answers', codesCovered: covered });
-      }
-    }
-    const scan = await simulateScan(pages, 1000 + index);
+    const scan = await simulateScan(await scannedPages(app, file, center, codes), 1000 + index);
     const scannedAt = new Date(Date.now() - (file.daysAgo + 1) * 86_400_000).toISOString();
     const uploaded = await call(app, admin, 'POST', '/api/file', multipart({ name: file.name, answer_sheet_page_length: '0', scanned_at: scannedAt }, `${file.name}.pdf`, scan));
     fileIds.set(file, (uploaded as { id: string }).id);
@@ -197,9 +203,38 @@ async function runPlan(app: FastifyInstance, plan: PlannedFile[], admin: Caller,
     });
     if (status !== 'success') throw new Error(`demo file ${file.name} could not be read (${status})`);
   }
+  return fileIds;
+}
 
-  // 2. Every file past Send is sent to its congregations' study helpers.
-  const sent = plan.filter((file) => !['review', 'assign', 'send'].includes(file.step));
+/** The pages a service center scans for `file`: its cover sheet, then each student's answer sheet. */
+async function scannedPages(app: FastifyInstance, file: PlannedFile, center: DemoCenter, codes: Map<string, string>): Promise<ScannedPage[]> {
+  const { makeAnswerSheetMaster, makeCoverSheet } = await pdfDrawing();
+  const pages: ScannedPage[] = [];
+  if (center.code_id !== null) {
+    const cover = await makeCoverSheet({ code: { prefix: 'c', id: center.code_id }, name: center.name, location: center.location, publicUrl: app.config.publicUrl });
+    pages.push({ pdf: cover, pageIndex: 0, pen: 'none' });
+  }
+  for (const [sheetIndex, { student, lesson }] of file.sheets.entries()) {
+    const master = await makeAnswerSheetMaster({
+      courseName: lesson.course_name,
+      lessonName: lesson.name,
+      lessonNumber: lesson.number,
+      studentName: student.name,
+      publicUrl: app.config.publicUrl,
+      pages: lesson.templates.map((t) => ({ page_number: t.page_number, code: { prefix: 's', id: codes.get(issuedKey(student.id, t.id))! } })),
+    });
+    for (let page = 0; page < lesson.templates.length; page++) {
+      // At Review: the second sheet's last page came back with a sticky note over its codes.
+      const covered = file.step === 'review' && sheetIndex === 1 && page === lesson.templates.length - 1;
+      pages.push({ pdf: master, pageIndex: page, pen: 'answers', codesCovered: covered });
+    }
+  }
+  return pages;
+}
+
+/** `sent` files sent; each one's packet for the coordinator, once it is made. */
+async function sendFiles(staff: Staff, sent: PlannedFile[], fileIds: Map<PlannedFile, string>): Promise<Map<PlannedFile, string>> {
+  const { app, admin, coordinator } = staff;
   for (const file of sent) await call(app, admin, 'POST', `/api/file/${fileIds.get(file)}/send`);
   const packets = new Map<PlannedFile, string>();
   for (const file of sent) {
@@ -216,9 +251,15 @@ async function runPlan(app: FastifyInstance, plan: PlannedFile[], admin: Caller,
       }),
     );
   }
+  return packets;
+}
 
-  // 3. The coordinator prints the packets (not the newest one: it stays Ready to Print), grades
-  //    them and uploads the scan: all of it, or the first half of the sheets.
+/**
+ * The coordinator prints the packets (not the newest one: it stays Ready to Print), grades them
+ * and uploads the scan: all of it, or the first half of the sheets; done once the scans are read.
+ */
+async function gradePackets(staff: Staff, sent: PlannedFile[], packets: Map<PlannedFile, string>): Promise<void> {
+  const { app, coordinator } = staff;
   const uploads: string[] = [];
   for (const [index, file] of sent.entries()) {
     if (file.step === 'ready_to_print') continue;
@@ -234,13 +275,16 @@ async function runPlan(app: FastifyInstance, plan: PlannedFile[], admin: Caller,
   }
   for (const id of uploads) {
     const status = await waitFor('a graded scan to be read', async () => {
-      const row = await db.maybeOne<{ process_status: string }>('SELECT process_status FROM graded_uploads WHERE id = $1', [id]);
+      const row = await app.db.maybeOne<{ process_status: string }>('SELECT process_status FROM graded_uploads WHERE id = $1', [id]);
       return row === null || row.process_status === 'pending' ? null : row.process_status;
     });
     if (status !== 'success') throw new Error(`a demo graded scan could not be read (${status})`);
   }
+}
 
-  // 4. Return files are made when grading completes; the oldest one is downloaded and archived.
+/** Waits for the return files of the files planned at Return or archived; archives the latter. */
+async function finishReturns(staff: Staff, plan: PlannedFile[], fileIds: Map<PlannedFile, string>): Promise<void> {
+  const { app, admin } = staff;
   for (const file of plan.filter((f) => f.step === 'return' || f.step === 'archived')) {
     const id = fileIds.get(file)!;
     await waitFor(`the return file of ${file.name}`, async () => ((await call(app, admin, 'GET', `/api/file/${id}/steps`)) as { prepped: boolean }).prepped || null);
@@ -249,9 +293,13 @@ async function runPlan(app: FastifyInstance, plan: PlannedFile[], admin: Caller,
       await call(app, admin, 'POST', `/api/file/${id}/archive`);
     }
   }
+}
 
-  // A programme in flight spans weeks: each file dated as its plan says (made seconds apart),
-  // sent a day after its upload and graded a few days after that.
+/**
+ * A programme in flight spans weeks: each file dated as its plan says (made seconds apart),
+ * sent a day after its upload and graded a few days after that.
+ */
+async function spreadOverWeeks(db: Database, fileIds: Map<PlannedFile, string>): Promise<void> {
   for (const [file, id] of fileIds) {
     await db.transaction(async (tx) => {
       const shift = [id, file.daysAgo];

@@ -6,6 +6,7 @@
 import * as mupdf from 'mupdf';
 import { PDFDocument } from 'pdf-lib';
 import sharp from 'sharp';
+import { createPrng, type Prng as Random } from '../../demo/random';
 import { CODE_STAMP } from '../pdf/printed-page';
 import type { GreyRaster } from '../pipeline/raster';
 
@@ -23,24 +24,9 @@ export interface ScannedPage {
   codesCovered?: boolean;
 }
 
-/** Small deterministic random numbers (mulberry32). */
-export function demoRandom(seed: number) {
-  let state = seed >>> 0;
-  const next = () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-  return { next, range: (min: number, max: number) => min + next() * (max - min) };
-}
-
-type Random = ReturnType<typeof demoRandom>;
-
 /** The scan of `pages`, in order, as one PDF. */
 export async function simulateScan(pages: readonly ScannedPage[], seed: number): Promise<Uint8Array> {
-  const random = demoRandom(seed);
+  const random = createPrng(seed);
   const doc = await PDFDocument.create();
   doc.setProducer('demo scanner');
   doc.setCreationDate(new Date(0));

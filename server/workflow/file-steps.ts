@@ -14,13 +14,14 @@
 //   return  every kept sheet graded (grading_complete), or the return file exists or was
 //           downloaded/archived
 // The grading/return people extend the last two branches here, and nowhere else.
+import { deletableStepValues } from '../../generated/api-types.js';
 import type { Schemas } from '../contract/types';
 
 export type FileStepName = Schemas['WorkflowStep'];
 export type FileStateFilter = Schemas['FileStateFilter'];
 
 /** Steps at which a file may still be deleted (spec §9: steps 0 to 3). */
-export const DELETABLE_STEPS: readonly FileStepName[] = ['robot', 'review', 'assign', 'send'];
+export const DELETABLE_STEPS: readonly FileStepName[] = deletableStepValues;
 
 /**
  * The file was sent to its study helpers or is being sent (its packets may be under way): its

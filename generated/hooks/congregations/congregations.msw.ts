@@ -32,8 +32,8 @@ import type {
 
 import type {
   Congregation,
-  CongregationEmail,
   CongregationEmailCreated,
+  CongregationEmailList,
   CongregationList,
   CongregationStats,
   StudyHelper,
@@ -53,7 +53,7 @@ export const getListCongregationStudyHelpersResponseMock = (): StudyHelperList =
 
 export const getCreateCongregationStudyHelperResponseMock = (overrideResponse: Partial< StudyHelper > = {}): StudyHelper => ({id: faker.string.uuid(), name: (() => faker.person.fullName())(), email: (() => faker.internet.email().toLowerCase())(), student_count: (() => faker.number.int({ min: 0, max: 30 }))(), created_at: `${faker.date.past().toISOString().split('.')[0]}Z`, last_active_at: faker.helpers.arrayElement([faker.helpers.arrayElement([`${faker.date.past().toISOString().split('.')[0]}Z`,null,]), undefined]), congregation: faker.helpers.arrayElement([{id: faker.string.uuid(), wbs_code: (() => `${faker.location.countryCode()} ${faker.number.int({ min: 1e3, max: 9999 })}`)(), display_name: (() => faker.location.city())()}, undefined]), ...overrideResponse})
 
-export const getListCongregationEmailsResponseMock = (): CongregationEmail[] => (Array.from({ length: faker.number.int({ min: 1, max: 100 }) }, (_, i) => i + 1).map(() => ({id: faker.string.uuid(), email: (() => faker.internet.email().toLowerCase())(), created_at: `${faker.date.past().toISOString().split('.')[0]}Z`})))
+export const getListCongregationEmailsResponseMock = (): CongregationEmailList => (Array.from({ length: faker.number.int({ min: 1, max: 100 }) }, (_, i) => i + 1).map(() => ({id: faker.string.uuid(), email: (() => faker.internet.email().toLowerCase())(), created_at: `${faker.date.past().toISOString().split('.')[0]}Z`})))
 
 export const getCreateCongregationEmailResponseMock = (overrideResponse: Partial< CongregationEmailCreated > = {}): CongregationEmailCreated => ({id: faker.string.uuid(), email: (() => faker.internet.email().toLowerCase())(), ...overrideResponse})
 
@@ -140,7 +140,7 @@ export const getCreateCongregationStudyHelperMockHandler = (overrideResponse?: S
   }, options)
 }
 
-export const getListCongregationEmailsMockHandler = (overrideResponse?: CongregationEmail[] | ((info: Parameters<Parameters<typeof http.get>[1]>[0]) => Promise<CongregationEmail[]> | CongregationEmail[]), options?: RequestHandlerOptions) => {
+export const getListCongregationEmailsMockHandler = (overrideResponse?: CongregationEmailList | ((info: Parameters<Parameters<typeof http.get>[1]>[0]) => Promise<CongregationEmailList> | CongregationEmailList), options?: RequestHandlerOptions) => {
   return http.get('*/api/congregations/:id/emails', async (info) => {await delay(0);
   
     return new HttpResponse(JSON.stringify(overrideResponse !== undefined

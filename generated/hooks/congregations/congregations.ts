@@ -41,9 +41,9 @@ import type {
   ConflictResponse,
   Congregation,
   CongregationCreate,
-  CongregationEmail,
   CongregationEmailCreate,
   CongregationEmailCreated,
+  CongregationEmailList,
   CongregationList,
   CongregationStats,
   ForbiddenResponse,
@@ -708,9 +708,9 @@ export const getListCongregationEmailsUrl = (id: string,) => {
   return `/api/congregations/${id}/emails`
 }
 
-export const listCongregationEmails = async (id: string, options?: RequestInit): Promise<CongregationEmail[]> => {
+export const listCongregationEmails = async (id: string, options?: RequestInit): Promise<CongregationEmailList> => {
   
-  return apiFetch<CongregationEmail[]>(getListCongregationEmailsUrl(id),
+  return apiFetch<CongregationEmailList>(getListCongregationEmailsUrl(id),
   {      
     ...options,
     method: 'GET'

@@ -529,6 +529,7 @@ export const useUpdateFile = <TError = BadRequestResponse | UnauthorizedResponse
       return useMutation(mutationOptions, queryClient);
     }
     /**
+ * Only while the file's step is a DeletableStep (robot, review, assign, send); later 409 FILE_SENT.
  * @summary Delete a file with its sheets and pages (only before grading starts)
  */
 export const getDeleteFileUrl = (fileId: string,) => {

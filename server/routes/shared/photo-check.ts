@@ -4,13 +4,14 @@
 // Run on a thread of its own (bounded-photo-check), as the PDF check is.
 import { readFileSync, statSync } from 'node:fs';
 import sharp from 'sharp';
+import { schemaLimits } from '../../../generated/limits.js';
 import { MAX_PHOTO_PIXELS, SHARP_READS_HEIC, type PhotoMediaType } from '../../pipeline/photo-page';
 
 /** What an uploaded file is, by its first bytes. */
 export type UploadedFileKind = 'pdf' | PhotoMediaType | 'other';
 
 /** Photos in one upload, at most (UploadedPages in the contract). */
-export const MAX_PHOTOS = 50;
+export const MAX_PHOTOS = schemaLimits.UploadedPages.maxItems;
 /** A photo smaller than this on its shorter side is too small to read a code on. */
 export const MIN_PHOTO_SIDE = 600;
 /** One photo's bytes, at most: a 48 MP phone photo is some 25 MB as JPEG, 60 MB as PNG. */

@@ -3,7 +3,8 @@ import { verifyPassword } from '../../auth/passwords.js';
 import type { Database } from '../../db/database.js';
 import { createTestDb } from '../../../tests/helpers/test-db.js';
 import { countryList, countryName, loadReferenceData } from '../countries.js';
-import { ageOn, DEMO_ACCOUNTS, DEMO_PASSWORD, seedDemoData } from '../demo.js';
+import { DEMO_ACCOUNTS, DEMO_PASSWORD, seedDemoData } from '../demo.js';
+import { ageOn } from '../demo-students.js';
 
 const counts = async (db: Database) =>
   db.one<Record<string, number>>(`

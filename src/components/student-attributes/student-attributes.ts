@@ -3,6 +3,7 @@
 // the labels of the coded values (his_Male → Male...), the draft the form edits (every field as
 // text), and the patch a save sends, which holds only the changed fields.
 import type { Gender, HasBible, RelationshipStatus, StudentAttributes } from '../../../generated/hooks/model';
+import { propertyLimits } from '../../../generated/limits';
 
 export type AttributeKey = keyof StudentAttributes;
 
@@ -40,25 +41,27 @@ export interface AttributeField {
 const optionsOf = (labels: Readonly<Record<string, string>>): AttributeOption[] =>
   Object.entries(labels).map(([value, label]) => ({ value, label }));
 
-export const MAX_AGE = 150;
+const lengths = propertyLimits.StudentAttributes;
+
+export const MAX_AGE = lengths.age.maximum;
 
 /** Every attribute, in the order the form shows them (limits from the contract). */
 export const ATTRIBUTE_FIELDS: readonly AttributeField[] = [
-  { key: 'name', label: 'Name', kind: 'text', maxLength: 200 },
-  { key: 'address', label: 'Address', kind: 'text', maxLength: 500 },
-  { key: 'email', label: 'Email', kind: 'email', maxLength: 320 },
-  { key: 'phone', label: 'Phone', kind: 'tel', maxLength: 50 },
-  { key: 'birthdate', label: 'Birthdate', kind: 'text', maxLength: 20 },
+  { key: 'name', label: 'Name', kind: 'text', maxLength: lengths.name.maxLength },
+  { key: 'address', label: 'Address', kind: 'text', maxLength: lengths.address.maxLength },
+  { key: 'email', label: 'Email', kind: 'email', maxLength: lengths.email.maxLength },
+  { key: 'phone', label: 'Phone', kind: 'tel', maxLength: lengths.phone.maxLength },
+  { key: 'birthdate', label: 'Birthdate', kind: 'text', maxLength: lengths.birthdate.maxLength },
   { key: 'age', label: 'Age', kind: 'age' },
   { key: 'gender', label: 'Gender', kind: 'choice', options: optionsOf(GENDER_LABELS) },
   { key: 'relationship_status', label: 'Relationship Status', kind: 'choice', options: optionsOf(RELATIONSHIP_STATUS_LABELS) },
-  { key: 'employment', label: 'Employment', kind: 'text', maxLength: 200 },
+  { key: 'employment', label: 'Employment', kind: 'text', maxLength: lengths.employment.maxLength },
   { key: 'has_bible', label: 'Has Bible', kind: 'choice', options: optionsOf(HAS_BIBLE_LABELS) },
   // The form shows the student's linked study helper here, chosen on the Student card.
-  { key: 'study_helper', label: 'Study Helper', kind: 'text', maxLength: 200 },
-  { key: 'recruiter', label: 'Recruiter', kind: 'text', maxLength: 200 },
-  { key: 'recruiting_point', label: 'Recruiting Point', kind: 'text', maxLength: 200 },
-  { key: 'country', label: 'Country', kind: 'text', maxLength: 100 },
+  { key: 'study_helper', label: 'Study Helper', kind: 'text', maxLength: lengths.study_helper.maxLength },
+  { key: 'recruiter', label: 'Recruiter', kind: 'text', maxLength: lengths.recruiter.maxLength },
+  { key: 'recruiting_point', label: 'Recruiting Point', kind: 'text', maxLength: lengths.recruiting_point.maxLength },
+  { key: 'country', label: 'Country', kind: 'text', maxLength: lengths.country.maxLength },
 ];
 
 /** The form's values: every attribute as the text in its field ('' when empty). */

@@ -6,7 +6,7 @@ import { Button } from 'primereact/button';
 import { InputText } from 'primereact/inputtext';
 import { getGetFileQueryKey, useUpdateFile } from '../../../generated/hooks/files/files';
 import type { File } from '../../../generated/hooks/model';
-import { SAVED_INDICATOR_MS } from '../../../machines/constants';
+import { FILE_NAME_MAX_LENGTH, SAVED_INDICATOR_MS } from '../../../machines/constants';
 import { invalidateFile } from '../../lib/file-cache';
 
 export const SAVED_TEXT = 'Saved';
@@ -51,7 +51,7 @@ export function FileNameForm({ file }: { file: File }) {
     <form className="file-name-form" onSubmit={submit}>
       <label htmlFor={id}>File name</label>
       <div className="file-name-row">
-        <InputText id={id} value={name} onChange={(event) => setName(event.target.value)} maxLength={300} />
+        <InputText id={id} value={name} onChange={(event) => setName(event.target.value)} maxLength={FILE_NAME_MAX_LENGTH} />
         <Button type="submit" label="Save" loading={update.isPending} disabled={unchanged || update.isPending} />
         {saved && (
           <span className="file-saved" role="status">

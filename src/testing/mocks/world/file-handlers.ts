@@ -1,7 +1,7 @@
 // The mock world's files, answer sheets, pages, uploads and progress streams (spec §7 "Files",
 // "Answer sheets", "Pages", "Progress"). Changes go into the world's rows, so lists show them.
 import { http, type RequestHandler } from 'msw';
-import type { components } from '../../../../generated/api-types';
+import { deletableStepValues, type components } from '../../../../generated/api-types';
 import { contains, forbidden, json, notFound, paged, pdf, progressMessages, progressStream, refusal, scanImage, sorted, type WorldAccess } from './http';
 import { fileUpload } from './file-upload-report';
 import { seededRandom } from './random';
@@ -30,7 +30,7 @@ import { uploadedPages } from './uploaded-pages';
 
 type S = components['schemas'];
 
-const DELETABLE_STEPS: readonly S['WorkflowStep'][] = ['robot', 'review', 'assign', 'send'];
+const DELETABLE_STEPS: readonly S['WorkflowStep'][] = deletableStepValues;
 
 /** What the pipeline finds in a pending file: the same sheets and pages for the same file id. */
 function processing(world: World, file: FileRow) {
