@@ -14,6 +14,7 @@ import { baptismResponders } from './operations/baptism';
 import { congregationEmailResponders } from './operations/congregation-emails';
 import { congregationResponders } from './operations/congregations';
 import { fileChangeResponders } from './operations/file-changes';
+import { fileUploadResponders } from './operations/file-upload';
 import { fileResponders } from './operations/files';
 import { housekeepingResponders } from './operations/housekeeping';
 import { worldLookups } from './operations/lookups';
@@ -73,6 +74,7 @@ export function createMockWorld(options: MockWorldOptions): MockWorld {
     ...authResponders(options.role, options.onViewAs),
     ...fileResponders(access, lookups),
     ...fileChangeResponders(access, lookups),
+    ...fileUploadResponders(access),
     ...answerSheetResponders(access, lookups),
     ...pageResponders(access, lookups),
     ...uploadResponders(access),

@@ -1,5 +1,5 @@
-// The files tag, what changes a file (spec §7 "Files"): upload, rename and re-home, delete, send
-// and take back, archive, regenerate the return file. Changes go into the world's rows.
+// The files tag, what changes a file (spec §7 "Files"): rename and re-home, delete, send and
+// take back, archive, regenerate the return file. Changes go into the world's rows.
 import type { HttpHandler } from 'msw';
 import type { components } from '../../../../../generated/api-types';
 import {
@@ -9,47 +9,15 @@ import {
   getRegenerateReturnFileMockHandler,
   getSendFileMockHandler,
   getUpdateFileMockHandler,
-  getUploadFileMockHandler,
 } from '../../../../../generated/hooks/files/files.msw';
 import { answer, forbidden, notFound, refusal, type WorldAccess } from '../http';
-import { uploadedPages } from '../uploaded-pages';
 import { fileStep, fileView } from '../views';
-import { iso, newId, tick, type FileRow, type World } from '../world';
+import { tick, type FileRow } from '../world';
 import type { WorldLookups } from './lookups';
 
 type S = components['schemas'];
 
 const DELETABLE_STEPS: readonly S['WorkflowStep'][] = ['robot', 'review', 'assign', 'send'];
-
-/** A service center's file as POST /file sends it, or why it is refused. */
-async function uploadedFile(world: World, request: Request): Promise<FileRow | Response> {
-  const form = await request.formData();
-  const name = String(form.get('name') ?? '').trim();
-  const pages = uploadedPages(form);
-  if (name === '') return refusal(400, 'VALIDATION_ERROR', 'A file and its name are required.');
-  if ('refused' in pages) return refusal(400, 'VALIDATION_ERROR', pages.refused);
-  if (world.files.some((file) => file.name === name)) return refusal(409, 'DUPLICATE_FILE', 'This file has already been uploaded.');
-  const length = Number(form.get('answer_sheet_page_length') ?? 0);
-  const uploadedAt = tick(world);
-  const scanned = String(form.get('scanned_at') ?? '');
-  return {
-    id: newId(world, 'file'),
-    name,
-    process_status: 'pending',
-    failure_reason: null,
-    file_status: null,
-    printed: false,
-    answer_sheet_page_length: length === 1 || length === 2 ? length : 0,
-    serviceCenterId: null,
-    recruitingPointId: null,
-    recruiterId: null,
-    contactPersonId: null,
-    scanned_at: Number.isNaN(Date.parse(scanned)) ? null : iso(Date.parse(scanned)),
-    uploaded_at: uploadedAt,
-    sent_at: null,
-    prepped: false,
-  };
-}
 
 /** The file's fields a PATCH names; a blank name is refused. */
 function patchFile(file: FileRow, patch: S['FilePatch']): Response | null {
@@ -73,13 +41,6 @@ export function fileChangeResponders({ world, viewer }: WorldAccess, { visibleFi
     return file ? reply(file) : notFound('File not found');
   };
   return [
-    answer(getUploadFileMockHandler, async ({ request }) => {
-      const file = await uploadedFile(world(), request);
-      if (file instanceof Response) return file;
-      world().files.unshift(file);
-      world().runningJobs.push(`process_service_center_upload/${file.id}`);
-      return { id: file.id };
-    }),
     answer(getUpdateFileMockHandler, ({ params, request }) =>
       withFile(params.fileId, async (file) => {
         const refused = patchFile(file, (await request.json()) as S['FilePatch']);
