@@ -23,7 +23,6 @@ import {
 
 import {
   HttpResponse,
-  delay,
   http
 } from 'msw';
 import type {
@@ -93,7 +92,7 @@ export const getPrintAnswerSheetResponseMock = (): PdfResponse => (new Blob(fake
 
 
 export const getListAnswerSheetsMockHandler = (overrideResponse?: AnswerSheetList | ((info: Parameters<Parameters<typeof http.get>[1]>[0]) => Promise<AnswerSheetList> | AnswerSheetList), options?: RequestHandlerOptions) => {
-  return http.get('*/api/answer-sheets', async (info) => {await delay(0);
+  return http.get('*/api/answer-sheets', async (info) => {
   
     return new HttpResponse(JSON.stringify(overrideResponse !== undefined
     ? (typeof overrideResponse === "function" ? await overrideResponse(info) : overrideResponse)
@@ -105,7 +104,7 @@ export const getListAnswerSheetsMockHandler = (overrideResponse?: AnswerSheetLis
 }
 
 export const getAssignFileAnswerSheetsMockHandler = (overrideResponse?: BulkAssignResult | ((info: Parameters<Parameters<typeof http.patch>[1]>[0]) => Promise<BulkAssignResult> | BulkAssignResult), options?: RequestHandlerOptions) => {
-  return http.patch('*/api/answer-sheets', async (info) => {await delay(0);
+  return http.patch('*/api/answer-sheets', async (info) => {
   
     return new HttpResponse(JSON.stringify(overrideResponse !== undefined
     ? (typeof overrideResponse === "function" ? await overrideResponse(info) : overrideResponse)
@@ -117,7 +116,7 @@ export const getAssignFileAnswerSheetsMockHandler = (overrideResponse?: BulkAssi
 }
 
 export const getGetAnswerSheetMockHandler = (overrideResponse?: AnswerSheet | ((info: Parameters<Parameters<typeof http.get>[1]>[0]) => Promise<AnswerSheet> | AnswerSheet), options?: RequestHandlerOptions) => {
-  return http.get('*/api/answer-sheets/:sheetId', async (info) => {await delay(0);
+  return http.get('*/api/answer-sheets/:sheetId', async (info) => {
   
     return new HttpResponse(JSON.stringify(overrideResponse !== undefined
     ? (typeof overrideResponse === "function" ? await overrideResponse(info) : overrideResponse)
@@ -129,7 +128,7 @@ export const getGetAnswerSheetMockHandler = (overrideResponse?: AnswerSheet | ((
 }
 
 export const getUpdateAnswerSheetMockHandler = (overrideResponse?: AnswerSheet | ((info: Parameters<Parameters<typeof http.patch>[1]>[0]) => Promise<AnswerSheet> | AnswerSheet), options?: RequestHandlerOptions) => {
-  return http.patch('*/api/answer-sheets/:sheetId', async (info) => {await delay(0);
+  return http.patch('*/api/answer-sheets/:sheetId', async (info) => {
   
     return new HttpResponse(JSON.stringify(overrideResponse !== undefined
     ? (typeof overrideResponse === "function" ? await overrideResponse(info) : overrideResponse)
@@ -141,7 +140,7 @@ export const getUpdateAnswerSheetMockHandler = (overrideResponse?: AnswerSheet |
 }
 
 export const getListAnswerSheetPagesMockHandler = (overrideResponse?: Page[] | ((info: Parameters<Parameters<typeof http.get>[1]>[0]) => Promise<Page[]> | Page[]), options?: RequestHandlerOptions) => {
-  return http.get('*/api/answer-sheets/:id/pages', async (info) => {await delay(0);
+  return http.get('*/api/answer-sheets/:id/pages', async (info) => {
   
     return new HttpResponse(JSON.stringify(overrideResponse !== undefined
     ? (typeof overrideResponse === "function" ? await overrideResponse(info) : overrideResponse)
@@ -153,7 +152,7 @@ export const getListAnswerSheetPagesMockHandler = (overrideResponse?: Page[] | (
 }
 
 export const getPrintAnswerSheetMockHandler = (overrideResponse?: PdfResponse | ((info: Parameters<Parameters<typeof http.get>[1]>[0]) => Promise<PdfResponse> | PdfResponse), options?: RequestHandlerOptions) => {
-  return http.get('*/api/answer-sheets/:responseId/print.pdf', async (info) => {await delay(0);
+  return http.get('*/api/answer-sheets/:responseId/print.pdf', async (info) => {
   
     return new HttpResponse(JSON.stringify(overrideResponse !== undefined
     ? (typeof overrideResponse === "function" ? await overrideResponse(info) : overrideResponse)

@@ -23,7 +23,6 @@ import {
 
 import {
   HttpResponse,
-  delay,
   http
 } from 'msw';
 import type {
@@ -46,7 +45,7 @@ export const getSetViewAsResponseMock = (overrideResponse: Partial< AboutMe > = 
 
 
 export const getLoginMockHandler = (overrideResponse?: unknown | ((info: Parameters<Parameters<typeof http.get>[1]>[0]) => Promise<unknown> | unknown), options?: RequestHandlerOptions) => {
-  return http.get('*/api/auth/login', async (info) => {await delay(0);
+  return http.get('*/api/auth/login', async (info) => {
   if (typeof overrideResponse === 'function') {await overrideResponse(info); }
     return new HttpResponse(null,
       { status: 200,
@@ -56,7 +55,7 @@ export const getLoginMockHandler = (overrideResponse?: unknown | ((info: Paramet
 }
 
 export const getAuthCallbackMockHandler = (overrideResponse?: unknown | ((info: Parameters<Parameters<typeof http.get>[1]>[0]) => Promise<unknown> | unknown), options?: RequestHandlerOptions) => {
-  return http.get('*/api/auth/callback', async (info) => {await delay(0);
+  return http.get('*/api/auth/callback', async (info) => {
   if (typeof overrideResponse === 'function') {await overrideResponse(info); }
     return new HttpResponse(null,
       { status: 200,
@@ -66,7 +65,7 @@ export const getAuthCallbackMockHandler = (overrideResponse?: unknown | ((info: 
 }
 
 export const getShowLogoutPageMockHandler = (overrideResponse?: string | ((info: Parameters<Parameters<typeof http.get>[1]>[0]) => Promise<string> | string), options?: RequestHandlerOptions) => {
-  return http.get('*/api/auth/logout', async (info) => {await delay(0);
+  return http.get('*/api/auth/logout', async (info) => {
   
     return new HttpResponse(JSON.stringify(overrideResponse !== undefined
     ? (typeof overrideResponse === "function" ? await overrideResponse(info) : overrideResponse)
@@ -78,7 +77,7 @@ export const getShowLogoutPageMockHandler = (overrideResponse?: string | ((info:
 }
 
 export const getLogoutMockHandler = (overrideResponse?: unknown | ((info: Parameters<Parameters<typeof http.post>[1]>[0]) => Promise<unknown> | unknown), options?: RequestHandlerOptions) => {
-  return http.post('*/api/auth/logout', async (info) => {await delay(0);
+  return http.post('*/api/auth/logout', async (info) => {
   if (typeof overrideResponse === 'function') {await overrideResponse(info); }
     return new HttpResponse(null,
       { status: 200,
@@ -88,7 +87,7 @@ export const getLogoutMockHandler = (overrideResponse?: unknown | ((info: Parame
 }
 
 export const getGetMeMockHandler = (overrideResponse?: AboutMe | ((info: Parameters<Parameters<typeof http.get>[1]>[0]) => Promise<AboutMe> | AboutMe), options?: RequestHandlerOptions) => {
-  return http.get('*/api/auth/me', async (info) => {await delay(0);
+  return http.get('*/api/auth/me', async (info) => {
   
     return new HttpResponse(JSON.stringify(overrideResponse !== undefined
     ? (typeof overrideResponse === "function" ? await overrideResponse(info) : overrideResponse)
@@ -100,7 +99,7 @@ export const getGetMeMockHandler = (overrideResponse?: AboutMe | ((info: Paramet
 }
 
 export const getSetViewAsMockHandler = (overrideResponse?: AboutMe | ((info: Parameters<Parameters<typeof http.post>[1]>[0]) => Promise<AboutMe> | AboutMe), options?: RequestHandlerOptions) => {
-  return http.post('*/api/auth/view-as', async (info) => {await delay(0);
+  return http.post('*/api/auth/view-as', async (info) => {
   
     return new HttpResponse(JSON.stringify(overrideResponse !== undefined
     ? (typeof overrideResponse === "function" ? await overrideResponse(info) : overrideResponse)

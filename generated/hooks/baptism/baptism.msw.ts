@@ -23,7 +23,6 @@ import {
 
 import {
   HttpResponse,
-  delay,
   http
 } from 'msw';
 import type {
@@ -57,7 +56,7 @@ export const getFlagAnswerSheetBaptismRequestResponseMock = (overrideResponse: P
 
 
 export const getListBaptismRequestsMockHandler = (overrideResponse?: BaptismRequestList | ((info: Parameters<Parameters<typeof http.get>[1]>[0]) => Promise<BaptismRequestList> | BaptismRequestList), options?: RequestHandlerOptions) => {
-  return http.get('*/api/baptism-requests', async (info) => {await delay(0);
+  return http.get('*/api/baptism-requests', async (info) => {
   
     return new HttpResponse(JSON.stringify(overrideResponse !== undefined
     ? (typeof overrideResponse === "function" ? await overrideResponse(info) : overrideResponse)
@@ -69,7 +68,7 @@ export const getListBaptismRequestsMockHandler = (overrideResponse?: BaptismRequ
 }
 
 export const getDeleteBaptismRequestMockHandler = (overrideResponse?: void | ((info: Parameters<Parameters<typeof http.delete>[1]>[0]) => Promise<void> | void), options?: RequestHandlerOptions) => {
-  return http.delete('*/api/baptism-requests/:id', async (info) => {await delay(0);
+  return http.delete('*/api/baptism-requests/:id', async (info) => {
   if (typeof overrideResponse === 'function') {await overrideResponse(info); }
     return new HttpResponse(null,
       { status: 204,
@@ -79,7 +78,7 @@ export const getDeleteBaptismRequestMockHandler = (overrideResponse?: void | ((i
 }
 
 export const getCreateBaptismRequestMockHandler = (overrideResponse?: BaptismRequest | ((info: Parameters<Parameters<typeof http.post>[1]>[0]) => Promise<BaptismRequest> | BaptismRequest), options?: RequestHandlerOptions) => {
-  return http.post('*/api/baptism-request', async (info) => {await delay(0);
+  return http.post('*/api/baptism-request', async (info) => {
   
     return new HttpResponse(JSON.stringify(overrideResponse !== undefined
     ? (typeof overrideResponse === "function" ? await overrideResponse(info) : overrideResponse)
@@ -91,7 +90,7 @@ export const getCreateBaptismRequestMockHandler = (overrideResponse?: BaptismReq
 }
 
 export const getFlagAnswerSheetBaptismRequestMockHandler = (overrideResponse?: AnswerSheet | ((info: Parameters<Parameters<typeof http.post>[1]>[0]) => Promise<AnswerSheet> | AnswerSheet), options?: RequestHandlerOptions) => {
-  return http.post('*/api/responses/:responseId/baptism-request', async (info) => {await delay(0);
+  return http.post('*/api/responses/:responseId/baptism-request', async (info) => {
   
     return new HttpResponse(JSON.stringify(overrideResponse !== undefined
     ? (typeof overrideResponse === "function" ? await overrideResponse(info) : overrideResponse)

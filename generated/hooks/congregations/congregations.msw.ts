@@ -23,7 +23,6 @@ import {
 
 import {
   HttpResponse,
-  delay,
   http
 } from 'msw';
 import type {
@@ -59,7 +58,7 @@ export const getCreateCongregationEmailResponseMock = (overrideResponse: Partial
 
 
 export const getListCongregationsMockHandler = (overrideResponse?: CongregationList | ((info: Parameters<Parameters<typeof http.get>[1]>[0]) => Promise<CongregationList> | CongregationList), options?: RequestHandlerOptions) => {
-  return http.get('*/api/congregations', async (info) => {await delay(0);
+  return http.get('*/api/congregations', async (info) => {
   
     return new HttpResponse(JSON.stringify(overrideResponse !== undefined
     ? (typeof overrideResponse === "function" ? await overrideResponse(info) : overrideResponse)
@@ -71,7 +70,7 @@ export const getListCongregationsMockHandler = (overrideResponse?: CongregationL
 }
 
 export const getCreateCongregationMockHandler = (overrideResponse?: Congregation | ((info: Parameters<Parameters<typeof http.post>[1]>[0]) => Promise<Congregation> | Congregation), options?: RequestHandlerOptions) => {
-  return http.post('*/api/congregations', async (info) => {await delay(0);
+  return http.post('*/api/congregations', async (info) => {
   
     return new HttpResponse(JSON.stringify(overrideResponse !== undefined
     ? (typeof overrideResponse === "function" ? await overrideResponse(info) : overrideResponse)
@@ -83,7 +82,7 @@ export const getCreateCongregationMockHandler = (overrideResponse?: Congregation
 }
 
 export const getGetCongregationMockHandler = (overrideResponse?: Congregation | ((info: Parameters<Parameters<typeof http.get>[1]>[0]) => Promise<Congregation> | Congregation), options?: RequestHandlerOptions) => {
-  return http.get('*/api/congregations/:id', async (info) => {await delay(0);
+  return http.get('*/api/congregations/:id', async (info) => {
   
     return new HttpResponse(JSON.stringify(overrideResponse !== undefined
     ? (typeof overrideResponse === "function" ? await overrideResponse(info) : overrideResponse)
@@ -95,7 +94,7 @@ export const getGetCongregationMockHandler = (overrideResponse?: Congregation | 
 }
 
 export const getDeleteCongregationMockHandler = (overrideResponse?: void | ((info: Parameters<Parameters<typeof http.delete>[1]>[0]) => Promise<void> | void), options?: RequestHandlerOptions) => {
-  return http.delete('*/api/congregations/:id', async (info) => {await delay(0);
+  return http.delete('*/api/congregations/:id', async (info) => {
   if (typeof overrideResponse === 'function') {await overrideResponse(info); }
     return new HttpResponse(null,
       { status: 204,
@@ -105,7 +104,7 @@ export const getDeleteCongregationMockHandler = (overrideResponse?: void | ((inf
 }
 
 export const getGetCongregationStatsMockHandler = (overrideResponse?: CongregationStats | ((info: Parameters<Parameters<typeof http.get>[1]>[0]) => Promise<CongregationStats> | CongregationStats), options?: RequestHandlerOptions) => {
-  return http.get('*/api/congregations/:id/stats', async (info) => {await delay(0);
+  return http.get('*/api/congregations/:id/stats', async (info) => {
   
     return new HttpResponse(JSON.stringify(overrideResponse !== undefined
     ? (typeof overrideResponse === "function" ? await overrideResponse(info) : overrideResponse)
@@ -117,7 +116,7 @@ export const getGetCongregationStatsMockHandler = (overrideResponse?: Congregati
 }
 
 export const getListCongregationStudyHelpersMockHandler = (overrideResponse?: StudyHelperList | ((info: Parameters<Parameters<typeof http.get>[1]>[0]) => Promise<StudyHelperList> | StudyHelperList), options?: RequestHandlerOptions) => {
-  return http.get('*/api/congregations/:id/study-helpers', async (info) => {await delay(0);
+  return http.get('*/api/congregations/:id/study-helpers', async (info) => {
   
     return new HttpResponse(JSON.stringify(overrideResponse !== undefined
     ? (typeof overrideResponse === "function" ? await overrideResponse(info) : overrideResponse)
@@ -129,7 +128,7 @@ export const getListCongregationStudyHelpersMockHandler = (overrideResponse?: St
 }
 
 export const getCreateCongregationStudyHelperMockHandler = (overrideResponse?: StudyHelper | ((info: Parameters<Parameters<typeof http.post>[1]>[0]) => Promise<StudyHelper> | StudyHelper), options?: RequestHandlerOptions) => {
-  return http.post('*/api/congregations/:id/study-helpers', async (info) => {await delay(0);
+  return http.post('*/api/congregations/:id/study-helpers', async (info) => {
   
     return new HttpResponse(JSON.stringify(overrideResponse !== undefined
     ? (typeof overrideResponse === "function" ? await overrideResponse(info) : overrideResponse)
@@ -141,7 +140,7 @@ export const getCreateCongregationStudyHelperMockHandler = (overrideResponse?: S
 }
 
 export const getListCongregationEmailsMockHandler = (overrideResponse?: CongregationEmailList | ((info: Parameters<Parameters<typeof http.get>[1]>[0]) => Promise<CongregationEmailList> | CongregationEmailList), options?: RequestHandlerOptions) => {
-  return http.get('*/api/congregations/:id/emails', async (info) => {await delay(0);
+  return http.get('*/api/congregations/:id/emails', async (info) => {
   
     return new HttpResponse(JSON.stringify(overrideResponse !== undefined
     ? (typeof overrideResponse === "function" ? await overrideResponse(info) : overrideResponse)
@@ -153,7 +152,7 @@ export const getListCongregationEmailsMockHandler = (overrideResponse?: Congrega
 }
 
 export const getCreateCongregationEmailMockHandler = (overrideResponse?: CongregationEmailCreated | ((info: Parameters<Parameters<typeof http.post>[1]>[0]) => Promise<CongregationEmailCreated> | CongregationEmailCreated), options?: RequestHandlerOptions) => {
-  return http.post('*/api/congregations/:id/emails', async (info) => {await delay(0);
+  return http.post('*/api/congregations/:id/emails', async (info) => {
   
     return new HttpResponse(JSON.stringify(overrideResponse !== undefined
     ? (typeof overrideResponse === "function" ? await overrideResponse(info) : overrideResponse)
@@ -165,7 +164,7 @@ export const getCreateCongregationEmailMockHandler = (overrideResponse?: Congreg
 }
 
 export const getDeleteCongregationEmailMockHandler = (overrideResponse?: void | ((info: Parameters<Parameters<typeof http.delete>[1]>[0]) => Promise<void> | void), options?: RequestHandlerOptions) => {
-  return http.delete('*/api/congregations/:id/emails/:emailId', async (info) => {await delay(0);
+  return http.delete('*/api/congregations/:id/emails/:emailId', async (info) => {
   if (typeof overrideResponse === 'function') {await overrideResponse(info); }
     return new HttpResponse(null,
       { status: 204,

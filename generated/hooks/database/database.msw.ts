@@ -23,7 +23,6 @@ import {
 
 import {
   HttpResponse,
-  delay,
   http
 } from 'msw';
 import type {
@@ -41,7 +40,7 @@ export const getDeleteDatabaseResponseMock = (overrideResponse: Partial< Databas
 
 
 export const getInitDatabaseMockHandler = (overrideResponse?: DatabaseResult | ((info: Parameters<Parameters<typeof http.post>[1]>[0]) => Promise<DatabaseResult> | DatabaseResult), options?: RequestHandlerOptions) => {
-  return http.post('*/api/database/init', async (info) => {await delay(0);
+  return http.post('*/api/database/init', async (info) => {
   
     return new HttpResponse(JSON.stringify(overrideResponse !== undefined
     ? (typeof overrideResponse === "function" ? await overrideResponse(info) : overrideResponse)
@@ -53,7 +52,7 @@ export const getInitDatabaseMockHandler = (overrideResponse?: DatabaseResult | (
 }
 
 export const getDeleteDatabaseMockHandler = (overrideResponse?: DatabaseResult | ((info: Parameters<Parameters<typeof http.post>[1]>[0]) => Promise<DatabaseResult> | DatabaseResult), options?: RequestHandlerOptions) => {
-  return http.post('*/api/database/delete', async (info) => {await delay(0);
+  return http.post('*/api/database/delete', async (info) => {
   
     return new HttpResponse(JSON.stringify(overrideResponse !== undefined
     ? (typeof overrideResponse === "function" ? await overrideResponse(info) : overrideResponse)

@@ -23,7 +23,6 @@ import {
 
 import {
   HttpResponse,
-  delay,
   http
 } from 'msw';
 import type {
@@ -114,7 +113,7 @@ export const getRegenerateReturnFileResponseMock = (overrideResponse: Partial< J
 
 
 export const getUploadFileMockHandler = (overrideResponse?: Created | ((info: Parameters<Parameters<typeof http.post>[1]>[0]) => Promise<Created> | Created), options?: RequestHandlerOptions) => {
-  return http.post('*/api/file', async (info) => {await delay(0);
+  return http.post('*/api/file', async (info) => {
   
     return new HttpResponse(JSON.stringify(overrideResponse !== undefined
     ? (typeof overrideResponse === "function" ? await overrideResponse(info) : overrideResponse)
@@ -126,7 +125,7 @@ export const getUploadFileMockHandler = (overrideResponse?: Created | ((info: Pa
 }
 
 export const getListFilesMockHandler = (overrideResponse?: FileList | ((info: Parameters<Parameters<typeof http.get>[1]>[0]) => Promise<FileList> | FileList), options?: RequestHandlerOptions) => {
-  return http.get('*/api/files', async (info) => {await delay(0);
+  return http.get('*/api/files', async (info) => {
   
     return new HttpResponse(JSON.stringify(overrideResponse !== undefined
     ? (typeof overrideResponse === "function" ? await overrideResponse(info) : overrideResponse)
@@ -138,7 +137,7 @@ export const getListFilesMockHandler = (overrideResponse?: FileList | ((info: Pa
 }
 
 export const getGetFileSummaryMockHandler = (overrideResponse?: File | ((info: Parameters<Parameters<typeof http.get>[1]>[0]) => Promise<File> | File), options?: RequestHandlerOptions) => {
-  return http.get('*/api/files/:id', async (info) => {await delay(0);
+  return http.get('*/api/files/:id', async (info) => {
   
     return new HttpResponse(JSON.stringify(overrideResponse !== undefined
     ? (typeof overrideResponse === "function" ? await overrideResponse(info) : overrideResponse)
@@ -150,7 +149,7 @@ export const getGetFileSummaryMockHandler = (overrideResponse?: File | ((info: P
 }
 
 export const getGetFileMockHandler = (overrideResponse?: File | ((info: Parameters<Parameters<typeof http.get>[1]>[0]) => Promise<File> | File), options?: RequestHandlerOptions) => {
-  return http.get('*/api/file/:fileId', async (info) => {await delay(0);
+  return http.get('*/api/file/:fileId', async (info) => {
   
     return new HttpResponse(JSON.stringify(overrideResponse !== undefined
     ? (typeof overrideResponse === "function" ? await overrideResponse(info) : overrideResponse)
@@ -162,7 +161,7 @@ export const getGetFileMockHandler = (overrideResponse?: File | ((info: Paramete
 }
 
 export const getUpdateFileMockHandler = (overrideResponse?: File | ((info: Parameters<Parameters<typeof http.patch>[1]>[0]) => Promise<File> | File), options?: RequestHandlerOptions) => {
-  return http.patch('*/api/file/:fileId', async (info) => {await delay(0);
+  return http.patch('*/api/file/:fileId', async (info) => {
   
     return new HttpResponse(JSON.stringify(overrideResponse !== undefined
     ? (typeof overrideResponse === "function" ? await overrideResponse(info) : overrideResponse)
@@ -174,7 +173,7 @@ export const getUpdateFileMockHandler = (overrideResponse?: File | ((info: Param
 }
 
 export const getDeleteFileMockHandler = (overrideResponse?: void | ((info: Parameters<Parameters<typeof http.delete>[1]>[0]) => Promise<void> | void), options?: RequestHandlerOptions) => {
-  return http.delete('*/api/file/:fileId', async (info) => {await delay(0);
+  return http.delete('*/api/file/:fileId', async (info) => {
   if (typeof overrideResponse === 'function') {await overrideResponse(info); }
     return new HttpResponse(null,
       { status: 204,
@@ -184,7 +183,7 @@ export const getDeleteFileMockHandler = (overrideResponse?: void | ((info: Param
 }
 
 export const getGetFileStatsMockHandler = (overrideResponse?: FileStats | ((info: Parameters<Parameters<typeof http.get>[1]>[0]) => Promise<FileStats> | FileStats), options?: RequestHandlerOptions) => {
-  return http.get('*/api/file/:fileId/stats', async (info) => {await delay(0);
+  return http.get('*/api/file/:fileId/stats', async (info) => {
   
     return new HttpResponse(JSON.stringify(overrideResponse !== undefined
     ? (typeof overrideResponse === "function" ? await overrideResponse(info) : overrideResponse)
@@ -196,7 +195,7 @@ export const getGetFileStatsMockHandler = (overrideResponse?: FileStats | ((info
 }
 
 export const getGetFileStepsMockHandler = (overrideResponse?: FileStep | ((info: Parameters<Parameters<typeof http.get>[1]>[0]) => Promise<FileStep> | FileStep), options?: RequestHandlerOptions) => {
-  return http.get('*/api/file/:fileId/steps', async (info) => {await delay(0);
+  return http.get('*/api/file/:fileId/steps', async (info) => {
   
     return new HttpResponse(JSON.stringify(overrideResponse !== undefined
     ? (typeof overrideResponse === "function" ? await overrideResponse(info) : overrideResponse)
@@ -208,7 +207,7 @@ export const getGetFileStepsMockHandler = (overrideResponse?: FileStep | ((info:
 }
 
 export const getGetFileCoverMockHandler = (overrideResponse?: JpegResponse | ((info: Parameters<Parameters<typeof http.get>[1]>[0]) => Promise<JpegResponse> | JpegResponse), options?: RequestHandlerOptions) => {
-  return http.get('*/api/file/:fileId/cover', async (info) => {await delay(0);
+  return http.get('*/api/file/:fileId/cover', async (info) => {
   
     return new HttpResponse(JSON.stringify(overrideResponse !== undefined
     ? (typeof overrideResponse === "function" ? await overrideResponse(info) : overrideResponse)
@@ -220,7 +219,7 @@ export const getGetFileCoverMockHandler = (overrideResponse?: JpegResponse | ((i
 }
 
 export const getGetFileQuizFeedbackAvailableMockHandler = (overrideResponse?: QuizFeedbackAvailable | ((info: Parameters<Parameters<typeof http.get>[1]>[0]) => Promise<QuizFeedbackAvailable> | QuizFeedbackAvailable), options?: RequestHandlerOptions) => {
-  return http.get('*/api/file/:fileId/quiz_feedback_available', async (info) => {await delay(0);
+  return http.get('*/api/file/:fileId/quiz_feedback_available', async (info) => {
   
     return new HttpResponse(JSON.stringify(overrideResponse !== undefined
     ? (typeof overrideResponse === "function" ? await overrideResponse(info) : overrideResponse)
@@ -232,7 +231,7 @@ export const getGetFileQuizFeedbackAvailableMockHandler = (overrideResponse?: Qu
 }
 
 export const getListFileCongregationsMockHandler = (overrideResponse?: FileCongregation[] | ((info: Parameters<Parameters<typeof http.get>[1]>[0]) => Promise<FileCongregation[]> | FileCongregation[]), options?: RequestHandlerOptions) => {
-  return http.get('*/api/file/:fileId/congregations', async (info) => {await delay(0);
+  return http.get('*/api/file/:fileId/congregations', async (info) => {
   
     return new HttpResponse(JSON.stringify(overrideResponse !== undefined
     ? (typeof overrideResponse === "function" ? await overrideResponse(info) : overrideResponse)
@@ -244,7 +243,7 @@ export const getListFileCongregationsMockHandler = (overrideResponse?: FileCongr
 }
 
 export const getDownloadGradedFileMockHandler = (overrideResponse?: PdfResponse | ((info: Parameters<Parameters<typeof http.get>[1]>[0]) => Promise<PdfResponse> | PdfResponse), options?: RequestHandlerOptions) => {
-  return http.get('*/api/file/:fileId/graded_pdf', async (info) => {await delay(0);
+  return http.get('*/api/file/:fileId/graded_pdf', async (info) => {
   
     return new HttpResponse(JSON.stringify(overrideResponse !== undefined
     ? (typeof overrideResponse === "function" ? await overrideResponse(info) : overrideResponse)
@@ -256,7 +255,7 @@ export const getDownloadGradedFileMockHandler = (overrideResponse?: PdfResponse 
 }
 
 export const getDownloadFileMockHandler = (overrideResponse?: PdfResponse | ((info: Parameters<Parameters<typeof http.get>[1]>[0]) => Promise<PdfResponse> | PdfResponse), options?: RequestHandlerOptions) => {
-  return http.get('*/api/file/:fileId.pdf', async (info) => {await delay(0);
+  return http.get('*/api/file/:fileId.pdf', async (info) => {
   
     return new HttpResponse(JSON.stringify(overrideResponse !== undefined
     ? (typeof overrideResponse === "function" ? await overrideResponse(info) : overrideResponse)
@@ -268,7 +267,7 @@ export const getDownloadFileMockHandler = (overrideResponse?: PdfResponse | ((in
 }
 
 export const getSendFileMockHandler = (overrideResponse?: JobStarted | ((info: Parameters<Parameters<typeof http.post>[1]>[0]) => Promise<JobStarted> | JobStarted), options?: RequestHandlerOptions) => {
-  return http.post('*/api/file/:fileId/send', async (info) => {await delay(0);
+  return http.post('*/api/file/:fileId/send', async (info) => {
   
     return new HttpResponse(JSON.stringify(overrideResponse !== undefined
     ? (typeof overrideResponse === "function" ? await overrideResponse(info) : overrideResponse)
@@ -280,7 +279,7 @@ export const getSendFileMockHandler = (overrideResponse?: JobStarted | ((info: P
 }
 
 export const getRecallFileMockHandler = (overrideResponse?: File | ((info: Parameters<Parameters<typeof http.delete>[1]>[0]) => Promise<File> | File), options?: RequestHandlerOptions) => {
-  return http.delete('*/api/file/:fileId/send', async (info) => {await delay(0);
+  return http.delete('*/api/file/:fileId/send', async (info) => {
   
     return new HttpResponse(JSON.stringify(overrideResponse !== undefined
     ? (typeof overrideResponse === "function" ? await overrideResponse(info) : overrideResponse)
@@ -292,7 +291,7 @@ export const getRecallFileMockHandler = (overrideResponse?: File | ((info: Param
 }
 
 export const getArchiveFileMockHandler = (overrideResponse?: File | ((info: Parameters<Parameters<typeof http.post>[1]>[0]) => Promise<File> | File), options?: RequestHandlerOptions) => {
-  return http.post('*/api/file/:fileId/archive', async (info) => {await delay(0);
+  return http.post('*/api/file/:fileId/archive', async (info) => {
   
     return new HttpResponse(JSON.stringify(overrideResponse !== undefined
     ? (typeof overrideResponse === "function" ? await overrideResponse(info) : overrideResponse)
@@ -304,7 +303,7 @@ export const getArchiveFileMockHandler = (overrideResponse?: File | ((info: Para
 }
 
 export const getRegenerateReturnFileMockHandler = (overrideResponse?: JobStarted | ((info: Parameters<Parameters<typeof http.post>[1]>[0]) => Promise<JobStarted> | JobStarted), options?: RequestHandlerOptions) => {
-  return http.post('*/api/file/:fileId/regenerate', async (info) => {await delay(0);
+  return http.post('*/api/file/:fileId/regenerate', async (info) => {
   
     return new HttpResponse(JSON.stringify(overrideResponse !== undefined
     ? (typeof overrideResponse === "function" ? await overrideResponse(info) : overrideResponse)

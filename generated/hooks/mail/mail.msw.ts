@@ -23,7 +23,6 @@ import {
 
 import {
   HttpResponse,
-  delay,
   http
 } from 'msw';
 import type {
@@ -47,7 +46,7 @@ export const getUpdateMailSettingsResponseMock = (overrideResponse: Partial< Mai
 
 
 export const getListMailMessagesMockHandler = (overrideResponse?: MailMessageList | ((info: Parameters<Parameters<typeof http.get>[1]>[0]) => Promise<MailMessageList> | MailMessageList), options?: RequestHandlerOptions) => {
-  return http.get('*/api/mail/messages', async (info) => {await delay(0);
+  return http.get('*/api/mail/messages', async (info) => {
   
     return new HttpResponse(JSON.stringify(overrideResponse !== undefined
     ? (typeof overrideResponse === "function" ? await overrideResponse(info) : overrideResponse)
@@ -59,7 +58,7 @@ export const getListMailMessagesMockHandler = (overrideResponse?: MailMessageLis
 }
 
 export const getGetMailSettingsMockHandler = (overrideResponse?: MailSettings | ((info: Parameters<Parameters<typeof http.get>[1]>[0]) => Promise<MailSettings> | MailSettings), options?: RequestHandlerOptions) => {
-  return http.get('*/api/mail/settings', async (info) => {await delay(0);
+  return http.get('*/api/mail/settings', async (info) => {
   
     return new HttpResponse(JSON.stringify(overrideResponse !== undefined
     ? (typeof overrideResponse === "function" ? await overrideResponse(info) : overrideResponse)
@@ -71,7 +70,7 @@ export const getGetMailSettingsMockHandler = (overrideResponse?: MailSettings | 
 }
 
 export const getUpdateMailSettingsMockHandler = (overrideResponse?: MailSettings | ((info: Parameters<Parameters<typeof http.patch>[1]>[0]) => Promise<MailSettings> | MailSettings), options?: RequestHandlerOptions) => {
-  return http.patch('*/api/mail/settings', async (info) => {await delay(0);
+  return http.patch('*/api/mail/settings', async (info) => {
   
     return new HttpResponse(JSON.stringify(overrideResponse !== undefined
     ? (typeof overrideResponse === "function" ? await overrideResponse(info) : overrideResponse)

@@ -23,7 +23,6 @@ import {
 
 import {
   HttpResponse,
-  delay,
   http
 } from 'msw';
 import type {
@@ -93,7 +92,7 @@ export const getGetPageGradedPreviewResponseMock = (): JpegResponse => (new Blob
 
 
 export const getListPagesMockHandler = (overrideResponse?: Page[] | ((info: Parameters<Parameters<typeof http.get>[1]>[0]) => Promise<Page[]> | Page[]), options?: RequestHandlerOptions) => {
-  return http.get('*/api/pages', async (info) => {await delay(0);
+  return http.get('*/api/pages', async (info) => {
   
     return new HttpResponse(JSON.stringify(overrideResponse !== undefined
     ? (typeof overrideResponse === "function" ? await overrideResponse(info) : overrideResponse)
@@ -105,7 +104,7 @@ export const getListPagesMockHandler = (overrideResponse?: Page[] | ((info: Para
 }
 
 export const getGetPageMockHandler = (overrideResponse?: Page | ((info: Parameters<Parameters<typeof http.get>[1]>[0]) => Promise<Page> | Page), options?: RequestHandlerOptions) => {
-  return http.get('*/api/pages/:pageId', async (info) => {await delay(0);
+  return http.get('*/api/pages/:pageId', async (info) => {
   
     return new HttpResponse(JSON.stringify(overrideResponse !== undefined
     ? (typeof overrideResponse === "function" ? await overrideResponse(info) : overrideResponse)
@@ -117,7 +116,7 @@ export const getGetPageMockHandler = (overrideResponse?: Page | ((info: Paramete
 }
 
 export const getUpdatePageMockHandler = (overrideResponse?: Page | ((info: Parameters<Parameters<typeof http.patch>[1]>[0]) => Promise<Page> | Page), options?: RequestHandlerOptions) => {
-  return http.patch('*/api/pages/:pageId', async (info) => {await delay(0);
+  return http.patch('*/api/pages/:pageId', async (info) => {
   
     return new HttpResponse(JSON.stringify(overrideResponse !== undefined
     ? (typeof overrideResponse === "function" ? await overrideResponse(info) : overrideResponse)
@@ -129,7 +128,7 @@ export const getUpdatePageMockHandler = (overrideResponse?: Page | ((info: Param
 }
 
 export const getGetPagePreviewMockHandler = (overrideResponse?: JpegResponse | ((info: Parameters<Parameters<typeof http.get>[1]>[0]) => Promise<JpegResponse> | JpegResponse), options?: RequestHandlerOptions) => {
-  return http.get('*/api/pages/:pageId/preview', async (info) => {await delay(0);
+  return http.get('*/api/pages/:pageId/preview', async (info) => {
   
     return new HttpResponse(JSON.stringify(overrideResponse !== undefined
     ? (typeof overrideResponse === "function" ? await overrideResponse(info) : overrideResponse)
@@ -141,7 +140,7 @@ export const getGetPagePreviewMockHandler = (overrideResponse?: JpegResponse | (
 }
 
 export const getGetPageThumbnailMockHandler = (overrideResponse?: JpegResponse | ((info: Parameters<Parameters<typeof http.get>[1]>[0]) => Promise<JpegResponse> | JpegResponse), options?: RequestHandlerOptions) => {
-  return http.get('*/api/pages/:pageId/thumbnail', async (info) => {await delay(0);
+  return http.get('*/api/pages/:pageId/thumbnail', async (info) => {
   
     return new HttpResponse(JSON.stringify(overrideResponse !== undefined
     ? (typeof overrideResponse === "function" ? await overrideResponse(info) : overrideResponse)
@@ -153,7 +152,7 @@ export const getGetPageThumbnailMockHandler = (overrideResponse?: JpegResponse |
 }
 
 export const getGetPagePhotoMockHandler = (overrideResponse?: JpegResponse | ((info: Parameters<Parameters<typeof http.get>[1]>[0]) => Promise<JpegResponse> | JpegResponse), options?: RequestHandlerOptions) => {
-  return http.get('*/api/pages/:pageId/photo', async (info) => {await delay(0);
+  return http.get('*/api/pages/:pageId/photo', async (info) => {
   
     return new HttpResponse(JSON.stringify(overrideResponse !== undefined
     ? (typeof overrideResponse === "function" ? await overrideResponse(info) : overrideResponse)
@@ -165,7 +164,7 @@ export const getGetPagePhotoMockHandler = (overrideResponse?: JpegResponse | ((i
 }
 
 export const getGetPageGradedPreviewMockHandler = (overrideResponse?: JpegResponse | ((info: Parameters<Parameters<typeof http.get>[1]>[0]) => Promise<JpegResponse> | JpegResponse), options?: RequestHandlerOptions) => {
-  return http.get('*/api/pages/:pageId/graded-preview', async (info) => {await delay(0);
+  return http.get('*/api/pages/:pageId/graded-preview', async (info) => {
   
     return new HttpResponse(JSON.stringify(overrideResponse !== undefined
     ? (typeof overrideResponse === "function" ? await overrideResponse(info) : overrideResponse)

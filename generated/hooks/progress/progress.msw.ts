@@ -23,7 +23,6 @@ import {
 
 import {
   HttpResponse,
-  delay,
   http
 } from 'msw';
 import type {
@@ -37,7 +36,7 @@ export const getStreamProgressResponseMock = (): string => (faker.word.sample())
 
 
 export const getStreamJobProgressMockHandler = (overrideResponse?: string | ((info: Parameters<Parameters<typeof http.get>[1]>[0]) => Promise<string> | string), options?: RequestHandlerOptions) => {
-  return http.get('*/api/progress/:groupName/:runId', async (info) => {await delay(0);
+  return http.get('*/api/progress/:groupName/:runId', async (info) => {
   
     return new HttpResponse(JSON.stringify(overrideResponse !== undefined
     ? (typeof overrideResponse === "function" ? await overrideResponse(info) : overrideResponse)
@@ -49,7 +48,7 @@ export const getStreamJobProgressMockHandler = (overrideResponse?: string | ((in
 }
 
 export const getStreamProgressMockHandler = (overrideResponse?: string | ((info: Parameters<Parameters<typeof http.get>[1]>[0]) => Promise<string> | string), options?: RequestHandlerOptions) => {
-  return http.get('*/api/progress/:id', async (info) => {await delay(0);
+  return http.get('*/api/progress/:id', async (info) => {
   
     return new HttpResponse(JSON.stringify(overrideResponse !== undefined
     ? (typeof overrideResponse === "function" ? await overrideResponse(info) : overrideResponse)

@@ -19,7 +19,6 @@ congregation's data), `admin` (scanning_admin only).
  */
 import {
   HttpResponse,
-  delay,
   http
 } from 'msw';
 import type {
@@ -29,7 +28,7 @@ import type {
 
 
 export const getResolveQrCodeMockHandler = (overrideResponse?: unknown | ((info: Parameters<Parameters<typeof http.get>[1]>[0]) => Promise<unknown> | unknown), options?: RequestHandlerOptions) => {
-  return http.get('*/api/qr-api/:prefix/:id', async (info) => {await delay(0);
+  return http.get('*/api/qr-api/:prefix/:id', async (info) => {
   if (typeof overrideResponse === 'function') {await overrideResponse(info); }
     return new HttpResponse(null,
       { status: 200,

@@ -23,7 +23,6 @@ import {
 
 import {
   HttpResponse,
-  delay,
   http
 } from 'msw';
 import type {
@@ -51,7 +50,7 @@ export const getPrintLessonMasterResponseMock = (): PdfResponse => (new Blob(fak
 
 
 export const getListCountriesMockHandler = (overrideResponse?: CountryList | ((info: Parameters<Parameters<typeof http.get>[1]>[0]) => Promise<CountryList> | CountryList), options?: RequestHandlerOptions) => {
-  return http.get('*/api/countries', async (info) => {await delay(0);
+  return http.get('*/api/countries', async (info) => {
   
     return new HttpResponse(JSON.stringify(overrideResponse !== undefined
     ? (typeof overrideResponse === "function" ? await overrideResponse(info) : overrideResponse)
@@ -63,7 +62,7 @@ export const getListCountriesMockHandler = (overrideResponse?: CountryList | ((i
 }
 
 export const getGetCountryMockHandler = (overrideResponse?: Country | ((info: Parameters<Parameters<typeof http.get>[1]>[0]) => Promise<Country> | Country), options?: RequestHandlerOptions) => {
-  return http.get('*/api/countries/:isoCode', async (info) => {await delay(0);
+  return http.get('*/api/countries/:isoCode', async (info) => {
   
     return new HttpResponse(JSON.stringify(overrideResponse !== undefined
     ? (typeof overrideResponse === "function" ? await overrideResponse(info) : overrideResponse)
@@ -75,7 +74,7 @@ export const getGetCountryMockHandler = (overrideResponse?: Country | ((info: Pa
 }
 
 export const getListCoursesMockHandler = (overrideResponse?: CourseList | ((info: Parameters<Parameters<typeof http.get>[1]>[0]) => Promise<CourseList> | CourseList), options?: RequestHandlerOptions) => {
-  return http.get('*/api/courses', async (info) => {await delay(0);
+  return http.get('*/api/courses', async (info) => {
   
     return new HttpResponse(JSON.stringify(overrideResponse !== undefined
     ? (typeof overrideResponse === "function" ? await overrideResponse(info) : overrideResponse)
@@ -87,7 +86,7 @@ export const getListCoursesMockHandler = (overrideResponse?: CourseList | ((info
 }
 
 export const getListCoursePagesMockHandler = (overrideResponse?: PageTemplate[] | ((info: Parameters<Parameters<typeof http.get>[1]>[0]) => Promise<PageTemplate[]> | PageTemplate[]), options?: RequestHandlerOptions) => {
-  return http.get('*/api/courses/:id/pages', async (info) => {await delay(0);
+  return http.get('*/api/courses/:id/pages', async (info) => {
   
     return new HttpResponse(JSON.stringify(overrideResponse !== undefined
     ? (typeof overrideResponse === "function" ? await overrideResponse(info) : overrideResponse)
@@ -99,7 +98,7 @@ export const getListCoursePagesMockHandler = (overrideResponse?: PageTemplate[] 
 }
 
 export const getPrintLessonMasterMockHandler = (overrideResponse?: PdfResponse | ((info: Parameters<Parameters<typeof http.get>[1]>[0]) => Promise<PdfResponse> | PdfResponse), options?: RequestHandlerOptions) => {
-  return http.get('*/api/courses/:id/lessons/:lessonId/master.pdf', async (info) => {await delay(0);
+  return http.get('*/api/courses/:id/lessons/:lessonId/master.pdf', async (info) => {
   
     return new HttpResponse(JSON.stringify(overrideResponse !== undefined
     ? (typeof overrideResponse === "function" ? await overrideResponse(info) : overrideResponse)

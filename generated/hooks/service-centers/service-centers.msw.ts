@@ -23,7 +23,6 @@ import {
 
 import {
   HttpResponse,
-  delay,
   http
 } from 'msw';
 import type {
@@ -65,7 +64,7 @@ export const getCreateContactPersonResponseMock = (overrideResponse: Partial< Co
 
 
 export const getListServiceCentersMockHandler = (overrideResponse?: ServiceCenterList | ((info: Parameters<Parameters<typeof http.get>[1]>[0]) => Promise<ServiceCenterList> | ServiceCenterList), options?: RequestHandlerOptions) => {
-  return http.get('*/api/service_centers', async (info) => {await delay(0);
+  return http.get('*/api/service_centers', async (info) => {
   
     return new HttpResponse(JSON.stringify(overrideResponse !== undefined
     ? (typeof overrideResponse === "function" ? await overrideResponse(info) : overrideResponse)
@@ -77,7 +76,7 @@ export const getListServiceCentersMockHandler = (overrideResponse?: ServiceCente
 }
 
 export const getCreateServiceCenterMockHandler = (overrideResponse?: Created | ((info: Parameters<Parameters<typeof http.post>[1]>[0]) => Promise<Created> | Created), options?: RequestHandlerOptions) => {
-  return http.post('*/api/service_centers', async (info) => {await delay(0);
+  return http.post('*/api/service_centers', async (info) => {
   
     return new HttpResponse(JSON.stringify(overrideResponse !== undefined
     ? (typeof overrideResponse === "function" ? await overrideResponse(info) : overrideResponse)
@@ -89,7 +88,7 @@ export const getCreateServiceCenterMockHandler = (overrideResponse?: Created | (
 }
 
 export const getGetServiceCenterMockHandler = (overrideResponse?: ServiceCenter | ((info: Parameters<Parameters<typeof http.get>[1]>[0]) => Promise<ServiceCenter> | ServiceCenter), options?: RequestHandlerOptions) => {
-  return http.get('*/api/service_centers/:id', async (info) => {await delay(0);
+  return http.get('*/api/service_centers/:id', async (info) => {
   
     return new HttpResponse(JSON.stringify(overrideResponse !== undefined
     ? (typeof overrideResponse === "function" ? await overrideResponse(info) : overrideResponse)
@@ -101,7 +100,7 @@ export const getGetServiceCenterMockHandler = (overrideResponse?: ServiceCenter 
 }
 
 export const getDeleteServiceCenterMockHandler = (overrideResponse?: void | ((info: Parameters<Parameters<typeof http.delete>[1]>[0]) => Promise<void> | void), options?: RequestHandlerOptions) => {
-  return http.delete('*/api/service_centers/:id', async (info) => {await delay(0);
+  return http.delete('*/api/service_centers/:id', async (info) => {
   if (typeof overrideResponse === 'function') {await overrideResponse(info); }
     return new HttpResponse(null,
       { status: 204,
@@ -111,7 +110,7 @@ export const getDeleteServiceCenterMockHandler = (overrideResponse?: void | ((in
 }
 
 export const getDeleteRecruiterMockHandler = (overrideResponse?: void | ((info: Parameters<Parameters<typeof http.delete>[1]>[0]) => Promise<void> | void), options?: RequestHandlerOptions) => {
-  return http.delete('*/api/service-centers/:serviceCenterId/recruiters/:recruiterId', async (info) => {await delay(0);
+  return http.delete('*/api/service-centers/:serviceCenterId/recruiters/:recruiterId', async (info) => {
   if (typeof overrideResponse === 'function') {await overrideResponse(info); }
     return new HttpResponse(null,
       { status: 204,
@@ -121,7 +120,7 @@ export const getDeleteRecruiterMockHandler = (overrideResponse?: void | ((info: 
 }
 
 export const getDeleteContactPersonMockHandler = (overrideResponse?: void | ((info: Parameters<Parameters<typeof http.delete>[1]>[0]) => Promise<void> | void), options?: RequestHandlerOptions) => {
-  return http.delete('*/api/service-centers/:serviceCenterId/contact-persons/:contactPersonId', async (info) => {await delay(0);
+  return http.delete('*/api/service-centers/:serviceCenterId/contact-persons/:contactPersonId', async (info) => {
   if (typeof overrideResponse === 'function') {await overrideResponse(info); }
     return new HttpResponse(null,
       { status: 204,
@@ -131,7 +130,7 @@ export const getDeleteContactPersonMockHandler = (overrideResponse?: void | ((in
 }
 
 export const getPrintServiceCenterCoverSheetMockHandler = (overrideResponse?: PdfResponse | ((info: Parameters<Parameters<typeof http.get>[1]>[0]) => Promise<PdfResponse> | PdfResponse), options?: RequestHandlerOptions) => {
-  return http.get('*/api/service_centers/:id/cover-sheet.pdf', async (info) => {await delay(0);
+  return http.get('*/api/service_centers/:id/cover-sheet.pdf', async (info) => {
   
     return new HttpResponse(JSON.stringify(overrideResponse !== undefined
     ? (typeof overrideResponse === "function" ? await overrideResponse(info) : overrideResponse)
@@ -143,7 +142,7 @@ export const getPrintServiceCenterCoverSheetMockHandler = (overrideResponse?: Pd
 }
 
 export const getListRecruitingPointsMockHandler = (overrideResponse?: RecruitingPoint[] | ((info: Parameters<Parameters<typeof http.get>[1]>[0]) => Promise<RecruitingPoint[]> | RecruitingPoint[]), options?: RequestHandlerOptions) => {
-  return http.get('*/api/service_centers/:id/recruiting-points', async (info) => {await delay(0);
+  return http.get('*/api/service_centers/:id/recruiting-points', async (info) => {
   
     return new HttpResponse(JSON.stringify(overrideResponse !== undefined
     ? (typeof overrideResponse === "function" ? await overrideResponse(info) : overrideResponse)
@@ -155,7 +154,7 @@ export const getListRecruitingPointsMockHandler = (overrideResponse?: Recruiting
 }
 
 export const getCreateRecruitingPointMockHandler = (overrideResponse?: RecruitingPoint | ((info: Parameters<Parameters<typeof http.post>[1]>[0]) => Promise<RecruitingPoint> | RecruitingPoint), options?: RequestHandlerOptions) => {
-  return http.post('*/api/service_centers/:id/recruiting-points', async (info) => {await delay(0);
+  return http.post('*/api/service_centers/:id/recruiting-points', async (info) => {
   
     return new HttpResponse(JSON.stringify(overrideResponse !== undefined
     ? (typeof overrideResponse === "function" ? await overrideResponse(info) : overrideResponse)
@@ -167,7 +166,7 @@ export const getCreateRecruitingPointMockHandler = (overrideResponse?: Recruitin
 }
 
 export const getUpdateRecruitingPointMockHandler = (overrideResponse?: RecruitingPoint | ((info: Parameters<Parameters<typeof http.patch>[1]>[0]) => Promise<RecruitingPoint> | RecruitingPoint), options?: RequestHandlerOptions) => {
-  return http.patch('*/api/service_centers/:id/recruiting-points/:recruitingPoint', async (info) => {await delay(0);
+  return http.patch('*/api/service_centers/:id/recruiting-points/:recruitingPoint', async (info) => {
   
     return new HttpResponse(JSON.stringify(overrideResponse !== undefined
     ? (typeof overrideResponse === "function" ? await overrideResponse(info) : overrideResponse)
@@ -179,7 +178,7 @@ export const getUpdateRecruitingPointMockHandler = (overrideResponse?: Recruitin
 }
 
 export const getDeleteRecruitingPointMockHandler = (overrideResponse?: void | ((info: Parameters<Parameters<typeof http.delete>[1]>[0]) => Promise<void> | void), options?: RequestHandlerOptions) => {
-  return http.delete('*/api/service_centers/:id/recruiting-points/:recruitingPoint', async (info) => {await delay(0);
+  return http.delete('*/api/service_centers/:id/recruiting-points/:recruitingPoint', async (info) => {
   if (typeof overrideResponse === 'function') {await overrideResponse(info); }
     return new HttpResponse(null,
       { status: 204,
@@ -189,7 +188,7 @@ export const getDeleteRecruitingPointMockHandler = (overrideResponse?: void | ((
 }
 
 export const getListRecruitersMockHandler = (overrideResponse?: Recruiter[] | ((info: Parameters<Parameters<typeof http.get>[1]>[0]) => Promise<Recruiter[]> | Recruiter[]), options?: RequestHandlerOptions) => {
-  return http.get('*/api/service-centers/:serviceCenterId/recruiters', async (info) => {await delay(0);
+  return http.get('*/api/service-centers/:serviceCenterId/recruiters', async (info) => {
   
     return new HttpResponse(JSON.stringify(overrideResponse !== undefined
     ? (typeof overrideResponse === "function" ? await overrideResponse(info) : overrideResponse)
@@ -201,7 +200,7 @@ export const getListRecruitersMockHandler = (overrideResponse?: Recruiter[] | ((
 }
 
 export const getCreateRecruiterMockHandler = (overrideResponse?: Recruiter | ((info: Parameters<Parameters<typeof http.post>[1]>[0]) => Promise<Recruiter> | Recruiter), options?: RequestHandlerOptions) => {
-  return http.post('*/api/service-centers/:serviceCenterId/recruiters', async (info) => {await delay(0);
+  return http.post('*/api/service-centers/:serviceCenterId/recruiters', async (info) => {
   
     return new HttpResponse(JSON.stringify(overrideResponse !== undefined
     ? (typeof overrideResponse === "function" ? await overrideResponse(info) : overrideResponse)
@@ -213,7 +212,7 @@ export const getCreateRecruiterMockHandler = (overrideResponse?: Recruiter | ((i
 }
 
 export const getListContactPersonsMockHandler = (overrideResponse?: ContactPerson[] | ((info: Parameters<Parameters<typeof http.get>[1]>[0]) => Promise<ContactPerson[]> | ContactPerson[]), options?: RequestHandlerOptions) => {
-  return http.get('*/api/service-centers/:serviceCenterId/contact-persons', async (info) => {await delay(0);
+  return http.get('*/api/service-centers/:serviceCenterId/contact-persons', async (info) => {
   
     return new HttpResponse(JSON.stringify(overrideResponse !== undefined
     ? (typeof overrideResponse === "function" ? await overrideResponse(info) : overrideResponse)
@@ -225,7 +224,7 @@ export const getListContactPersonsMockHandler = (overrideResponse?: ContactPerso
 }
 
 export const getCreateContactPersonMockHandler = (overrideResponse?: ContactPerson | ((info: Parameters<Parameters<typeof http.post>[1]>[0]) => Promise<ContactPerson> | ContactPerson), options?: RequestHandlerOptions) => {
-  return http.post('*/api/service-centers/:serviceCenterId/contact-person', async (info) => {await delay(0);
+  return http.post('*/api/service-centers/:serviceCenterId/contact-person', async (info) => {
   
     return new HttpResponse(JSON.stringify(overrideResponse !== undefined
     ? (typeof overrideResponse === "function" ? await overrideResponse(info) : overrideResponse)

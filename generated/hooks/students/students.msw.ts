@@ -23,7 +23,6 @@ import {
 
 import {
   HttpResponse,
-  delay,
   http
 } from 'msw';
 import type {
@@ -105,7 +104,7 @@ export const getListStudyHelperStudentsResponseMock = (): StudentList => ({...{t
 
 
 export const getListStudentsMockHandler = (overrideResponse?: StudentList | ((info: Parameters<Parameters<typeof http.get>[1]>[0]) => Promise<StudentList> | StudentList), options?: RequestHandlerOptions) => {
-  return http.get('*/api/students', async (info) => {await delay(0);
+  return http.get('*/api/students', async (info) => {
   
     return new HttpResponse(JSON.stringify(overrideResponse !== undefined
     ? (typeof overrideResponse === "function" ? await overrideResponse(info) : overrideResponse)
@@ -117,7 +116,7 @@ export const getListStudentsMockHandler = (overrideResponse?: StudentList | ((in
 }
 
 export const getGetStudentMockHandler = (overrideResponse?: Student | ((info: Parameters<Parameters<typeof http.get>[1]>[0]) => Promise<Student> | Student), options?: RequestHandlerOptions) => {
-  return http.get('*/api/students/:id', async (info) => {await delay(0);
+  return http.get('*/api/students/:id', async (info) => {
   
     return new HttpResponse(JSON.stringify(overrideResponse !== undefined
     ? (typeof overrideResponse === "function" ? await overrideResponse(info) : overrideResponse)
@@ -129,7 +128,7 @@ export const getGetStudentMockHandler = (overrideResponse?: Student | ((info: Pa
 }
 
 export const getUpdateStudentMockHandler = (overrideResponse?: Student | ((info: Parameters<Parameters<typeof http.patch>[1]>[0]) => Promise<Student> | Student), options?: RequestHandlerOptions) => {
-  return http.patch('*/api/students/:id', async (info) => {await delay(0);
+  return http.patch('*/api/students/:id', async (info) => {
   
     return new HttpResponse(JSON.stringify(overrideResponse !== undefined
     ? (typeof overrideResponse === "function" ? await overrideResponse(info) : overrideResponse)
@@ -141,7 +140,7 @@ export const getUpdateStudentMockHandler = (overrideResponse?: Student | ((info:
 }
 
 export const getListStudentAnswerSheetsMockHandler = (overrideResponse?: AnswerSheet[] | ((info: Parameters<Parameters<typeof http.get>[1]>[0]) => Promise<AnswerSheet[]> | AnswerSheet[]), options?: RequestHandlerOptions) => {
-  return http.get('*/api/students/:id/answer-sheets', async (info) => {await delay(0);
+  return http.get('*/api/students/:id/answer-sheets', async (info) => {
   
     return new HttpResponse(JSON.stringify(overrideResponse !== undefined
     ? (typeof overrideResponse === "function" ? await overrideResponse(info) : overrideResponse)
@@ -153,7 +152,7 @@ export const getListStudentAnswerSheetsMockHandler = (overrideResponse?: AnswerS
 }
 
 export const getListStudyHelperStudentsMockHandler = (overrideResponse?: StudentList | ((info: Parameters<Parameters<typeof http.get>[1]>[0]) => Promise<StudentList> | StudentList), options?: RequestHandlerOptions) => {
-  return http.get('*/api/study-helper/:id/students', async (info) => {await delay(0);
+  return http.get('*/api/study-helper/:id/students', async (info) => {
   
     return new HttpResponse(JSON.stringify(overrideResponse !== undefined
     ? (typeof overrideResponse === "function" ? await overrideResponse(info) : overrideResponse)

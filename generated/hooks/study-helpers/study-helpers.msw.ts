@@ -23,7 +23,6 @@ import {
 
 import {
   HttpResponse,
-  delay,
   http
 } from 'msw';
 import type {
@@ -51,7 +50,7 @@ export const getUploadStudyHelperFileResponseMock = (overrideResponse: Partial< 
 
 
 export const getListStudyHelpersMockHandler = (overrideResponse?: StudyHelperList | ((info: Parameters<Parameters<typeof http.get>[1]>[0]) => Promise<StudyHelperList> | StudyHelperList), options?: RequestHandlerOptions) => {
-  return http.get('*/api/study-helpers', async (info) => {await delay(0);
+  return http.get('*/api/study-helpers', async (info) => {
   
     return new HttpResponse(JSON.stringify(overrideResponse !== undefined
     ? (typeof overrideResponse === "function" ? await overrideResponse(info) : overrideResponse)
@@ -63,7 +62,7 @@ export const getListStudyHelpersMockHandler = (overrideResponse?: StudyHelperLis
 }
 
 export const getGetStudyHelperMockHandler = (overrideResponse?: StudyHelper | ((info: Parameters<Parameters<typeof http.get>[1]>[0]) => Promise<StudyHelper> | StudyHelper), options?: RequestHandlerOptions) => {
-  return http.get('*/api/study-helpers/:id', async (info) => {await delay(0);
+  return http.get('*/api/study-helpers/:id', async (info) => {
   
     return new HttpResponse(JSON.stringify(overrideResponse !== undefined
     ? (typeof overrideResponse === "function" ? await overrideResponse(info) : overrideResponse)
@@ -75,7 +74,7 @@ export const getGetStudyHelperMockHandler = (overrideResponse?: StudyHelper | ((
 }
 
 export const getDeleteStudyHelperMockHandler = (overrideResponse?: void | ((info: Parameters<Parameters<typeof http.delete>[1]>[0]) => Promise<void> | void), options?: RequestHandlerOptions) => {
-  return http.delete('*/api/study-helpers/:id', async (info) => {await delay(0);
+  return http.delete('*/api/study-helpers/:id', async (info) => {
   if (typeof overrideResponse === 'function') {await overrideResponse(info); }
     return new HttpResponse(null,
       { status: 204,
@@ -85,7 +84,7 @@ export const getDeleteStudyHelperMockHandler = (overrideResponse?: void | ((info
 }
 
 export const getGetPacketExistsMockHandler = (overrideResponse?: PacketExists | ((info: Parameters<Parameters<typeof http.get>[1]>[0]) => Promise<PacketExists> | PacketExists), options?: RequestHandlerOptions) => {
-  return http.get('*/api/study-helpers/distributed-files/:id/exists', async (info) => {await delay(0);
+  return http.get('*/api/study-helpers/distributed-files/:id/exists', async (info) => {
   
     return new HttpResponse(JSON.stringify(overrideResponse !== undefined
     ? (typeof overrideResponse === "function" ? await overrideResponse(info) : overrideResponse)
@@ -97,7 +96,7 @@ export const getGetPacketExistsMockHandler = (overrideResponse?: PacketExists | 
 }
 
 export const getDownloadPacketMockHandler = (overrideResponse?: PdfResponse | ((info: Parameters<Parameters<typeof http.get>[1]>[0]) => Promise<PdfResponse> | PdfResponse), options?: RequestHandlerOptions) => {
-  return http.get('*/api/study-helpers/distributed-files/:id.pdf', async (info) => {await delay(0);
+  return http.get('*/api/study-helpers/distributed-files/:id.pdf', async (info) => {
   
     return new HttpResponse(JSON.stringify(overrideResponse !== undefined
     ? (typeof overrideResponse === "function" ? await overrideResponse(info) : overrideResponse)
@@ -109,7 +108,7 @@ export const getDownloadPacketMockHandler = (overrideResponse?: PdfResponse | ((
 }
 
 export const getUploadStudyHelperFileMockHandler = (overrideResponse?: UploadResult | ((info: Parameters<Parameters<typeof http.post>[1]>[0]) => Promise<UploadResult> | UploadResult), options?: RequestHandlerOptions) => {
-  return http.post('*/api/study-helpers/file', async (info) => {await delay(0);
+  return http.post('*/api/study-helpers/file', async (info) => {
   
     return new HttpResponse(JSON.stringify(overrideResponse !== undefined
     ? (typeof overrideResponse === "function" ? await overrideResponse(info) : overrideResponse)

@@ -23,7 +23,6 @@ import {
 
 import {
   HttpResponse,
-  delay,
   http
 } from 'msw';
 import type {
@@ -61,7 +60,7 @@ export const getGetUploadPageImageResponseMock = (): JpegResponse => (new Blob(f
 
 
 export const getListUploadsMockHandler = (overrideResponse?: UploadList | ((info: Parameters<Parameters<typeof http.get>[1]>[0]) => Promise<UploadList> | UploadList), options?: RequestHandlerOptions) => {
-  return http.get('*/api/uploads/', async (info) => {await delay(0);
+  return http.get('*/api/uploads/', async (info) => {
   
     return new HttpResponse(JSON.stringify(overrideResponse !== undefined
     ? (typeof overrideResponse === "function" ? await overrideResponse(info) : overrideResponse)
@@ -73,7 +72,7 @@ export const getListUploadsMockHandler = (overrideResponse?: UploadList | ((info
 }
 
 export const getGetUploadMockHandler = (overrideResponse?: UploadReport | ((info: Parameters<Parameters<typeof http.get>[1]>[0]) => Promise<UploadReport> | UploadReport), options?: RequestHandlerOptions) => {
-  return http.get('*/api/uploads/:id', async (info) => {await delay(0);
+  return http.get('*/api/uploads/:id', async (info) => {
   
     return new HttpResponse(JSON.stringify(overrideResponse !== undefined
     ? (typeof overrideResponse === "function" ? await overrideResponse(info) : overrideResponse)
@@ -85,7 +84,7 @@ export const getGetUploadMockHandler = (overrideResponse?: UploadReport | ((info
 }
 
 export const getWithdrawUploadMockHandler = (overrideResponse?: void | ((info: Parameters<Parameters<typeof http.delete>[1]>[0]) => Promise<void> | void), options?: RequestHandlerOptions) => {
-  return http.delete('*/api/uploads/:id', async (info) => {await delay(0);
+  return http.delete('*/api/uploads/:id', async (info) => {
   if (typeof overrideResponse === 'function') {await overrideResponse(info); }
     return new HttpResponse(null,
       { status: 204,
@@ -95,7 +94,7 @@ export const getWithdrawUploadMockHandler = (overrideResponse?: void | ((info: P
 }
 
 export const getCreateResumableUploadMockHandler = (overrideResponse?: void | ((info: Parameters<Parameters<typeof http.post>[1]>[0]) => Promise<void> | void), options?: RequestHandlerOptions) => {
-  return http.post('*/api/uploads/resumable', async (info) => {await delay(0);
+  return http.post('*/api/uploads/resumable', async (info) => {
   if (typeof overrideResponse === 'function') {await overrideResponse(info); }
     return new HttpResponse(null,
       { status: 201,
@@ -105,7 +104,7 @@ export const getCreateResumableUploadMockHandler = (overrideResponse?: void | ((
 }
 
 export const getGetResumableUploadOffsetMockHandler = (overrideResponse?: void | ((info: Parameters<Parameters<typeof http.head>[1]>[0]) => Promise<void> | void), options?: RequestHandlerOptions) => {
-  return http.head('*/api/uploads/resumable/:id', async (info) => {await delay(0);
+  return http.head('*/api/uploads/resumable/:id', async (info) => {
   if (typeof overrideResponse === 'function') {await overrideResponse(info); }
     return new HttpResponse(null,
       { status: 200,
@@ -115,7 +114,7 @@ export const getGetResumableUploadOffsetMockHandler = (overrideResponse?: void |
 }
 
 export const getAppendResumableUploadMockHandler = (overrideResponse?: void | ((info: Parameters<Parameters<typeof http.patch>[1]>[0]) => Promise<void> | void), options?: RequestHandlerOptions) => {
-  return http.patch('*/api/uploads/resumable/:id', async (info) => {await delay(0);
+  return http.patch('*/api/uploads/resumable/:id', async (info) => {
   if (typeof overrideResponse === 'function') {await overrideResponse(info); }
     return new HttpResponse(null,
       { status: 204,
@@ -125,7 +124,7 @@ export const getAppendResumableUploadMockHandler = (overrideResponse?: void | ((
 }
 
 export const getGetResumableUploadMockHandler = (overrideResponse?: ResumableUpload | ((info: Parameters<Parameters<typeof http.get>[1]>[0]) => Promise<ResumableUpload> | ResumableUpload), options?: RequestHandlerOptions) => {
-  return http.get('*/api/uploads/resumable/:id', async (info) => {await delay(0);
+  return http.get('*/api/uploads/resumable/:id', async (info) => {
   
     return new HttpResponse(JSON.stringify(overrideResponse !== undefined
     ? (typeof overrideResponse === "function" ? await overrideResponse(info) : overrideResponse)
@@ -137,7 +136,7 @@ export const getGetResumableUploadMockHandler = (overrideResponse?: ResumableUpl
 }
 
 export const getCancelResumableUploadMockHandler = (overrideResponse?: void | ((info: Parameters<Parameters<typeof http.delete>[1]>[0]) => Promise<void> | void), options?: RequestHandlerOptions) => {
-  return http.delete('*/api/uploads/resumable/:id', async (info) => {await delay(0);
+  return http.delete('*/api/uploads/resumable/:id', async (info) => {
   if (typeof overrideResponse === 'function') {await overrideResponse(info); }
     return new HttpResponse(null,
       { status: 204,
@@ -147,7 +146,7 @@ export const getCancelResumableUploadMockHandler = (overrideResponse?: void | ((
 }
 
 export const getGetUploadPageImageMockHandler = (overrideResponse?: JpegResponse | ((info: Parameters<Parameters<typeof http.get>[1]>[0]) => Promise<JpegResponse> | JpegResponse), options?: RequestHandlerOptions) => {
-  return http.get('*/api/uploads/:id/pages/:pageNumber/image', async (info) => {await delay(0);
+  return http.get('*/api/uploads/:id/pages/:pageNumber/image', async (info) => {
   
     return new HttpResponse(JSON.stringify(overrideResponse !== undefined
     ? (typeof overrideResponse === "function" ? await overrideResponse(info) : overrideResponse)

@@ -1,6 +1,5 @@
 // The signed-in users a mock can play, shared by `npm run dev:mock` (browser worker) and the web
-// tests (msw/node); the calls themselves are answered by the mock world (./world).
-import { http, HttpResponse, type RequestHandler } from 'msw';
+// tests (msw/node); the calls themselves, getMe too, are answered by the mock world (./world).
 import type { AboutMe } from '../../../generated/hooks/model';
 import { HOME_CONGREGATION } from './world/world';
 
@@ -44,13 +43,4 @@ export type MockRole = keyof typeof MOCK_USERS;
 
 export function isMockRole(value: string | null | undefined): value is MockRole {
   return value !== null && value !== undefined && Object.hasOwn(MOCK_USERS, value);
-}
-
-/** GET /api/auth/me answering as the user of `role()` at the time of each request. */
-export function meHandler(role: () => MockRole): RequestHandler {
-  return http.get('*/api/auth/me', () => {
-    const user = MOCK_USERS[role()];
-    if (user === null) return HttpResponse.json({ detail: 'Not signed in' }, { status: 401 });
-    return HttpResponse.json<AboutMe>({ ...user });
-  });
 }

@@ -1,6 +1,6 @@
 // What every mock-world handler shares: the world being served, who is asking, paging, sorting,
 // the spec's error shapes, and the stand-ins for images, PDFs and progress streams.
-import { HttpResponse, type JsonBodyType } from 'msw';
+import { HttpResponse, type HttpHandler, type JsonBodyType, type http } from 'msw';
 import type { components } from '../../../../generated/api-types';
 import type { Viewer } from './views';
 import type { World } from './world';
@@ -18,6 +18,26 @@ export interface WorldAccess {
   userRole(): S['Role'] | null;
   /** How long a progress stream waits between two messages. */
   progressIntervalMs: number;
+}
+
+/** What MSW hands a resolver: the request, its path params (named as in the contract), its cookies. */
+export type CallInfo = Parameters<Parameters<typeof http.get>[1]>[0];
+
+/** A world responder: the operation's success body as the contract types it, or a whole Response. */
+export type Responder<T> = (info: CallInfo) => T | Response | Promise<T | Response>;
+
+/**
+ * The generated handler of an operation (so its method, path and body type are the contract's),
+ * answering with `responder`. The generated handler sends only the success body with the success
+ * status, so a whole Response (a refusal, a file, an image, a stream, tus headers) is thrown: MSW
+ * sends a Response thrown by a resolver as it is.
+ */
+export function answer<T>(generated: (override: (info: CallInfo) => Promise<T>) => HttpHandler, responder: Responder<NoInfer<T>>): HttpHandler {
+  return generated(async (info) => {
+    const reply = await responder(info);
+    if (reply instanceof Response) throw reply;
+    return reply;
+  });
 }
 
 export function json<T extends JsonBodyType>(body: T, status = 200): Response {

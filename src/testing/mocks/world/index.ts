@@ -4,23 +4,37 @@
 // courses and the signed-in coordinator's congregation), busy (hundreds of files and students, six
 // still processing), errors (the default world, but every change is refused with the spec's
 // errors and every job fails).
-import { http, type RequestHandler } from 'msw';
-import { getAuthCallbackMockHandler, getLoginMockHandler, getLogoutMockHandler } from '../../../../generated/hooks/auth/auth.msw';
-import type { AboutMe, ViewAsRequest } from '../../../../generated/hooks/model';
-import { getResolveQrCodeMockHandler } from '../../../../generated/hooks/qr/qr.msw';
-import { meHandler, MOCK_USERS, type MockRole } from '../handlers';
-import { packetHandlers, fileHandlers } from './file-handlers';
-import { resumableUploadHandlers } from './resumable-handlers';
-import { json, refusal, type WorldAccess } from './http';
-import { mailHandlers } from './mail-handlers';
-import { peopleHandlers } from './people-handlers';
+import type { HttpHandler } from 'msw';
+import { MOCK_USERS, type MockRole } from '../handlers';
+import { worldGate } from './gate';
+import type { WorldAccess } from './http';
+import { answerSheetResponders } from './operations/answer-sheets';
+import { authResponders } from './operations/auth';
+import { baptismResponders } from './operations/baptism';
+import { congregationEmailResponders } from './operations/congregation-emails';
+import { congregationResponders } from './operations/congregations';
+import { fileChangeResponders } from './operations/file-changes';
+import { fileUploadResponders } from './operations/file-upload';
+import { fileResponders } from './operations/files';
+import { housekeepingResponders } from './operations/housekeeping';
+import { worldLookups } from './operations/lookups';
+import { mailResponders } from './operations/mail';
+import { pageResponders } from './operations/pages';
+import { progressResponders } from './operations/progress';
+import { referenceResponders } from './operations/reference';
+import { resumableUploadResponders } from './operations/resumable-uploads';
+import { serviceCenterPeopleResponders } from './operations/service-center-people';
+import { serviceCenterResponders } from './operations/service-centers';
+import { studentResponders } from './operations/students';
+import { studyHelperResponders } from './operations/study-helpers';
+import { uploadResponders } from './operations/uploads';
 import type { Viewer } from './views';
 import { seedWorld, type Scenario, type World } from './world';
 
 export { isScenario, SCENARIOS, type Scenario } from './world';
 
 export interface MockWorld {
-  handlers: RequestHandler[];
+  handlers: HttpHandler[];
   /** The world's rows as they are now. */
   world(): World;
   /** Starts the scenario's world again from its seed. */
@@ -43,17 +57,6 @@ function viewerOf(role: MockRole): Viewer {
   return user.role === 'scanning_admin' ? null : user.congregation;
 }
 
-/** In the errors scenario: how each change is refused (spec §8's types). */
-function refusedChange(request: Request): Response | undefined {
-  const path = new URL(request.url).pathname;
-  if (request.method === 'GET' || path.startsWith('/api/auth/')) return undefined;
-  if (path === '/api/file' || path === '/api/study-helpers/file') return refusal(409, 'DUPLICATE_FILE', 'This file has already been uploaded.');
-  if (request.method === 'POST' && !/\/(send|archive|regenerate|baptism-request)$/.test(path)) {
-    return refusal(400, 'VALIDATION_ERROR', 'The request was refused (errors scenario).');
-  }
-  return refusal(500, 'SERVER_ERROR', 'Server error (errors scenario).');
-}
-
 export function createMockWorld(options: MockWorldOptions): MockWorld {
   let current = seedWorld(options.scenario);
   let scenario = options.scenario;
@@ -64,36 +67,39 @@ export function createMockWorld(options: MockWorldOptions): MockWorld {
     userRole: () => MOCK_USERS[options.role()]?.role ?? null,
     progressIntervalMs: options.progressIntervalMs ?? 400,
   };
-  const gate = http.all('*', ({ request }) => {
-    const path = new URL(request.url).pathname;
-    if (!path.startsWith('/api/')) return undefined;
-    if (MOCK_USERS[options.role()] === null && !path.startsWith('/api/auth/')) return json({ detail: 'Not signed in' }, 401);
-    return current.scenario === 'errors' ? refusedChange(request) : undefined;
-  });
-  const viewAs = http.post('*/api/auth/view-as', async ({ request }) => {
-    const body = (await request.json()) as ViewAsRequest;
-    const role: MockRole = body.congregation === null ? 'admin' : 'view-as';
-    options.onViewAs(role);
-    return json<AboutMe>({ ...(MOCK_USERS[role] as AboutMe) });
+  const lookups = worldLookups(access);
+  // Every operation of the contract, answered over the world by its generated handler. Order
+  // matters only where one path takes another's calls (see fileResponders).
+  const operations = [
+    ...authResponders(options.role, options.onViewAs),
+    ...fileResponders(access, lookups),
+    ...fileChangeResponders(access, lookups),
+    ...fileUploadResponders(access),
+    ...answerSheetResponders(access, lookups),
+    ...pageResponders(access, lookups),
+    ...uploadResponders(access),
+    ...resumableUploadResponders(access),
+    ...progressResponders(access),
+    ...studyHelperResponders(access, lookups),
+    ...studentResponders(access, lookups),
+    ...baptismResponders(access, lookups),
+    ...serviceCenterResponders(access, lookups),
+    ...serviceCenterPeopleResponders(access, lookups),
+    ...congregationResponders(access, lookups),
+    ...congregationEmailResponders(access, lookups),
+    ...mailResponders(access),
+    ...referenceResponders(access),
+    ...housekeepingResponders((world) => {
+      current = world;
+    }),
+  ];
+  const gate = worldGate({
+    operations,
+    signedIn: () => MOCK_USERS[options.role()] !== null,
+    refusesChanges: () => current.scenario === 'errors',
   });
   return {
-    handlers: [
-      gate,
-      meHandler(options.role),
-      viewAs,
-      ...fileHandlers(access),
-      ...resumableUploadHandlers(access),
-      ...packetHandlers(access),
-      ...mailHandlers(access),
-      ...peopleHandlers(access, (world) => {
-        current = world;
-      }),
-      // Redirects with no body, the same every time.
-      getLoginMockHandler(),
-      getAuthCallbackMockHandler(),
-      getLogoutMockHandler(),
-      getResolveQrCodeMockHandler(),
-    ],
+    handlers: [gate, ...operations],
     world: () => current,
     reset(next = scenario) {
       scenario = next;
