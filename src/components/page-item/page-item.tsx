@@ -11,7 +11,7 @@ import { getGetPagePhotoUrl, getGetPagePreviewUrl, useUpdatePage } from '../../.
 import { useListCoursePages } from '../../../generated/hooks/reference/reference';
 import type { AnswerSheet, Page, PagePatch, PageTemplate } from '../../../generated/hooks/model';
 import { StatusTag } from '../status-tag/status-tag';
-import { invalidateAnswerSheetsAndFiles } from '../../lib/file-cache';
+import { invalidateAnswerSheetsAndFiles } from '../../lib/queries';
 import { PageMends } from './page-mends';
 import { PAGE_ITEM_THUMBNAIL, PageThumbnail } from './page-thumbnail';
 import { READ_FROM_PRINTED_TEXT } from './printed-text';

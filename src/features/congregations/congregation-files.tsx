@@ -1,9 +1,9 @@
 // /admin/congregations/{group_id}/files (spec §2): the files with answer sheets assigned to the
 // congregation (GET /api/files?group_id), newest first by default (created_at descending, §9),
 // sortable, filtered by name, paged; side links Files, Study Helpers and View As.
+import { useQuery } from '@tanstack/react-query';
 import { Button } from 'primereact/button';
 import { Link, useNavigate } from 'react-router-dom';
-import { useListFiles } from '../../../generated/hooks/files/files';
 import type { File, ListFilesParams } from '../../../generated/hooks/model';
 import { FilterPanel } from '../../components/list/filter-panel';
 import { ListTable, type ListColumn } from '../../components/list/list-table';
@@ -13,6 +13,7 @@ import { useListState } from '../../components/list/use-list-state';
 import { paths, routes } from '../../config/paths';
 import { formatDate } from '../../lib/format';
 import { CongregationPage, useGroupId } from './congregation-page';
+import { fileQueries } from '../../lib/queries';
 
 export const CONGREGATION_FILES_EMPTY_MESSAGE = 'There are no files to display';
 
@@ -38,7 +39,7 @@ export default function CongregationFiles() {
     ...(list.order_by && { order_by: list.order_by as ListFilesParams['order_by'] }),
     ...(list.order_direction && { order_direction: list.order_direction }),
   };
-  const files = useListFiles(params);
+  const files = useQuery(fileQueries.list(params));
 
   return (
     <CongregationPage

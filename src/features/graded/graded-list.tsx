@@ -1,8 +1,8 @@
 // /graded (spec §2): one row per graded answer sheet (GET /api/answer-sheets?graded=true): the
 // student's human id linking to the student, the student's study helper, the lesson and when the
 // first page's feedback arrived, as relative time ("No Pages" for a sheet without pages).
+import { useQuery } from '@tanstack/react-query';
 import { Link } from 'react-router-dom';
-import { useListAnswerSheets } from '../../../generated/hooks/answer-sheets/answer-sheets';
 import type { AnswerSheet, ListAnswerSheetsParams } from '../../../generated/hooks/model';
 import { ListTable, type ListColumn } from '../../components/list/list-table';
 import { Pagination } from '../../components/list/pagination';
@@ -10,6 +10,7 @@ import { useListState } from '../../components/list/use-list-state';
 import { PageHeader } from '../../components/ui/page-header';
 import { paths, routes } from '../../config/paths';
 import { formatRelativeTime } from '../../lib/format';
+import { answerSheetQueries } from '../../lib/queries';
 
 export const GRADED_EMPTY_MESSAGE = 'There are no graded answer sheets to display';
 export const NO_PAGES = 'No Pages';
@@ -42,7 +43,7 @@ export default function GradedList() {
     ...(list.order_by && { order_by: list.order_by as ListAnswerSheetsParams['order_by'] }),
     ...(list.order_direction && { order_direction: list.order_direction }),
   };
-  const sheets = useListAnswerSheets(params);
+  const sheets = useQuery(answerSheetQueries.list(params));
 
   return (
     <>

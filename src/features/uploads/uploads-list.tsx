@@ -19,7 +19,7 @@ import { CongregationPicker } from '../../components/pickers/congregation-picker
 import { PageHeader } from '../../components/ui/page-header';
 import { paths, routes } from '../../config/paths';
 import { isScanningAdmin, useCurrentUser } from '../../lib/auth';
-import { invalidateAnswerSheetsAndFiles } from '../../lib/file-cache';
+import { invalidateAnswerSheetsAndFiles } from '../../lib/queries';
 import { formatDateTime } from '../../lib/format';
 import { countsText, kindLabel } from './upload-report';
 
