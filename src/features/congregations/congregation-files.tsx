@@ -6,8 +6,8 @@ import { Button } from 'primereact/button';
 import { Link, useNavigate } from 'react-router-dom';
 import type { File, ListFilesParams } from '../../../generated/hooks/model';
 import { FilterPanel } from '../../components/list/filter-panel';
-import { ListTable, type ListColumn } from '../../components/list/list-table';
-import { Pagination } from '../../components/list/pagination';
+import type { ListColumn } from '../../components/list/list-table';
+import { PagedList } from '../../components/list/paged-list';
 import { TextFilter } from '../../components/list/text-filter';
 import { useListState } from '../../components/list/use-list-state';
 import { paths, routes } from '../../config/paths';
@@ -65,21 +65,15 @@ export default function CongregationFiles() {
         </>
       }
     >
-      <ListTable
+      <PagedList
         label="Files"
         columns={columns}
-        rows={files.data?.items}
+        query={files}
+        list={list}
         rowKey={(f) => f.id}
         rowHref={(f) => paths.file(f.id)}
         emptyMessage={CONGREGATION_FILES_EMPTY_MESSAGE}
-        loading={files.isLoading}
-        error={files.error}
-        onRetry={() => void files.refetch()}
-        orderBy={list.order_by}
-        orderDirection={list.order_direction}
-        onSort={(key) => list.setSort(key)}
       />
-      <Pagination skip={list.skip} limit={list.limit} total={files.data?.total ?? 0} onPageChange={list.setPage} />
     </CongregationPage>
   );
 }

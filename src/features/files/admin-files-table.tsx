@@ -8,8 +8,8 @@ import type { File, ListFilesParams } from '../../../generated/hooks/model';
 import { ADMIN_FILES_REFETCH_MS } from '../../../machines/constants';
 import { CountryFlag } from '../../components/list/country-flag';
 import { FilterPanel } from '../../components/list/filter-panel';
-import { ListTable, type ListColumn } from '../../components/list/list-table';
-import { Pagination } from '../../components/list/pagination';
+import type { ListColumn } from '../../components/list/list-table';
+import { PagedList } from '../../components/list/paged-list';
 import { TextFilter } from '../../components/list/text-filter';
 import { useListState } from '../../components/list/use-list-state';
 import { CountryPicker } from '../../components/pickers/country-picker';
@@ -114,21 +114,15 @@ export function AdminFilesTable({ title }: { title: string }) {
           </>
         }
       />
-      <ListTable
+      <PagedList
         label="Files"
         columns={adminColumns}
-        rows={files.data?.items}
+        query={files}
+        list={list}
         rowKey={(file) => file.id}
         rowHref={(file) => paths.file(file.id)}
         emptyMessage={FILES_EMPTY_MESSAGE}
-        loading={files.isLoading}
-        error={files.error}
-        onRetry={() => void files.refetch()}
-        orderBy={list.order_by}
-        orderDirection={list.order_direction}
-        onSort={(key) => list.setSort(key)}
       />
-      <Pagination skip={list.skip} limit={list.limit} total={files.data?.total ?? 0} onPageChange={list.setPage} />
     </>
   );
 }

@@ -4,8 +4,8 @@
 import { useQuery } from '@tanstack/react-query';
 import { Link } from 'react-router-dom';
 import type { File, ListFilesParams } from '../../../generated/hooks/model';
-import { ListTable, type ListColumn } from '../../components/list/list-table';
-import { Pagination } from '../../components/list/pagination';
+import type { ListColumn } from '../../components/list/list-table';
+import { PagedList } from '../../components/list/paged-list';
 import { useListState } from '../../components/list/use-list-state';
 import { LinkButton } from '../../components/ui/link-button';
 import { PageHeader } from '../../components/ui/page-header';
@@ -38,21 +38,15 @@ export function CongregationFilesTable({ title }: { title: string }) {
   return (
     <>
       <PageHeader title={title} actions={<LinkButton to={paths.uploads()} icon="pi-inbox" label="Uploads" />} />
-      <ListTable
+      <PagedList
         label="Files"
         columns={columns}
-        rows={files.data?.items}
+        query={files}
+        list={list}
         rowKey={(file) => file.id}
         rowHref={(file) => paths.file(file.id)}
         emptyMessage={FILES_EMPTY_MESSAGE}
-        loading={files.isLoading}
-        error={files.error}
-        onRetry={() => void files.refetch()}
-        orderBy={list.order_by}
-        orderDirection={list.order_direction}
-        onSort={(key) => list.setSort(key)}
       />
-      <Pagination skip={list.skip} limit={list.limit} total={files.data?.total ?? 0} onPageChange={list.setPage} />
     </>
   );
 }

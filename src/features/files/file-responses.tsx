@@ -12,8 +12,8 @@ import type {
   ProgressMessage,
   ReviewReason,
 } from '../../../generated/hooks/model';
-import { ListTable, type ListColumn } from '../../components/list/list-table';
-import { Pagination } from '../../components/list/pagination';
+import type { ListColumn } from '../../components/list/list-table';
+import { PagedList } from '../../components/list/paged-list';
 import { useListState } from '../../components/list/use-list-state';
 import {
   isProgressFinished,
@@ -152,25 +152,14 @@ export default function FileResponses() {
               <Link to={paths.fileResponses(fileId)}>Show all responses</Link>
             </p>
           )}
-          <ListTable
+          <PagedList
             label="Responses"
             columns={columns}
-            rows={sheets.data?.items}
+            query={sheets}
+            list={list}
             rowKey={(sheet) => sheet.id}
             rowHref={(sheet) => paths.response(sheet.id)}
             emptyMessage={RESPONSES_EMPTY_MESSAGE}
-            loading={sheets.isLoading}
-            error={sheets.error}
-            onRetry={() => void sheets.refetch()}
-            orderBy={list.order_by}
-            orderDirection={list.order_direction}
-            onSort={(key) => list.setSort(key)}
-          />
-          <Pagination
-            skip={list.skip}
-            limit={list.limit}
-            total={sheets.data?.total ?? 0}
-            onPageChange={list.setPage}
           />
         </>
       )}

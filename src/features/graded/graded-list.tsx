@@ -4,8 +4,8 @@
 import { useQuery } from '@tanstack/react-query';
 import { Link } from 'react-router-dom';
 import type { AnswerSheet, ListAnswerSheetsParams } from '../../../generated/hooks/model';
-import { ListTable, type ListColumn } from '../../components/list/list-table';
-import { Pagination } from '../../components/list/pagination';
+import type { ListColumn } from '../../components/list/list-table';
+import { PagedList } from '../../components/list/paged-list';
 import { useListState } from '../../components/list/use-list-state';
 import { PageHeader } from '../../components/ui/page-header';
 import { paths, routes } from '../../config/paths';
@@ -48,20 +48,14 @@ export default function GradedList() {
   return (
     <>
       <PageHeader title={routes.graded.title} />
-      <ListTable
+      <PagedList
         label="Graded answer sheets"
         columns={columns}
-        rows={sheets.data?.items}
+        query={sheets}
+        list={list}
         rowKey={(sheet) => sheet.id}
         emptyMessage={GRADED_EMPTY_MESSAGE}
-        loading={sheets.isLoading}
-        error={sheets.error}
-        onRetry={() => void sheets.refetch()}
-        orderBy={list.order_by}
-        orderDirection={list.order_direction}
-        onSort={(key) => list.setSort(key)}
       />
-      <Pagination skip={list.skip} limit={list.limit} total={sheets.data?.total ?? 0} onPageChange={list.setPage} />
     </>
   );
 }
