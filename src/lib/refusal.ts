@@ -21,3 +21,12 @@ export function refusalMessage(error: unknown, fallback: string): string {
   }
   return fallback;
 }
+
+/** What the server said about a failure, if it said anything (ErrorSimple or ErrorWithType). */
+export function serverMessage(error: unknown): string | undefined {
+  if (!(error instanceof ApiError)) return undefined;
+  const detail = (error.body as { detail?: unknown } | null)?.detail;
+  if (typeof detail === 'string' && detail !== '') return detail;
+  const message = (detail as { message?: unknown } | null | undefined)?.message;
+  return typeof message === 'string' && message !== '' ? message : undefined;
+}

@@ -6,7 +6,7 @@ import { ProgressSpinner } from 'primereact/progressspinner';
 import { Button } from 'primereact/button';
 import { SortableHeader } from './sortable-header';
 import type { SortDirection } from './list-state';
-import { isRefused, notAvailable } from '../../lib/refusal';
+import { isRefused, notAvailable, serverMessage } from '../../lib/refusal';
 
 export interface ListColumn<T> {
   id: string;
@@ -38,89 +38,103 @@ export interface ListTableProps<T> {
 
 const INTERACTIVE = 'a, button, input, select, textarea, [role="button"], [role="combobox"]';
 
-export function ListTable<T>(props: ListTableProps<T>) {
-  const { columns, rows, rowKey, rowHref, emptyMessage, loading, error, onRetry, orderBy, orderDirection, onSort, label } =
-    props;
-  const navigate = useNavigate();
+/** One row across the table, for a state instead of rows. */
+function MessageRow({ span, alert, children }: { span: number; alert?: boolean; children: ReactNode }) {
+  return (
+    <tr>
+      <td colSpan={span} className="list-message" role={alert ? 'alert' : undefined}>
+        {children}
+      </td>
+    </tr>
+  );
+}
 
+/** A failed load: a refusal (trying again would not change it), else the server's words and a retry. */
+function ErrorRow({ span, error, onRetry }: { span: number; error: unknown; onRetry?: () => void }) {
+  if (isRefused(error)) {
+    return (
+      <MessageRow span={span} alert>
+        {notAvailable('list')}
+      </MessageRow>
+    );
+  }
+  const said = serverMessage(error);
+  return (
+    <MessageRow span={span} alert>
+      <span>Could not load this list.</span>
+      {said && <span className="list-message-detail"> {said}</span>}
+      {onRetry && <Button type="button" label="Try again" text size="small" onClick={onRetry} />}
+    </MessageRow>
+  );
+}
+
+function Rows<T>({ columns, rows, rowKey, rowHref }: Pick<ListTableProps<T>, 'columns' | 'rowKey' | 'rowHref'> & { rows: readonly T[] }) {
+  const navigate = useNavigate();
   const onRowClick = (row: T) => (event: MouseEvent<HTMLTableRowElement>) => {
     if (!rowHref) return;
     if ((event.target as HTMLElement).closest(INTERACTIVE)) return;
     navigate(rowHref(row));
   };
+  return rows.map((row) => (
+    <tr key={rowKey(row)} className={rowHref ? 'list-row-link' : undefined} onClick={onRowClick(row)}>
+      {columns.map((column) => (
+        <td key={column.id} className={column.className}>
+          {column.cell(row)}
+        </td>
+      ))}
+    </tr>
+  ));
+}
 
-  let body: ReactNode;
-  if (error && isRefused(error)) {
-    // A refusal: trying again would not change it.
-    body = (
-      <tr>
-        <td colSpan={columns.length} className="list-message" role="alert">
-          {notAvailable('list')}
-        </td>
-      </tr>
+function ListBody<T>(props: ListTableProps<T>) {
+  const { columns, rows, emptyMessage, loading, error, onRetry } = props;
+  const span = columns.length;
+  if (error) return <ErrorRow span={span} error={error} onRetry={onRetry} />;
+  if (loading && !rows) {
+    return (
+      <MessageRow span={span}>
+        <ProgressSpinner style={{ width: '2rem', height: '2rem' }} aria-label="Loading" />
+      </MessageRow>
     );
-  } else if (error) {
-    body = (
-      <tr>
-        <td colSpan={columns.length} className="list-message" role="alert">
-          Could not load this list.
-          {onRetry && <Button type="button" label="Try again" text size="small" onClick={onRetry} />}
-        </td>
-      </tr>
-    );
-  } else if (loading && !rows) {
-    body = (
-      <tr>
-        <td colSpan={columns.length} className="list-message">
-          <ProgressSpinner style={{ width: '2rem', height: '2rem' }} aria-label="Loading" />
-        </td>
-      </tr>
-    );
-  } else if (!rows || rows.length === 0) {
-    body = (
-      <tr>
-        <td colSpan={columns.length} className="list-message">
-          {emptyMessage}
-        </td>
-      </tr>
-    );
-  } else {
-    body = rows.map((row) => (
-      <tr key={rowKey(row)} className={rowHref ? 'list-row-link' : undefined} onClick={onRowClick(row)}>
-        {columns.map((column) => (
-          <td key={column.id} className={column.className}>
-            {column.cell(row)}
-          </td>
-        ))}
-      </tr>
-    ));
   }
+  if (!rows || rows.length === 0) return <MessageRow span={span}>{emptyMessage}</MessageRow>;
+  return <Rows columns={columns} rows={rows} rowKey={props.rowKey} rowHref={props.rowHref} />;
+}
 
+function ListHead<T>({ columns, orderBy, orderDirection, onSort }: Pick<ListTableProps<T>, 'columns' | 'orderBy' | 'orderDirection' | 'onSort'>) {
+  return (
+    <thead>
+      <tr>
+        {columns.map((column) =>
+          column.sortKey && onSort ? (
+            <SortableHeader
+              key={column.id}
+              label={column.header}
+              sortKey={column.sortKey}
+              orderBy={orderBy}
+              direction={orderDirection}
+              onSort={onSort}
+              className={column.className}
+            />
+          ) : (
+            <th key={column.id} scope="col" className={column.className}>
+              {column.header}
+            </th>
+          ),
+        )}
+      </tr>
+    </thead>
+  );
+}
+
+export function ListTable<T>(props: ListTableProps<T>) {
   return (
     <div className="list-table-wrapper">
-      <table className="list-table" aria-label={label} aria-busy={loading || undefined}>
-        <thead>
-          <tr>
-            {columns.map((column) =>
-              column.sortKey && onSort ? (
-                <SortableHeader
-                  key={column.id}
-                  label={column.header}
-                  sortKey={column.sortKey}
-                  orderBy={orderBy}
-                  direction={orderDirection}
-                  onSort={onSort}
-                  className={column.className}
-                />
-              ) : (
-                <th key={column.id} scope="col" className={column.className}>
-                  {column.header}
-                </th>
-              ),
-            )}
-          </tr>
-        </thead>
-        <tbody>{body}</tbody>
+      <table className="list-table" aria-label={props.label} aria-busy={props.loading || undefined}>
+        <ListHead columns={props.columns} orderBy={props.orderBy} orderDirection={props.orderDirection} onSort={props.onSort} />
+        <tbody>
+          <ListBody {...props} />
+        </tbody>
       </table>
     </div>
   );

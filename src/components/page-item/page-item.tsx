@@ -11,7 +11,7 @@ import { getGetPagePhotoUrl, getGetPagePreviewUrl, useUpdatePage } from '../../.
 import { useListCoursePages } from '../../../generated/hooks/reference/reference';
 import type { AnswerSheet, Page, PagePatch, PageTemplate } from '../../../generated/hooks/model';
 import { StatusTag } from '../status-tag/status-tag';
-import { invalidateAnswerSheetsAndFiles } from '../../lib/file-cache';
+import { invalidateAnswerSheetsAndFiles } from '../../lib/queries';
 import { PageMends } from './page-mends';
 import { PAGE_ITEM_THUMBNAIL, PageThumbnail } from './page-thumbnail';
 import { READ_FROM_PRINTED_TEXT } from './printed-text';
@@ -97,28 +97,160 @@ function TemplatePicker({
   );
 }
 
-export function PageItem({ page, response, mends, onNewResponse }: PageItemProps) {
-  const queryClient = useQueryClient();
-  const [expanded, setExpanded] = useState(false);
-  // A flagged page shows its mends at once; another offers them on request.
-  const [mending, setMending] = useState(false);
-  const update = useUpdatePage();
-  const lessonId = response.lesson?.id ?? null;
-  const courseId = response.course?.id ?? response.lesson?.course_id ?? '';
-  const mismatched = isMismatched(page, lessonId);
+/** The page's number and its tags: blank back or ignored, the review reason, mismatched, read from print. */
+function PageTitle({ page, mismatched }: { page: Page; mismatched: boolean }) {
   const reason = page.review_reason ?? null;
   const blankBack = reason === 'blank_back';
+  return (
+    <h3 className="page-item-title">
+      {`Page ${page.page_number}`}
+      {blankBack ? (
+        <StatusTag value={REVIEW_REASON_LABEL.blank_back} severity="secondary" />
+      ) : (
+        page.ignored && <StatusTag value="Ignored" severity="secondary" />
+      )}
+      {reason && !blankBack && (
+        <StatusTag
+          value={REVIEW_REASON_LABEL[reason]}
+          severity={page.flagged ? 'warning' : 'secondary'}
+        />
+      )}
+      {mismatched && <StatusTag value={MISMATCHED} severity="danger" />}
+      {page.identified_by === 'printed_text' && <StatusTag value={READ_FROM_PRINTED_TEXT} severity="info" />}
+    </h3>
+  );
+}
+
+/** A photographed page: the photo as the phone took it, to compare with the straightened page. */
+function PagePhoto({ page }: { page: Page }) {
+  return (
+    <a className="page-item-photo" href={getGetPagePhotoUrl(page.id)} target="_blank" rel="noreferrer">
+      <img src={getGetPagePhotoUrl(page.id)} alt={`Photo of page ${page.page_number} as taken`} loading="lazy" />
+      Photo as taken
+    </a>
+  );
+}
+
+function PageFacts({ page }: { page: Page }) {
+  const blankBack = page.review_reason === 'blank_back';
   const recognised =
     page.template?.lesson.name ?? (blankBack ? REVIEW_REASON_LABEL.blank_back : UNRECOGNIZED);
+  return (
+    <dl className="page-item-facts">
+      <div>
+        <dt>Lesson</dt>
+        <dd>{recognised}</dd>
+      </div>
+      <div>
+        <dt>Congregation</dt>
+        <dd>{page.answer_sheet?.congregation?.wbs_code ?? '—'}</dd>
+      </div>
+    </dl>
+  );
+}
 
+/** Saves a change to the page; every answer sheet, page and file may show it. */
+function useSavePage(pageId: string) {
+  const queryClient = useQueryClient();
+  const update = useUpdatePage();
   const save = (data: PagePatch) =>
     update.mutate(
-      { pageId: page.id, data },
+      { pageId, data },
       {
         onSuccess: () => void invalidateAnswerSheetsAndFiles(queryClient),
         onError: (error) => console.error('page save failed:', error),
       },
     );
+  return { save, saving: update.isPending };
+}
+
+interface PageActionsProps {
+  page: Page;
+  canMend: boolean;
+  saving: boolean;
+  save: (data: PagePatch) => void;
+  expanded: boolean;
+  onToggle: () => void;
+}
+
+/** Ignore, the quarter turns of a page in doubt, and the preview toggle. */
+function PageActions({ page, canMend, saving, save, expanded, onToggle }: PageActionsProps) {
+  return (
+    <div className="page-item-actions">
+      {canMend && (
+        <Button
+          type="button"
+          label={page.ignored ? 'Unignore Page' : 'Ignore Page'}
+          icon={page.ignored ? 'pi pi-eye' : 'pi pi-eye-slash'}
+          outlined
+          size="small"
+          loading={saving}
+          onClick={() => save({ ignored: !page.ignored })}
+        />
+      )}
+      {canMend && !page.ignored && (page.flagged || page.unrecognized_reason) && (
+        <>
+          <Button
+            type="button"
+            label="Turn Left"
+            icon="pi pi-replay"
+            outlined
+            size="small"
+            disabled={saving}
+            aria-label={`Turn page ${page.page_number} a quarter turn left`}
+            onClick={() => save({ turn: 270 })}
+          />
+          <Button
+            type="button"
+            label="Turn Right"
+            icon="pi pi-refresh"
+            outlined
+            size="small"
+            disabled={saving}
+            aria-label={`Turn page ${page.page_number} a quarter turn right`}
+            onClick={() => save({ turn: 90 })}
+          />
+        </>
+      )}
+      <Button
+        type="button"
+        label={expanded ? 'Hide Preview' : 'Show Preview'}
+        icon={expanded ? 'pi pi-chevron-up' : 'pi pi-chevron-down'}
+        text
+        size="small"
+        aria-expanded={expanded}
+        onClick={onToggle}
+      />
+    </div>
+  );
+}
+
+/** A flagged page shows its mends at once; another offers them on request. */
+function MendsOrOffer({ page, mends, onNewResponse, mending, onMend }: Pick<PageItemProps, 'page' | 'onNewResponse'> & { mends: NonNullable<PageItemProps['mends']>; mending: boolean; onMend: () => void }) {
+  if (page.flagged || mending) {
+    return <PageMends page={page} first={mends.first} only={mends.only} onNewResponse={onNewResponse} />;
+  }
+  return (
+    <Button
+      type="button"
+      label="Move or Split…"
+      icon="pi pi-arrows-h"
+      text
+      size="small"
+      className="page-item-mend-open"
+      onClick={onMend}
+    />
+  );
+}
+
+export function PageItem({ page, response, mends, onNewResponse }: PageItemProps) {
+  const [expanded, setExpanded] = useState(false);
+  // Kept here: a page ignored and taken back keeps its opened mends.
+  const [mending, setMending] = useState(false);
+  const { save, saving } = useSavePage(page.id);
+  const lessonId = response.lesson?.id ?? null;
+  const courseId = response.course?.id ?? response.lesson?.course_id ?? '';
+  const reason = page.review_reason ?? null;
 
   return (
     <article
@@ -127,119 +259,34 @@ export function PageItem({ page, response, mends, onNewResponse }: PageItemProps
     >
       <PageThumbnail pageId={page.id} size={PAGE_ITEM_THUMBNAIL} alt={`Page ${page.page_number}`} turns={page.turns} />
       <div className="page-item-body">
-        <h3 className="page-item-title">
-          {`Page ${page.page_number}`}
-          {blankBack ? (
-            <StatusTag value={REVIEW_REASON_LABEL.blank_back} severity="secondary" />
-          ) : (
-            page.ignored && <StatusTag value="Ignored" severity="secondary" />
-          )}
-          {reason && !blankBack && (
-            <StatusTag
-              value={REVIEW_REASON_LABEL[reason]}
-              severity={page.flagged ? 'warning' : 'secondary'}
-            />
-          )}
-          {mismatched && <StatusTag value={MISMATCHED} severity="danger" />}
-          {page.identified_by === 'printed_text' && <StatusTag value={READ_FROM_PRINTED_TEXT} severity="info" />}
-        </h3>
+        <PageTitle page={page} mismatched={isMismatched(page, lessonId)} />
         {/* What to do is the mending admin's: a coordinator (no mends) reads the reason alone. */}
-        {reason && !blankBack && page.flagged && mends && (
+        {reason && reason !== 'blank_back' && page.flagged && mends && (
           <p className="page-item-reason">{REVIEW_REASON_HINT[reason]}</p>
         )}
         <ReviewDetail page={page} canMend={!!mends} />
         {page.mended && (
           <p className="page-item-mended">{`Mended by ${page.mended.by}, ${formatMended(page.mended.at)}`}</p>
         )}
-        {page.has_photo && (
-          // A photographed page: the photo as the phone took it, to compare with the straightened page.
-          <a className="page-item-photo" href={getGetPagePhotoUrl(page.id)} target="_blank" rel="noreferrer">
-            <img src={getGetPagePhotoUrl(page.id)} alt={`Photo of page ${page.page_number} as taken`} loading="lazy" />
-            Photo as taken
-          </a>
-        )}
-        <dl className="page-item-facts">
-          <div>
-            <dt>Lesson</dt>
-            <dd>{recognised}</dd>
-          </div>
-          <div>
-            <dt>Congregation</dt>
-            <dd>{page.answer_sheet?.congregation?.wbs_code ?? '—'}</dd>
-          </div>
-        </dl>
+        {page.has_photo && <PagePhoto page={page} />}
+        <PageFacts page={page} />
         {mends &&
           (lessonId ? (
-            <TemplatePicker
-              page={page}
-              courseId={courseId}
-              disabled={update.isPending}
-              onChange={(template) => save({ template })}
-            />
+            <TemplatePicker page={page} courseId={courseId} disabled={saving} onChange={(template) => save({ template })} />
           ) : (
             <p className="page-item-hint">{SET_RESPONSE_TEMPLATE_FIRST}</p>
           ))}
-        <div className="page-item-actions">
-          {mends && (
-            <Button
-              type="button"
-              label={page.ignored ? 'Unignore Page' : 'Ignore Page'}
-              icon={page.ignored ? 'pi pi-eye' : 'pi pi-eye-slash'}
-              outlined
-              size="small"
-              loading={update.isPending}
-              onClick={() => save({ ignored: !page.ignored })}
-            />
-          )}
-          {mends && !page.ignored && (page.flagged || page.unrecognized_reason) && (
-            <>
-              <Button
-                type="button"
-                label="Turn Left"
-                icon="pi pi-replay"
-                outlined
-                size="small"
-                disabled={update.isPending}
-                aria-label={`Turn page ${page.page_number} a quarter turn left`}
-                onClick={() => save({ turn: 270 })}
-              />
-              <Button
-                type="button"
-                label="Turn Right"
-                icon="pi pi-refresh"
-                outlined
-                size="small"
-                disabled={update.isPending}
-                aria-label={`Turn page ${page.page_number} a quarter turn right`}
-                onClick={() => save({ turn: 90 })}
-              />
-            </>
-          )}
-          <Button
-            type="button"
-            label={expanded ? 'Hide Preview' : 'Show Preview'}
-            icon={expanded ? 'pi pi-chevron-up' : 'pi pi-chevron-down'}
-            text
-            size="small"
-            aria-expanded={expanded}
-            onClick={() => setExpanded((open) => !open)}
-          />
-        </div>
-        {mends &&
-          !page.ignored &&
-          (page.flagged || mending ? (
-            <PageMends page={page} first={mends.first} only={mends.only} onNewResponse={onNewResponse} />
-          ) : (
-            <Button
-              type="button"
-              label="Move or Split…"
-              icon="pi pi-arrows-h"
-              text
-              size="small"
-              className="page-item-mend-open"
-              onClick={() => setMending(true)}
-            />
-          ))}
+        <PageActions
+          page={page}
+          canMend={!!mends}
+          saving={saving}
+          save={save}
+          expanded={expanded}
+          onToggle={() => setExpanded((open) => !open)}
+        />
+        {mends && !page.ignored && (
+          <MendsOrOffer page={page} mends={mends} onNewResponse={onNewResponse} mending={mending} onMend={() => setMending(true)} />
+        )}
       </div>
       {expanded && (
         <img

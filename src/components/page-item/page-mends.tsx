@@ -3,17 +3,16 @@
 // QR code. Each is one PATCH /api/pages/{id}; the server records who did it and clears the flag.
 import { useId, useState } from 'react';
 import { useNavigate } from 'react-router-dom';
-import { useQueryClient } from '@tanstack/react-query';
+import { useQueryClient, useQuery } from '@tanstack/react-query';
 import { Button } from 'primereact/button';
 import { Dropdown } from 'primereact/dropdown';
 import { InputText } from 'primereact/inputtext';
 import { Message } from 'primereact/message';
-import { useListAnswerSheets } from '../../../generated/hooks/answer-sheets/answer-sheets';
 import { useUpdatePage } from '../../../generated/hooks/pages/pages';
 import type { AnswerSheet, Page, PagePatch } from '../../../generated/hooks/model';
 import { paths } from '../../config/paths';
 import { ApiError } from '../../lib/api-client';
-import { invalidateAnswerSheetsAndFiles } from '../../lib/file-cache';
+import { answerSheetQueries, invalidateAnswerSheetsAndFiles } from '../../lib/queries';
 
 /** The most responses the move picker lists (the contract's largest page). */
 const SHEETS_IN_PICKER = 100;
@@ -52,10 +51,7 @@ export function PageMends({ page, first, only, onNewResponse }: PageMendsProps) 
   const moveId = useId();
   const codeId = useId();
   const fileId = page.file_id ?? '';
-  const sheets = useListAnswerSheets(
-    { file: fileId, limit: SHEETS_IN_PICKER },
-    { query: { enabled: fileId !== '' } },
-  );
+  const sheets = useQuery({ ...answerSheetQueries.list({ file: fileId, limit: SHEETS_IN_PICKER }), enabled: fileId !== '' });
   const ownSheet = page.answer_sheet?.id ?? null;
   const options = (sheets.data?.items ?? [])
     .map((sheet, index) => ({ value: sheet.id, label: sheetLabel(sheet, index) }))

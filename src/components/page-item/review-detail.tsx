@@ -7,7 +7,7 @@ import { Button } from 'primereact/button';
 import { useUpdatePage } from '../../../generated/hooks/pages/pages';
 import type { Page } from '../../../generated/hooks/model';
 import { paths } from '../../config/paths';
-import { invalidateAnswerSheetsAndFiles } from '../../lib/file-cache';
+import { invalidateAnswerSheetsAndFiles } from '../../lib/queries';
 import { suggestionText } from './printed-text';
 
 export function ReviewDetail({ page, canMend }: { page: Page; canMend: boolean }) {

@@ -2,11 +2,12 @@
 // working through it, this says so and what comes next, and leaves them where they are; they go
 // on to the file when they choose. It speaks only of files seen in Review in this session (a
 // mend may move the person to another response, so what was seen outlives one screen).
+import { useQuery } from '@tanstack/react-query';
 import { Link } from 'react-router-dom';
 import { Message } from 'primereact/message';
-import { useGetFileSteps } from '../../../generated/hooks/files/files';
 import type { WorkflowStep } from '../../../generated/hooks/model';
 import { paths } from '../../config/paths';
+import { fileQueries } from '../../lib/queries';
 
 export const REVIEW_COMPLETE = 'Review is complete: nothing in this file waits for a person any more.';
 export const NEXT_ASSIGN = 'Next: assign its responses to congregations.';
@@ -26,7 +27,7 @@ const seenInReview = new Set<string>();
 
 /** `step`: the file's step when the screen already follows it (the file detail's stepper): no request of its own. */
 export function ReviewComplete({ fileId, linkToFile = true, step }: { fileId: string; linkToFile?: boolean; step?: WorkflowStep | null }) {
-  const steps = useGetFileSteps(fileId, { query: { enabled: fileId !== '' && step === undefined } });
+  const steps = useQuery({ ...fileQueries.steps(fileId), enabled: fileId !== '' && step === undefined });
   const now = step === undefined ? steps.data?.step : (step ?? undefined);
   if (now === 'review') seenInReview.add(fileId);
   const text = reviewEndText(seenInReview.has(fileId) ? 'review' : undefined, now);

@@ -22,6 +22,7 @@ import {
   type AttributeKey,
   type AttributesDraft,
 } from './student-attributes';
+import { invalidateStudents } from '../../lib/queries';
 import './student-attributes.css';
 
 export const SAVED_TEXT = 'Saved';
@@ -140,7 +141,7 @@ export function StudentAttributesForm({ student, readOnly = [] }: StudentAttribu
       const saved = await update.mutateAsync({ id: student.id, data: { attributes: changes } });
       queryClient.setQueryData(getGetStudentQueryKey(student.id), saved);
       // Lists show a student's name: they refetch.
-      void queryClient.invalidateQueries({ predicate: (query) => query.queryKey[0] === '/api/students' });
+      void invalidateStudents(queryClient);
       setSavedAt(Date.now());
     } catch (error) {
       // Spec §8: a failed save is only logged; the changes stay in the form to try again.

@@ -5,6 +5,7 @@ import { useCallback, useEffect } from 'react';
 import { useQueryClient } from '@tanstack/react-query';
 import { StudyHelperPicker } from '../pickers/study-helper-picker';
 import { useCurrentUser } from '../../lib/auth';
+import { invalidateAfterGradedUpload } from '../../lib/queries';
 import { UploadDialogView } from './upload-dialog-view';
 import { useUploadDialog } from './use-upload-dialog';
 
@@ -17,9 +18,7 @@ export default function GradedUploadDialog({ visible, onHide }: GradedUploadDial
   const user = useCurrentUser();
   const queryClient = useQueryClient();
   const onSuccess = useCallback(() => {
-    void queryClient.invalidateQueries({
-      predicate: (query) => /^\/api\/(files|uploads|congregations)/.test(String(query.queryKey[0])),
-    });
+    void invalidateAfterGradedUpload(queryClient);
   }, [queryClient]);
   const { snapshot, send } = useUploadDialog({ variant: 'study_helper', onSuccess });
   const closed = snapshot.matches('closed');

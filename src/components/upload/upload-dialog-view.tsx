@@ -76,8 +76,8 @@ function PageLengthChoice({ value, onChange }: { value: number; onChange: (lengt
   );
 }
 
-export function UploadDialogView({ snapshot, send, studyHelperPicker }: UploadDialogViewProps) {
-  const { context } = snapshot;
+/** Where the dialog's machine stands, one flag per state the view tells apart. */
+function dialogPhase(snapshot: UploadDialogSnapshot) {
   const visible = !snapshot.matches('closed');
   const asking = snapshot.matches({ open: 'askingIntro' });
   const choosing = snapshot.matches({ open: 'choosing' });
@@ -94,37 +94,130 @@ export function UploadDialogView({ snapshot, send, studyHelperPicker }: UploadDi
   const success = snapshot.matches({ open: 'success' });
   const warning = snapshot.matches({ open: 'warning' });
   const failed = snapshot.matches({ open: 'failed' });
-  const current = context.files[context.currentIndex];
-  const report = context.report;
+  return { visible, asking, choosing, uploading, looking, offering, sending, sendingPhotos, retryingPhotos, retrying, paused, cancelled, processing, success, warning, failed };
+}
 
-  const footer = (
-    <div className="form-actions">
-      {(asking || choosing || uploading) && (
-        <Button type="button" label="Cancel" outlined onClick={() => send({ type: 'CANCEL' })} />
-      )}
-      {processing && <Button type="button" label="Continue in background" outlined onClick={() => send({ type: 'CLOSE' })} />}
-      {sending && <Button type="button" label="Pause" icon="pi pi-pause" outlined onClick={() => send({ type: 'PAUSE' })} />}
-      {paused && <Button type="button" label="Resume" icon="pi pi-play" onClick={() => send({ type: 'RESUME' })} />}
-      {offering && (
-        <>
-          <Button type="button" label="Start over" outlined onClick={() => send({ type: 'START_OVER' })} />
-          <Button type="button" label="Continue" icon="pi pi-play" onClick={() => send({ type: 'CONTINUE_EARLIER' })} />
-        </>
-      )}
-      {(choosing || (uploading && !paused && !offering)) && (
-        <Button
-          type="button"
-          label="Upload"
-          icon="pi pi-upload"
-          loading={uploading}
-          disabled={!choosing || !canUpload(context)}
-          onClick={() => send({ type: 'UPLOAD' })}
+type DialogPhase = ReturnType<typeof dialogPhase>;
+
+interface PartProps {
+  phase: DialogPhase;
+  context: UploadDialogSnapshot['context'];
+  send: UploadDialogViewProps['send'];
+}
+
+/** The buttons under the dialog, as the state allows. */
+function DialogFooter({ phase, context, send }: PartProps) {
+  const { asking, choosing, uploading, offering, sending, paused, cancelled, processing, success, warning, failed } = phase;
+  return (
+  <div className="form-actions">
+    {(asking || choosing || uploading) && (
+      <Button type="button" label="Cancel" outlined onClick={() => send({ type: 'CANCEL' })} />
+    )}
+    {processing && <Button type="button" label="Continue in background" outlined onClick={() => send({ type: 'CLOSE' })} />}
+    {sending && <Button type="button" label="Pause" icon="pi pi-pause" outlined onClick={() => send({ type: 'PAUSE' })} />}
+    {paused && <Button type="button" label="Resume" icon="pi pi-play" onClick={() => send({ type: 'RESUME' })} />}
+    {offering && (
+      <>
+        <Button type="button" label="Start over" outlined onClick={() => send({ type: 'START_OVER' })} />
+        <Button type="button" label="Continue" icon="pi pi-play" onClick={() => send({ type: 'CONTINUE_EARLIER' })} />
+      </>
+    )}
+    {(choosing || (uploading && !paused && !offering)) && (
+      <Button
+        type="button"
+        label="Upload"
+        icon="pi pi-upload"
+        loading={uploading}
+        disabled={!choosing || !canUpload(context)}
+        onClick={() => send({ type: 'UPLOAD' })}
+      />
+    )}
+    {failed && <Button type="button" label="Try again" outlined onClick={() => send({ type: 'TRY_AGAIN' })} />}
+    {(success || warning || failed || cancelled) && <Button type="button" label="Done" onClick={() => send({ type: 'CLOSE' })} />}
+  </div>
+  );
+}
+
+/** Choosing: the page length or the kind of file, the drop zone, the chosen files and photos. */
+function ChoosingStep({ context, send, studyHelperPicker }: Omit<PartProps, 'phase'> & Pick<UploadDialogViewProps, 'studyHelperPicker'>) {
+  return (
+    <>
+      {context.variant === 'service_center' && (
+        <PageLengthChoice
+          value={context.answerSheetPageLength}
+          onChange={(pageLength) => send({ type: 'SET_PAGE_LENGTH', pageLength })}
         />
       )}
-      {failed && <Button type="button" label="Try again" outlined onClick={() => send({ type: 'TRY_AGAIN' })} />}
-      {(success || warning || failed || cancelled) && <Button type="button" label="Done" onClick={() => send({ type: 'CLOSE' })} />}
-    </div>
+      {context.variant === 'study_helper' && (
+        <p className="upload-kind">{context.isIntro ? 'Intro file' : 'Graded answer sheets'}</p>
+      )}
+      {context.isIntro && studyHelperPicker}
+      <FileDropZone
+        accept={UPLOAD_ACCEPTED_TYPES}
+        cameraAccept={CAMERA_ACCEPTED_TYPES}
+        hint={CHOOSE_HINT}
+        onChoose={(files) => send({ type: 'CHOOSE_FILES', files })}
+        onDrop={(files) => send({ type: 'DROP_FILES', files })}
+        onTakePhotos={(files) => send({ type: 'ADD_PHOTOS', files })}
+      />
+      <SelectionProblemMessage problem={selectionProblem(context.files)} />
+      <PhotoThumbnails photos={context.files.filter(isPhoto)} onRemove={(index) => send({ type: 'REMOVE_PHOTO', index })} />
+      {(context.files.some((file) => !isPhoto(file)) || context.tooLargeFiles.length > 0 || context.files.length === 0) && (
+        <UploadFileList
+          files={context.files.filter((file) => !isPhoto(file))}
+          tooLargeFiles={context.tooLargeFiles}
+          onRemove={(name) => send({ type: 'REMOVE_FILE', name })}
+        />
+      )}
+      {(context.files.length > 0 || context.tooLargeFiles.length > 0) && (
+        <Button
+          type="button"
+          label="Clear"
+          text
+          size="small"
+          className="upload-clear"
+          onClick={() => send({ type: 'CLEAR_FILES' })}
+        />
+      )}
+    </>
   );
+}
+
+/** Sending: the file or photos under way, the bytes sent, a retry's countdown, a pause. */
+function SendingStatus({ phase, context }: Omit<PartProps, 'send'>) {
+  const { sending, sendingPhotos, retryingPhotos, retrying, paused } = phase;
+  const current = context.files[context.currentIndex];
+  return (
+    <>
+      {(sending || paused) && (
+        <div role="status" aria-label="Uploading">
+          <p>
+            {`${paused ? 'Paused' : 'Uploading'} ${current?.name ?? ''} (${Math.min(context.currentIndex + 1, context.files.length)} of ${context.files.length})${paused ? '' : '…'}`}
+          </p>
+          <ProgressBar value={uploadPercent(context)} showValue={false} style={{ height: '6px' }} aria-label="Bytes sent" />
+          <p className="upload-transfer">{transferText(context)}</p>
+          {retrying && context.retry && <RetryCountdown retry={context.retry} />}
+          {paused && <p>{PAUSED_TEXT}</p>}
+        </div>
+      )}
+      {sendingPhotos && (
+        <div role="status" aria-label="Uploading">
+          <p>{`Uploading ${photosLabel(context.files.length)}…`}</p>
+          <ProgressBar value={uploadPercent(context)} showValue={false} style={{ height: '6px' }} aria-label="Bytes sent" />
+          <p className="upload-transfer">{transferText(context)}</p>
+          {retryingPhotos && context.retry && <RetryCountdown retry={context.retry} />}
+        </div>
+      )}
+    </>
+  );
+}
+
+export function UploadDialogView({ snapshot, send, studyHelperPicker }: UploadDialogViewProps) {
+  const { context } = snapshot;
+  const phase = dialogPhase(snapshot);
+  const { visible, asking, choosing, looking, offering, cancelled, processing, success, warning, failed } = phase;
+  const current = context.files[context.currentIndex];
+  const report = context.report;
 
   return (
     <Dialog
@@ -133,7 +226,7 @@ export function UploadDialogView({ snapshot, send, studyHelperPicker }: UploadDi
       onHide={() => send({ type: 'CLOSE' })}
       modal
       className="upload-dialog"
-      footer={footer}
+      footer={<DialogFooter phase={phase} context={context} send={send} />}
     >
       <div className="upload-dialog-body">
         {asking && (
@@ -145,47 +238,7 @@ export function UploadDialogView({ snapshot, send, studyHelperPicker }: UploadDi
             </div>
           </div>
         )}
-        {choosing && (
-          <>
-            {context.variant === 'service_center' && (
-              <PageLengthChoice
-                value={context.answerSheetPageLength}
-                onChange={(pageLength) => send({ type: 'SET_PAGE_LENGTH', pageLength })}
-              />
-            )}
-            {context.variant === 'study_helper' && (
-              <p className="upload-kind">{context.isIntro ? 'Intro file' : 'Graded answer sheets'}</p>
-            )}
-            {context.isIntro && studyHelperPicker}
-            <FileDropZone
-              accept={UPLOAD_ACCEPTED_TYPES}
-              cameraAccept={CAMERA_ACCEPTED_TYPES}
-              hint={CHOOSE_HINT}
-              onChoose={(files) => send({ type: 'CHOOSE_FILES', files })}
-              onDrop={(files) => send({ type: 'DROP_FILES', files })}
-              onTakePhotos={(files) => send({ type: 'ADD_PHOTOS', files })}
-            />
-            <SelectionProblemMessage problem={selectionProblem(context.files)} />
-            <PhotoThumbnails photos={context.files.filter(isPhoto)} onRemove={(index) => send({ type: 'REMOVE_PHOTO', index })} />
-            {(context.files.some((file) => !isPhoto(file)) || context.tooLargeFiles.length > 0 || context.files.length === 0) && (
-              <UploadFileList
-                files={context.files.filter((file) => !isPhoto(file))}
-                tooLargeFiles={context.tooLargeFiles}
-                onRemove={(name) => send({ type: 'REMOVE_FILE', name })}
-              />
-            )}
-            {(context.files.length > 0 || context.tooLargeFiles.length > 0) && (
-              <Button
-                type="button"
-                label="Clear"
-                text
-                size="small"
-                className="upload-clear"
-                onClick={() => send({ type: 'CLEAR_FILES' })}
-              />
-            )}
-          </>
-        )}
+        {choosing && <ChoosingStep context={context} send={send} studyHelperPicker={studyHelperPicker} />}
         {looking && (
           <div role="status" aria-label="Uploading">
             <p>{`Looking for an earlier upload of ${current?.name ?? ''}…`}</p>
@@ -196,25 +249,7 @@ export function UploadDialogView({ snapshot, send, studyHelperPicker }: UploadDi
             <p>{earlierText(current?.name ?? '', context.earlier)}</p>
           </div>
         )}
-        {(sending || paused) && (
-          <div role="status" aria-label="Uploading">
-            <p>
-              {`${paused ? 'Paused' : 'Uploading'} ${current?.name ?? ''} (${Math.min(context.currentIndex + 1, context.files.length)} of ${context.files.length})${paused ? '' : '…'}`}
-            </p>
-            <ProgressBar value={uploadPercent(context)} showValue={false} style={{ height: '6px' }} aria-label="Bytes sent" />
-            <p className="upload-transfer">{transferText(context)}</p>
-            {retrying && context.retry && <RetryCountdown retry={context.retry} />}
-            {paused && <p>{PAUSED_TEXT}</p>}
-          </div>
-        )}
-        {sendingPhotos && (
-          <div role="status" aria-label="Uploading">
-            <p>{`Uploading ${photosLabel(context.files.length)}…`}</p>
-            <ProgressBar value={uploadPercent(context)} showValue={false} style={{ height: '6px' }} aria-label="Bytes sent" />
-            <p className="upload-transfer">{transferText(context)}</p>
-            {retryingPhotos && context.retry && <RetryCountdown retry={context.retry} />}
-          </div>
-        )}
+        <SendingStatus phase={phase} context={context} />
         {cancelled && <Message severity="info" text={cancelledText(context)} />}
         {processing && <ProcessingProgress variant={context.variant} id={context.uploadedFileIds[0] ?? null} />}
         {success && <Message severity="success" text={report ? `${ALL_MATCHED_TEXT} ${reportSummary(report)}.` : UPLOAD_COMPLETE_TEXT} />}

@@ -11,8 +11,8 @@ import { getListBaptismRequestsQueryKey, useDeleteBaptismRequest, useListBaptism
 import type { BaptismRequest } from '../../../generated/hooks/model';
 import { BAPTISM_SUCCESS_FADE_MS } from '../../../machines/constants';
 import { resultBannerMachine } from '../../../machines/result-banner/result-banner.machine';
-import { ListTable, type ListColumn } from '../../components/list/list-table';
-import { Pagination } from '../../components/list/pagination';
+import type { ListColumn } from '../../components/list/list-table';
+import { PagedList } from '../../components/list/paged-list';
 import { useListState } from '../../components/list/use-list-state';
 import { ResultBanner } from '../../components/notifications/result-banner';
 import '../../components/page-layout/page-layout.css';
@@ -83,18 +83,15 @@ export default function BaptismRequestsList() {
       <div className="screen-banner" aria-live="polite">
         <ResultBanner actor={created} />
       </div>
-      <ListTable
+      <PagedList
         label="Baptism requests"
         columns={columns}
-        rows={requests.data?.items}
+        query={requests}
+        list={list}
         rowKey={(r) => r.id}
         rowHref={(r) => paths.student(r.student.id)}
         emptyMessage={BAPTISM_REQUESTS_EMPTY_MESSAGE}
-        loading={requests.isLoading}
-        error={requests.error}
-        onRetry={() => void requests.refetch()}
       />
-      <Pagination skip={list.skip} limit={list.limit} total={requests.data?.total ?? 0} onPageChange={list.setPage} />
       <AddBaptismRequestDialog
         visible={adding}
         onHide={() => setAdding(false)}

@@ -1,18 +1,19 @@
 // /admin/congregations/{group_id}/files (spec §2): the files with answer sheets assigned to the
 // congregation (GET /api/files?group_id), newest first by default (created_at descending, §9),
 // sortable, filtered by name, paged; side links Files, Study Helpers and View As.
+import { useQuery } from '@tanstack/react-query';
 import { Button } from 'primereact/button';
 import { Link, useNavigate } from 'react-router-dom';
-import { useListFiles } from '../../../generated/hooks/files/files';
 import type { File, ListFilesParams } from '../../../generated/hooks/model';
 import { FilterPanel } from '../../components/list/filter-panel';
-import { ListTable, type ListColumn } from '../../components/list/list-table';
-import { Pagination } from '../../components/list/pagination';
+import type { ListColumn } from '../../components/list/list-table';
+import { PagedList } from '../../components/list/paged-list';
 import { TextFilter } from '../../components/list/text-filter';
 import { useListState } from '../../components/list/use-list-state';
 import { paths, routes } from '../../config/paths';
 import { formatDate } from '../../lib/format';
 import { CongregationPage, useGroupId } from './congregation-page';
+import { fileQueries } from '../../lib/queries';
 
 export const CONGREGATION_FILES_EMPTY_MESSAGE = 'There are no files to display';
 
@@ -38,7 +39,7 @@ export default function CongregationFiles() {
     ...(list.order_by && { order_by: list.order_by as ListFilesParams['order_by'] }),
     ...(list.order_direction && { order_direction: list.order_direction }),
   };
-  const files = useListFiles(params);
+  const files = useQuery(fileQueries.list(params));
 
   return (
     <CongregationPage
@@ -64,21 +65,15 @@ export default function CongregationFiles() {
         </>
       }
     >
-      <ListTable
+      <PagedList
         label="Files"
         columns={columns}
-        rows={files.data?.items}
+        query={files}
+        list={list}
         rowKey={(f) => f.id}
         rowHref={(f) => paths.file(f.id)}
         emptyMessage={CONGREGATION_FILES_EMPTY_MESSAGE}
-        loading={files.isLoading}
-        error={files.error}
-        onRetry={() => void files.refetch()}
-        orderBy={list.order_by}
-        orderDirection={list.order_direction}
-        onSort={(key) => list.setSort(key)}
       />
-      <Pagination skip={list.skip} limit={list.limit} total={files.data?.total ?? 0} onPageChange={list.setPage} />
     </CongregationPage>
   );
 }

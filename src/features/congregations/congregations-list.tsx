@@ -12,8 +12,8 @@ import {
 } from '../../../generated/hooks/congregations/congregations';
 import type { Congregation, ListCongregationsParams } from '../../../generated/hooks/model';
 import { FilterPanel } from '../../components/list/filter-panel';
-import { ListTable, type ListColumn } from '../../components/list/list-table';
-import { Pagination } from '../../components/list/pagination';
+import type { ListColumn } from '../../components/list/list-table';
+import { PagedList } from '../../components/list/paged-list';
 import { TextFilter } from '../../components/list/text-filter';
 import { useListState } from '../../components/list/use-list-state';
 import { DeleteAction } from '../../components/ui/delete-action';
@@ -81,21 +81,15 @@ export default function CongregationsList() {
           </>
         }
       />
-      <ListTable
+      <PagedList
         label="Congregations"
         columns={columns}
-        rows={congregations.data?.items}
+        query={congregations}
+        list={list}
         rowKey={(c) => c.id}
         rowHref={(c) => paths.congregationFiles(c.id)}
         emptyMessage={CONGREGATIONS_EMPTY_MESSAGE}
-        loading={congregations.isLoading}
-        error={congregations.error}
-        onRetry={() => void congregations.refetch()}
-        orderBy={list.order_by}
-        orderDirection={list.order_direction}
-        onSort={(key) => list.setSort(key)}
       />
-      <Pagination skip={list.skip} limit={list.limit} total={congregations.data?.total ?? 0} onPageChange={list.setPage} />
       <AddCongregationDialog visible={adding} onHide={() => setAdding(false)} />
     </>
   );

@@ -1,15 +1,15 @@
 // The admin's all-files table (spec §2 "/files/", §4, §9): status icon, filters study helper,
 // status (file_state), country and name (query_name), sorting (created_at descending by default),
 // paging, refetched every 2 s; and the service-center upload.
+import { useQuery } from '@tanstack/react-query';
 import { Link } from 'react-router-dom';
 import { Dropdown } from 'primereact/dropdown';
-import { useListFiles } from '../../../generated/hooks/files/files';
 import type { File, ListFilesParams } from '../../../generated/hooks/model';
 import { ADMIN_FILES_REFETCH_MS } from '../../../machines/constants';
 import { CountryFlag } from '../../components/list/country-flag';
 import { FilterPanel } from '../../components/list/filter-panel';
-import { ListTable, type ListColumn } from '../../components/list/list-table';
-import { Pagination } from '../../components/list/pagination';
+import type { ListColumn } from '../../components/list/list-table';
+import { PagedList } from '../../components/list/paged-list';
 import { TextFilter } from '../../components/list/text-filter';
 import { useListState } from '../../components/list/use-list-state';
 import { CountryPicker } from '../../components/pickers/country-picker';
@@ -22,6 +22,7 @@ import { ServiceCenterUploadButton } from '../../components/upload/service-cente
 import { AdminFileStatusIcon } from './file-status-badge';
 import { FILE_STATE_FILTER_OPTIONS, isFileStateFilter } from './file-status';
 import { FILES_DEFAULT_SORT, FILES_EMPTY_MESSAGE } from './files-table';
+import { fileQueries } from '../../lib/queries';
 
 /** The table's search params. */
 const ADMIN_FILE_FILTERS = ['studyHelper', 'status', 'country', 'name'] as const;
@@ -77,7 +78,7 @@ export function AdminFilesTable({ title }: { title: string }) {
     ...(filters.country && { country: filters.country }),
     ...(filters.name && { query_name: filters.name }),
   };
-  const files = useListFiles(params, { query: { refetchInterval: ADMIN_FILES_REFETCH_MS } });
+  const files = useQuery({ ...fileQueries.list(params), refetchInterval: ADMIN_FILES_REFETCH_MS });
   const activeFilters = ADMIN_FILE_FILTERS.filter((name) => filters[name]).length;
 
   return (
@@ -113,21 +114,15 @@ export function AdminFilesTable({ title }: { title: string }) {
           </>
         }
       />
-      <ListTable
+      <PagedList
         label="Files"
         columns={adminColumns}
-        rows={files.data?.items}
+        query={files}
+        list={list}
         rowKey={(file) => file.id}
         rowHref={(file) => paths.file(file.id)}
         emptyMessage={FILES_EMPTY_MESSAGE}
-        loading={files.isLoading}
-        error={files.error}
-        onRetry={() => void files.refetch()}
-        orderBy={list.order_by}
-        orderDirection={list.order_direction}
-        onSort={(key) => list.setSort(key)}
       />
-      <Pagination skip={list.skip} limit={list.limit} total={files.data?.total ?? 0} onPageChange={list.setPage} />
     </>
   );
 }

@@ -1,11 +1,11 @@
 // A coordinator's files (spec §2 "/files/", §4 "Congregation file states"): the congregation's
 // files with their congregation file state, newest first, paged; a sent file's packet can be
 // printed (again) from here until the file is archived.
+import { useQuery } from '@tanstack/react-query';
 import { Link } from 'react-router-dom';
-import { useListFiles } from '../../../generated/hooks/files/files';
 import type { File, ListFilesParams } from '../../../generated/hooks/model';
-import { ListTable, type ListColumn } from '../../components/list/list-table';
-import { Pagination } from '../../components/list/pagination';
+import type { ListColumn } from '../../components/list/list-table';
+import { PagedList } from '../../components/list/paged-list';
 import { useListState } from '../../components/list/use-list-state';
 import { LinkButton } from '../../components/ui/link-button';
 import { PageHeader } from '../../components/ui/page-header';
@@ -14,6 +14,7 @@ import { formatDate } from '../../lib/format';
 import { FILES_DEFAULT_SORT, FILES_EMPTY_MESSAGE } from './files-table';
 import { CongregationFileStateTag } from './file-status-badge';
 import { offersPacket, PrintPacketButton } from './print-packet-button';
+import { fileQueries } from '../../lib/queries';
 
 const columns: ListColumn<File>[] = [
   { id: 'name', header: 'Name', sortKey: 'name', cell: (file) => <Link to={paths.file(file.id)}>{file.name}</Link> },
@@ -33,25 +34,19 @@ export function CongregationFilesTable({ title }: { title: string }) {
     ...(list.order_by && { order_by: list.order_by as ListFilesParams['order_by'] }),
     ...(list.order_direction && { order_direction: list.order_direction }),
   };
-  const files = useListFiles(params);
+  const files = useQuery(fileQueries.list(params));
   return (
     <>
       <PageHeader title={title} actions={<LinkButton to={paths.uploads()} icon="pi-inbox" label="Uploads" />} />
-      <ListTable
+      <PagedList
         label="Files"
         columns={columns}
-        rows={files.data?.items}
+        query={files}
+        list={list}
         rowKey={(file) => file.id}
         rowHref={(file) => paths.file(file.id)}
         emptyMessage={FILES_EMPTY_MESSAGE}
-        loading={files.isLoading}
-        error={files.error}
-        onRetry={() => void files.refetch()}
-        orderBy={list.order_by}
-        orderDirection={list.order_direction}
-        onSort={(key) => list.setSort(key)}
       />
-      <Pagination skip={list.skip} limit={list.limit} total={files.data?.total ?? 0} onPageChange={list.setPage} />
     </>
   );
 }

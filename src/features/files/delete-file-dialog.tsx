@@ -6,7 +6,7 @@ import { Dialog } from 'primereact/dialog';
 import { Message } from 'primereact/message';
 import { useDeleteFile } from '../../../generated/hooks/files/files';
 import { paths } from '../../config/paths';
-import { invalidateFile } from '../../lib/file-cache';
+import { invalidateFile } from '../../lib/queries';
 
 export const DELETE_FILE_QUESTION = 'Delete this file with all its responses and pages? This cannot be undone.';
 

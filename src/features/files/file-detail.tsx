@@ -6,10 +6,9 @@
 // others read.
 import { useCallback, useState } from 'react';
 import { useParams } from 'react-router-dom';
-import { useQueryClient } from '@tanstack/react-query';
+import { useQueryClient, useQuery } from '@tanstack/react-query';
 import { Button } from 'primereact/button';
 import { Message } from 'primereact/message';
-import { useGetFile, useGetFileStats } from '../../../generated/hooks/files/files';
 import type { File, ProgressMessage } from '../../../generated/hooks/model';
 import { canDeleteFile } from '../../../machines/file-workflow/file-workflow.rules';
 import { isProgressFinished, progressStreamUrl, useProgressStream } from '../../components/progress/progress-stream';
@@ -22,13 +21,13 @@ import { isScanningAdmin, useCurrentUser } from '../../lib/auth';
 import { ActionItemLinks, actionPhaseOf } from './action-items';
 import { BackToFiles } from './back-to-files';
 import { DeleteFileDialog } from './delete-file-dialog';
-import { invalidateFile } from '../../lib/file-cache';
 import { FileFacts } from './file-facts';
 import { FileNameForm } from './file-name-form';
 import { FileOrganisationForm } from './file-organisation-form';
 import { FileProcessing } from './file-processing';
 import { FileTabs } from '../../components/file-tabs/file-tabs';
 import { ReviewComplete } from '../../components/review-complete/review-complete';
+import { fileQueries, invalidateFile } from '../../lib/queries';
 import { FileWorkflowStepper } from './file-workflow-stepper';
 import { offersPacket, PrintPacketButton } from './print-packet-button';
 import { TakeBackFile } from './take-back-file';
@@ -41,7 +40,7 @@ function FileDetailContent({ fileId, file }: { fileId: string; file: File }) {
   const user = useCurrentUser();
   const admin = isScanningAdmin(user);
   const queryClient = useQueryClient();
-  const stats = useGetFileStats(fileId, { query: { enabled: file.process_status === 'success' } });
+  const stats = useQuery({ ...fileQueries.stats(fileId), enabled: file.process_status === 'success' });
   const workflow = useFileWorkflow(fileId);
   const [deleting, setDeleting] = useState(false);
   const { snapshot, send } = workflow;
@@ -111,7 +110,7 @@ function FileDetailContent({ fileId, file }: { fileId: string; file: File }) {
 
 export default function FileDetail() {
   const fileId = useParams().file_id ?? '';
-  const file = useGetFile(fileId);
+  const file = useQuery(fileQueries.detail(fileId));
   if (file.error) {
     const notFound = file.error instanceof ApiError && file.error.status === 404;
     return (

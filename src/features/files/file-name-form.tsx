@@ -7,7 +7,7 @@ import { InputText } from 'primereact/inputtext';
 import { getGetFileQueryKey, useUpdateFile } from '../../../generated/hooks/files/files';
 import type { File } from '../../../generated/hooks/model';
 import { FILE_NAME_MAX_LENGTH, SAVED_INDICATOR_MS } from '../../../machines/constants';
-import { invalidateFile } from '../../lib/file-cache';
+import { invalidateFile } from '../../lib/queries';
 
 export const SAVED_TEXT = 'Saved';
 

@@ -12,7 +12,7 @@ import {
   useListRecruitingPoints,
   useListServiceCenters,
 } from '../../../generated/hooks/service-centers/service-centers';
-import { invalidateFile } from '../../lib/file-cache';
+import { invalidateFile } from '../../lib/queries';
 
 /** Every service center fits in one request. */
 const ALL_SERVICE_CENTERS = { limit: 500 } as const;

@@ -4,18 +4,16 @@
 // reloads the list when it completes.
 import { useCallback } from 'react';
 import { Link, useParams, useSearchParams } from 'react-router-dom';
-import { useQueryClient } from '@tanstack/react-query';
+import { useQueryClient, useQuery } from '@tanstack/react-query';
 import { Message } from 'primereact/message';
-import { useListAnswerSheets } from '../../../generated/hooks/answer-sheets/answer-sheets';
-import { useGetFile } from '../../../generated/hooks/files/files';
 import type {
   AnswerSheet,
   ListAnswerSheetsParams,
   ProgressMessage,
   ReviewReason,
 } from '../../../generated/hooks/model';
-import { ListTable, type ListColumn } from '../../components/list/list-table';
-import { Pagination } from '../../components/list/pagination';
+import type { ListColumn } from '../../components/list/list-table';
+import { PagedList } from '../../components/list/paged-list';
 import { useListState } from '../../components/list/use-list-state';
 import {
   isProgressFinished,
@@ -25,13 +23,13 @@ import {
 import { PageHeader } from '../../components/ui/page-header';
 import { paths, routes } from '../../config/paths';
 import { REVIEW_REASON_LABEL } from '../../components/page-item/review-reasons';
-import { invalidateAnswerSheetsAndFiles } from '../../lib/file-cache';
 import { BackToFiles } from './back-to-files';
 import { FileTabs } from '../../components/file-tabs/file-tabs';
 import { ReviewComplete } from '../../components/review-complete/review-complete';
 import { isScanningAdmin, useCurrentUser } from '../../lib/auth';
 import './files.css';
 import { isRefused, notAvailable } from '../../lib/refusal';
+import { answerSheetQueries, fileQueries, invalidateAnswerSheetsAndFiles } from '../../lib/queries';
 
 export const RESPONSES_EMPTY_MESSAGE = 'There are no responses to display';
 export const PROCESSING_FAILED_MESSAGE = 'Processing failed. Please try again.';
@@ -96,7 +94,7 @@ export default function FileResponses() {
   const fileId = useParams().file_id ?? '';
   const user = useCurrentUser();
   const queryClient = useQueryClient();
-  const file = useGetFile(fileId);
+  const file = useQuery(fileQueries.detail(fileId));
   const list = useListState();
   const [search] = useSearchParams();
   const reasonParam = search.get('reason');
@@ -110,7 +108,7 @@ export default function FileResponses() {
     ...(list.order_direction && { order_direction: list.order_direction }),
   };
   const failed = file.data?.process_status === 'failed';
-  const sheets = useListAnswerSheets(params, { query: { enabled: !failed } });
+  const sheets = useQuery({ ...answerSheetQueries.list(params), enabled: !failed });
 
   const pending = file.data?.process_status === 'pending';
   const onProgress = useCallback(
@@ -154,25 +152,14 @@ export default function FileResponses() {
               <Link to={paths.fileResponses(fileId)}>Show all responses</Link>
             </p>
           )}
-          <ListTable
+          <PagedList
             label="Responses"
             columns={columns}
-            rows={sheets.data?.items}
+            query={sheets}
+            list={list}
             rowKey={(sheet) => sheet.id}
             rowHref={(sheet) => paths.response(sheet.id)}
             emptyMessage={RESPONSES_EMPTY_MESSAGE}
-            loading={sheets.isLoading}
-            error={sheets.error}
-            onRetry={() => void sheets.refetch()}
-            orderBy={list.order_by}
-            orderDirection={list.order_direction}
-            onSort={(key) => list.setSort(key)}
-          />
-          <Pagination
-            skip={list.skip}
-            limit={list.limit}
-            total={sheets.data?.total ?? 0}
-            onPageChange={list.setPage}
           />
         </>
       )}

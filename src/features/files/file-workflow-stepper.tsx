@@ -22,7 +22,7 @@ import { StatusTag } from '../../components/status-tag/status-tag';
 import { progressPercent } from '../../components/progress/progress-stream';
 import { FILE_CONGREGATIONS_FIXED, isSheetAlreadySent } from '../../lib/sent-response';
 import { ActionItemLinks, actionItems } from './action-items';
-import { invalidateAnswerSheetsAndFiles } from '../../lib/file-cache';
+import { invalidateAnswerSheetsAndFiles } from '../../lib/queries';
 import { downloadPdf } from '../../lib/api-client';
 import { getDownloadGradedFileUrl } from '../../../generated/hooks/files/files';
 import type { FileWorkflowSnapshot, ReturnNotice } from './use-file-workflow';

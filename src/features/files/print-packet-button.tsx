@@ -5,17 +5,14 @@
 // until its file is archived (a jam or a lost download must not strand the coordinator): once
 // printed, the same button reads "Print again".
 import { useState } from 'react';
-import { useQueryClient } from '@tanstack/react-query';
+import { useQueryClient, useQuery } from '@tanstack/react-query';
 import { Button } from 'primereact/button';
-import { useListFileCongregations } from '../../../generated/hooks/files/files';
-import {
-  getDownloadPacketUrl,
-  useGetPacketExists,
-} from '../../../generated/hooks/study-helpers/study-helpers';
+import { getDownloadPacketUrl, useGetPacketExists } from '../../../generated/hooks/study-helpers/study-helpers';
 import type { File, FileCongregation } from '../../../generated/hooks/model';
 import { PACKET_POLL_MS } from '../../../machines/constants';
 import { downloadPdf } from '../../lib/api-client';
 import { useCurrentUser } from '../../lib/auth';
+import { fileQueries, invalidateFilesAndCongregations } from '../../lib/queries';
 
 export const PRINT_DOWNLOAD_LABEL = 'Print/Download';
 export const PRINT_AGAIN_LABEL = 'Print again';
@@ -44,7 +41,7 @@ export function packetsFor(congregations: readonly FileCongregation[], congregat
 export function PrintPacketButton({ file }: { file: File }) {
   const user = useCurrentUser();
   const queryClient = useQueryClient();
-  const congregations = useListFileCongregations(file.id);
+  const congregations = useQuery(fileQueries.congregations(file.id));
   const packetIds = congregations.data ? packetsFor(congregations.data, user.congregation) : [];
   // One send job makes every packet of a file: the first being there means they all are.
   const packetId = packetIds[0] ?? null;
@@ -64,7 +61,7 @@ export function PrintPacketButton({ file }: { file: File }) {
     try {
       for (const id of packetIds) await downloadPdf(getDownloadPacketUrl(id), id);
       // Downloading marks the file printed for the congregation.
-      void queryClient.invalidateQueries({ predicate: (q) => /^\/api\/(files|congregations)/.test(String(q.queryKey[0])) });
+      void invalidateFilesAndCongregations(queryClient);
     } catch (error) {
       // Spec §7: only the spinner stops and the error is logged.
       console.error(error);

@@ -1,7 +1,7 @@
 // Ready to Print (spec §2 "/files/" with mode=print, §9): the congregation's unprinted files
 // (congregation_file_state=unprinted, skip 0, limit 10), each with Print/Download.
+import { useQuery } from '@tanstack/react-query';
 import { Link } from 'react-router-dom';
-import { useListFiles } from '../../../generated/hooks/files/files';
 import type { File, ListFilesParams } from '../../../generated/hooks/model';
 import { DEFAULT_PAGE_SIZE } from '../../../machines/constants';
 import { ListTable, type ListColumn } from '../../components/list/list-table';
@@ -9,6 +9,7 @@ import { PageHeader } from '../../components/ui/page-header';
 import { paths } from '../../config/paths';
 import { formatDate } from '../../lib/format';
 import { PrintPacketButton } from './print-packet-button';
+import { fileQueries } from '../../lib/queries';
 
 export const READY_TO_PRINT_EMPTY_MESSAGE = 'There are no files ready to print';
 
@@ -26,7 +27,7 @@ const columns: ListColumn<File>[] = [
 ];
 
 export function ReadyToPrintList({ title }: { title: string }) {
-  const files = useListFiles(READY_TO_PRINT_PARAMS);
+  const files = useQuery(fileQueries.list(READY_TO_PRINT_PARAMS));
   return (
     <>
       <PageHeader title={title} />

@@ -8,7 +8,7 @@ import { ConfirmDialog } from 'primereact/confirmdialog';
 import { useRecallFile } from '../../../generated/hooks/files/files';
 import { useNotifications } from '../../components/notifications/notifications-context';
 import { refusalMessage } from '../../lib/refusal';
-import { invalidateFile } from '../../lib/file-cache';
+import { invalidateFile } from '../../lib/queries';
 
 export const TAKE_BACK_QUESTION = 'Take this file back to the Send step? Its packets are deleted; you can send it again.';
 export const TAKEN_BACK = 'The file is back at the Send step.';

@@ -17,7 +17,7 @@ import { fileWorkflowMachine } from '../../../machines/file-workflow/file-workfl
 import type { FileActorInput } from '../../../machines/file-workflow/file-workflow.types';
 import { isProgressFinished, progressStreamUrl, useProgressStream } from '../../components/progress/progress-stream';
 import { downloadPdf } from '../../lib/api-client';
-import { invalidateFile } from '../../lib/file-cache';
+import { invalidateFile } from '../../lib/queries';
 
 export type FileWorkflowSnapshot = SnapshotFrom<typeof fileWorkflowMachine>;
 

@@ -1,15 +1,16 @@
 // /graded (spec §2): one row per graded answer sheet (GET /api/answer-sheets?graded=true): the
 // student's human id linking to the student, the student's study helper, the lesson and when the
 // first page's feedback arrived, as relative time ("No Pages" for a sheet without pages).
+import { useQuery } from '@tanstack/react-query';
 import { Link } from 'react-router-dom';
-import { useListAnswerSheets } from '../../../generated/hooks/answer-sheets/answer-sheets';
 import type { AnswerSheet, ListAnswerSheetsParams } from '../../../generated/hooks/model';
-import { ListTable, type ListColumn } from '../../components/list/list-table';
-import { Pagination } from '../../components/list/pagination';
+import type { ListColumn } from '../../components/list/list-table';
+import { PagedList } from '../../components/list/paged-list';
 import { useListState } from '../../components/list/use-list-state';
 import { PageHeader } from '../../components/ui/page-header';
 import { paths, routes } from '../../config/paths';
 import { formatRelativeTime } from '../../lib/format';
+import { answerSheetQueries } from '../../lib/queries';
 
 export const GRADED_EMPTY_MESSAGE = 'There are no graded answer sheets to display';
 export const NO_PAGES = 'No Pages';
@@ -42,25 +43,19 @@ export default function GradedList() {
     ...(list.order_by && { order_by: list.order_by as ListAnswerSheetsParams['order_by'] }),
     ...(list.order_direction && { order_direction: list.order_direction }),
   };
-  const sheets = useListAnswerSheets(params);
+  const sheets = useQuery(answerSheetQueries.list(params));
 
   return (
     <>
       <PageHeader title={routes.graded.title} />
-      <ListTable
+      <PagedList
         label="Graded answer sheets"
         columns={columns}
-        rows={sheets.data?.items}
+        query={sheets}
+        list={list}
         rowKey={(sheet) => sheet.id}
         emptyMessage={GRADED_EMPTY_MESSAGE}
-        loading={sheets.isLoading}
-        error={sheets.error}
-        onRetry={() => void sheets.refetch()}
-        orderBy={list.order_by}
-        orderDirection={list.order_direction}
-        onSort={(key) => list.setSort(key)}
       />
-      <Pagination skip={list.skip} limit={list.limit} total={sheets.data?.total ?? 0} onPageChange={list.setPage} />
     </>
   );
 }

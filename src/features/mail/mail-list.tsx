@@ -2,8 +2,8 @@
 // why it failed (or "not sent: no mail server set" while SMTP_URL is not set), paged.
 import { useListMailMessages } from '../../../generated/hooks/mail/mail';
 import type { MailMessage } from '../../../generated/hooks/model';
-import { ListTable, type ListColumn } from '../../components/list/list-table';
-import { Pagination } from '../../components/list/pagination';
+import type { ListColumn } from '../../components/list/list-table';
+import { PagedList } from '../../components/list/paged-list';
 import { useListState } from '../../components/list/use-list-state';
 import { PageHeader } from '../../components/ui/page-header';
 import { routes } from '../../config/paths';
@@ -35,17 +35,14 @@ export default function MailList() {
   return (
     <>
       <PageHeader title={routes.mail.title} subtitle="What the portal e-mailed, and what failed" />
-      <ListTable
+      <PagedList
         label="Mail"
         columns={columns}
-        rows={messages.data?.items}
+        query={messages}
+        list={list}
         rowKey={(m) => m.id}
         emptyMessage={MAIL_EMPTY_MESSAGE}
-        loading={messages.isLoading}
-        error={messages.error}
-        onRetry={() => void messages.refetch()}
       />
-      <Pagination skip={list.skip} limit={list.limit} total={messages.data?.total ?? 0} onPageChange={list.setPage} />
     </>
   );
 }

@@ -1,9 +1,9 @@
 // /admin/pages/{page_id} (spec §2): the page's thumbnail and a table of its Congregation, Page
 // (template name or "None"), Response (first 6 characters of the answer sheet id) and Student
 // (human id).
+import { useQuery } from '@tanstack/react-query';
 import { Link, useParams } from 'react-router-dom';
 import { Message } from 'primereact/message';
-import { useGetPage } from '../../../generated/hooks/pages/pages';
 import { Loading } from '../../components/ui/loading';
 import { PageHeader } from '../../components/ui/page-header';
 import { paths, routes } from '../../config/paths';
@@ -11,12 +11,13 @@ import { ApiError } from '../../lib/api-client';
 import { shortId } from '../../lib/format';
 import { LIST_THUMBNAIL, PageThumbnail } from '../../components/page-item/page-thumbnail';
 import '../../components/page-item/pages.css';
+import { pageQueries } from '../../lib/queries';
 
 export const PAGE_NOT_FOUND = 'No page found';
 
 export default function PageInfo() {
   const pageId = useParams().page_id ?? '';
-  const page = useGetPage(pageId);
+  const page = useQuery(pageQueries.detail(pageId));
   const title = <PageHeader title={routes.page.title} />;
   if (page.error) {
     const notFound = page.error instanceof ApiError && page.error.status === 404;

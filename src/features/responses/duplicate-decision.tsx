@@ -10,7 +10,7 @@ import {
 } from '../../../generated/hooks/answer-sheets/answer-sheets';
 import { updatePage } from '../../../generated/hooks/pages/pages';
 import type { AnswerSheet, Page } from '../../../generated/hooks/model';
-import { invalidateAnswerSheetsAndFiles } from '../../lib/file-cache';
+import { invalidateAnswerSheetsAndFiles } from '../../lib/queries';
 
 export const DUPLICATE_QUESTION =
   'This response repeats a lesson this student already sent. Keep it (it is sent like any other response) or ignore its pages.';

@@ -7,7 +7,7 @@ import { Message } from 'primereact/message';
 import { useUpdateAnswerSheet } from '../../../generated/hooks/answer-sheets/answer-sheets';
 import type { AnswerSheet } from '../../../generated/hooks/model';
 import { paths } from '../../config/paths';
-import { invalidateAnswerSheetsAndFiles } from '../../lib/file-cache';
+import { invalidateAnswerSheetsAndFiles } from '../../lib/queries';
 
 export const JOIN_PREVIOUS_LABEL = 'Join to Previous Response';
 

@@ -2,14 +2,11 @@
 // student link, course and congregation pickers, Save), a Print link and the response's pages as
 // page items. Completed (graded): "Status: Completed", a Print link, the student ID link and page
 // previews. Both carry the baptism request button; an unknown response shows "No response found".
+import { useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
 import { Link, useParams } from 'react-router-dom';
 import { Message } from 'primereact/message';
-import {
-  getPrintAnswerSheetUrl,
-  useGetAnswerSheet,
-  useListAnswerSheetPages,
-} from '../../../generated/hooks/answer-sheets/answer-sheets';
+import { getPrintAnswerSheetUrl } from '../../../generated/hooks/answer-sheets/answer-sheets';
 import { getGetPageGradedPreviewUrl } from '../../../generated/hooks/pages/pages';
 import type { AnswerSheet, Page } from '../../../generated/hooks/model';
 import { BackLink } from '../../components/page-layout/back-link';
@@ -21,6 +18,7 @@ import { isScanningAdmin, useCurrentUser } from '../../lib/auth';
 import { isRefused, notAvailable } from '../../lib/refusal';
 import { PageItem, pagePreviewUrl } from '../../components/page-item/page-item';
 import { ReviewComplete } from '../../components/review-complete/review-complete';
+import { answerSheetQueries } from '../../lib/queries';
 import { DuplicateDecision } from './duplicate-decision';
 import { JoinPreviousButton } from './join-previous-button';
 import { BaptismRequestButton } from './baptism-request-button';
@@ -85,7 +83,7 @@ export function newResponseText(pageNumber: number): string {
 export const OPEN_NEW_RESPONSE = 'Open the new response';
 
 function ResponseContent({ response }: { response: AnswerSheet }) {
-  const pages = useListAnswerSheetPages(response.id);
+  const pages = useQuery(answerSheetQueries.pages(response.id));
   const [started, setStarted] = useState<{ id: string; pageNumber: number } | null>(null);
   const user = useCurrentUser();
   const sent = response.sent === true;
@@ -178,7 +176,7 @@ function ResponseContent({ response }: { response: AnswerSheet }) {
 
 export default function ResponseDetail() {
   const responseId = useParams().response_id ?? '';
-  const response = useGetAnswerSheet(responseId);
+  const response = useQuery(answerSheetQueries.detail(responseId));
   if (response.error) {
     const notFound = response.error instanceof ApiError && (response.error.status === 404 || response.error.status === 400);
     return <PageHeader title={notFound ? NO_RESPONSE_FOUND : isRefused(response.error) ? notAvailable('response') : 'The response could not be loaded.'} />;

@@ -17,7 +17,7 @@ import { CongregationPicker } from '../../components/pickers/congregation-picker
 import { StudentPicker } from '../../components/pickers/student-picker';
 import { isScanningAdmin, useCurrentUser } from '../../lib/auth';
 import { paths } from '../../config/paths';
-import { invalidateAnswerSheetsAndFiles } from '../../lib/file-cache';
+import { invalidateAnswerSheetsAndFiles } from '../../lib/queries';
 import { LessonPicker } from './lesson-picker';
 import { isSheetAlreadySent, RESPONSE_CONGREGATION_FIXED } from '../../lib/sent-response';
 

@@ -1,9 +1,9 @@
 // /responses/{response_id}/student-info (spec §2): the response's student's attributes, editable
 // except Country, Recruiter and Recruiting Point (read-only here); a back link to the file's
 // responses, the file's tabs and quick links.
+import { useQuery } from '@tanstack/react-query';
 import { Link, useParams } from 'react-router-dom';
 import { Message } from 'primereact/message';
-import { useGetAnswerSheet } from '../../../generated/hooks/answer-sheets/answer-sheets';
 import { useGetStudent } from '../../../generated/hooks/students/students';
 import type { AnswerSheet } from '../../../generated/hooks/model';
 import { StudentAttributesForm } from '../../components/student-attributes/student-attributes-form';
@@ -14,6 +14,7 @@ import { paths, routes } from '../../config/paths';
 import { ApiError } from '../../lib/api-client';
 import { isRefused, notAvailable } from '../../lib/refusal';
 import { FileTabs } from '../../components/file-tabs/file-tabs';
+import { answerSheetQueries } from '../../lib/queries';
 import { BackToResponses, NO_RESPONSE_FOUND } from './response-detail';
 import './responses.css';
 
@@ -52,7 +53,7 @@ function StudentAttributes({ studentId }: { studentId: string }) {
 
 export default function ResponseStudentInfo() {
   const responseId = useParams().response_id ?? '';
-  const response = useGetAnswerSheet(responseId);
+  const response = useQuery(answerSheetQueries.detail(responseId));
   if (response.error) {
     const notFound = response.error instanceof ApiError && response.error.status === 404;
     return <PageHeader title={notFound ? NO_RESPONSE_FOUND : isRefused(response.error) ? notAvailable('response') : 'The response could not be loaded.'} />;

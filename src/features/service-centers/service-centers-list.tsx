@@ -7,8 +7,8 @@ import { useListServiceCenters } from '../../../generated/hooks/service-centers/
 import type { ListServiceCentersParams, ServiceCenter } from '../../../generated/hooks/model';
 import { CountryFlag } from '../../components/list/country-flag';
 import { FilterPanel } from '../../components/list/filter-panel';
-import { ListTable, type ListColumn } from '../../components/list/list-table';
-import { Pagination } from '../../components/list/pagination';
+import type { ListColumn } from '../../components/list/list-table';
+import { PagedList } from '../../components/list/paged-list';
 import { TextFilter } from '../../components/list/text-filter';
 import { useListState } from '../../components/list/use-list-state';
 import { PageHeader } from '../../components/ui/page-header';
@@ -71,21 +71,15 @@ export default function ServiceCentersList() {
           </>
         }
       />
-      <ListTable
+      <PagedList
         label="Service Centers"
         columns={columns}
-        rows={centers.data?.items}
+        query={centers}
+        list={list}
         rowKey={(sc) => sc.id}
         rowHref={(sc) => paths.serviceCenter(sc.id)}
         emptyMessage={SERVICE_CENTERS_EMPTY_MESSAGE}
-        loading={centers.isLoading}
-        error={centers.error}
-        onRetry={() => void centers.refetch()}
-        orderBy={list.order_by}
-        orderDirection={list.order_direction}
-        onSort={(key) => list.setSort(key)}
       />
-      <Pagination skip={list.skip} limit={list.limit} total={centers.data?.total ?? 0} onPageChange={list.setPage} />
       <AddServiceCenterDialog visible={adding} onHide={() => setAdding(false)} />
     </>
   );

@@ -1,8 +1,8 @@
 // What the two scan pages of a student's upload share: the back link to the student, a heading
 // naming the lesson and upload time, and the loading and missing states of the answer sheet.
+import { useQuery } from '@tanstack/react-query';
 import type { ReactNode } from 'react';
 import { useParams } from 'react-router-dom';
-import { useGetAnswerSheet, useListAnswerSheetPages } from '../../../generated/hooks/answer-sheets/answer-sheets';
 import type { AnswerSheet, Page } from '../../../generated/hooks/model';
 import { BackLink } from '../../components/page-layout/back-link';
 import { Loading } from '../../components/ui/loading';
@@ -10,6 +10,7 @@ import { PageHeader } from '../../components/ui/page-header';
 import { paths } from '../../config/paths';
 import { formatDateTime } from '../../lib/format';
 import '../../components/page-layout/page-layout.css';
+import { answerSheetQueries } from '../../lib/queries';
 
 export const ANSWER_SHEET_NOT_FOUND = 'This upload could not be found.';
 
@@ -25,8 +26,8 @@ export interface AnswerSheetScansProps {
 
 export function AnswerSheetScans({ title, children }: AnswerSheetScansProps) {
   const { student_id: studentId = '', upload_id: uploadId = '' } = useParams<'student_id' | 'upload_id'>();
-  const sheet = useGetAnswerSheet(uploadId);
-  const pages = useListAnswerSheetPages(uploadId);
+  const sheet = useQuery(answerSheetQueries.detail(uploadId));
+  const pages = useQuery(answerSheetQueries.pages(uploadId));
   const back = <BackLink to={paths.student(studentId)} label="Back to Student" />;
 
   if (sheet.isLoading || pages.isLoading) return <Loading />;

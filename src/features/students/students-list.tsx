@@ -8,8 +8,8 @@ import { useGetStudyHelper } from '../../../generated/hooks/study-helpers/study-
 import type { ListStudentsParams, Student } from '../../../generated/hooks/model';
 import { CountryFlag } from '../../components/list/country-flag';
 import { FilterPanel } from '../../components/list/filter-panel';
-import { ListTable, type ListColumn } from '../../components/list/list-table';
-import { Pagination } from '../../components/list/pagination';
+import type { ListColumn } from '../../components/list/list-table';
+import { PagedList } from '../../components/list/paged-list';
 import { TextFilter } from '../../components/list/text-filter';
 import { useListState } from '../../components/list/use-list-state';
 import { CongregationPicker } from '../../components/pickers/congregation-picker';
@@ -126,21 +126,15 @@ export default function StudentsList() {
           </FilterPanel>
         }
       />
-      <ListTable
+      <PagedList
         label="Students"
         columns={studentColumns(admin)}
-        rows={students.data?.items}
+        query={students}
+        list={{ ...list, skip, limit }}
         rowKey={(s) => s.id}
         rowHref={(s) => paths.student(s.id)}
         emptyMessage={STUDENTS_EMPTY_MESSAGE}
-        loading={students.isLoading}
-        error={students.error}
-        onRetry={() => void students.refetch()}
-        orderBy={list.order_by}
-        orderDirection={list.order_direction}
-        onSort={(key) => list.setSort(key)}
       />
-      <Pagination skip={skip} limit={limit} total={students.data?.total ?? 0} onPageChange={list.setPage} />
     </>
   );
 }

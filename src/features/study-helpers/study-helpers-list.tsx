@@ -6,8 +6,8 @@ import { Link } from 'react-router-dom';
 import { useListStudyHelpers } from '../../../generated/hooks/study-helpers/study-helpers';
 import type { ListStudyHelpersParams, StudyHelper } from '../../../generated/hooks/model';
 import { FilterPanel } from '../../components/list/filter-panel';
-import { ListTable, type ListColumn } from '../../components/list/list-table';
-import { Pagination } from '../../components/list/pagination';
+import type { ListColumn } from '../../components/list/list-table';
+import { PagedList } from '../../components/list/paged-list';
 import { TextFilter } from '../../components/list/text-filter';
 import { useListState } from '../../components/list/use-list-state';
 import { PageHeader } from '../../components/ui/page-header';
@@ -74,18 +74,15 @@ export default function StudyHelpersList() {
           </>
         }
       />
-      <ListTable
+      <PagedList
         label="Study Helpers"
         columns={columns}
-        rows={helpers.data?.items}
+        query={helpers}
+        list={list}
         rowKey={(h) => h.id}
         rowHref={(h) => paths.studyHelper(h.id)}
         emptyMessage={STUDY_HELPERS_EMPTY_MESSAGE}
-        loading={helpers.isLoading}
-        error={helpers.error}
-        onRetry={() => void helpers.refetch()}
       />
-      <Pagination skip={list.skip} limit={list.limit} total={helpers.data?.total ?? 0} onPageChange={list.setPage} />
       {hasCongregation(user) && (
         <AddStudyHelperDialog congregationId={user.congregation} visible={adding} onHide={() => setAdding(false)} />
       )}

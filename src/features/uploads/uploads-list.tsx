@@ -11,15 +11,15 @@ import { withdrawQuestion } from './withdraw-question';
 import { getListUploadsQueryKey, useListUploads, useWithdrawUpload } from '../../../generated/hooks/uploads/uploads';
 import type { ListUploadsParams, UploadListItem } from '../../../generated/hooks/model';
 import { FilterPanel } from '../../components/list/filter-panel';
-import { ListTable, type ListColumn } from '../../components/list/list-table';
-import { Pagination } from '../../components/list/pagination';
+import type { ListColumn } from '../../components/list/list-table';
+import { PagedList } from '../../components/list/paged-list';
 import { useListState } from '../../components/list/use-list-state';
 import { DeleteAction } from '../../components/ui/delete-action';
 import { CongregationPicker } from '../../components/pickers/congregation-picker';
 import { PageHeader } from '../../components/ui/page-header';
 import { paths, routes } from '../../config/paths';
 import { isScanningAdmin, useCurrentUser } from '../../lib/auth';
-import { invalidateAnswerSheetsAndFiles } from '../../lib/file-cache';
+import { invalidateAnswerSheetsAndFiles } from '../../lib/queries';
 import { formatDateTime } from '../../lib/format';
 import { countsText, kindLabel } from './upload-report';
 
@@ -85,21 +85,15 @@ export default function UploadsList() {
           )
         }
       />
-      <ListTable
+      <PagedList
         label="Uploads"
         columns={columns}
-        rows={uploads.data?.items}
+        query={uploads}
+        list={list}
         rowKey={(u) => u.id}
         rowHref={(u) => paths.upload(u.id)}
         emptyMessage={UPLOADS_EMPTY_MESSAGE}
-        loading={uploads.isLoading}
-        error={uploads.error}
-        onRetry={() => void uploads.refetch()}
-        orderBy={list.order_by}
-        orderDirection={list.order_direction}
-        onSort={(key) => list.setSort(key)}
       />
-      <Pagination skip={list.skip} limit={list.limit} total={uploads.data?.total ?? 0} onPageChange={list.setPage} />
     </>
   );
 }

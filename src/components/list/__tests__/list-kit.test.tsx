@@ -5,6 +5,8 @@ import { createMemoryRouter, RouterProvider } from 'react-router-dom';
 import { useListState } from '../use-list-state';
 import { ListTable, type ListColumn } from '../list-table';
 import { Pagination } from '../pagination';
+import { PagedList, type ListQuery } from '../paged-list';
+import { ApiError } from '../../../lib/api-client';
 import { FilterPanel } from '../filter-panel';
 import { TextFilter, TEXT_FILTER_DEBOUNCE_MS } from '../text-filter';
 import { CountryFlag } from '../country-flag';
@@ -150,6 +152,50 @@ describe('the list kit', () => {
     renderList('/list?name=nothing');
     expect(screen.getByText('Nothing here')).toBeTruthy();
     expect(screen.getByText('Showing 0 to 0 of 0 results')).toBeTruthy();
+  });
+});
+
+describe('PagedList', () => {
+  function renderPaged(query: ListQuery<Row>) {
+    function Screen() {
+      const list = useListState();
+      return <PagedList label="Demo" columns={columns} query={query} list={list} rowKey={(r) => String(r.id)} emptyMessage="Nothing here" />;
+    }
+    const router = createMemoryRouter([{ path: '/list', element: <Screen /> }], { initialEntries: ['/list?page=2'] });
+    render(<RouterProvider router={router} />);
+    return router;
+  }
+  const idle = { isLoading: false, error: null, refetch: () => undefined };
+
+  it('shows a spinner while loading, then the page of rows and the pager from the address', () => {
+    renderPaged({ ...idle, data: undefined, isLoading: true });
+    expect(screen.getByLabelText('Loading')).toBeTruthy();
+    cleanup();
+    renderPaged({ ...idle, data: { items: ALL_ROWS.slice(10, 20), total: 42 } });
+    expect(firstCells()).toEqual(['11', '12', '13', '14', '15', '16', '17', '18', '19', '20']);
+    expect(screen.getByText('Showing 11 to 20 of 42 results')).toBeTruthy();
+  });
+
+  it('shows the empty message for no rows', () => {
+    renderPaged({ ...idle, data: { items: [], total: 0 } });
+    expect(screen.getByText('Nothing here')).toBeTruthy();
+  });
+
+  it('shows a failure with the server\'s words and retries on Try again', () => {
+    let retries = 0;
+    const error = new ApiError(500, 'Internal Server Error', { detail: 'The database is asleep' });
+    renderPaged({ ...idle, data: undefined, error, refetch: () => (retries += 1) });
+    const alert = screen.getByRole('alert');
+    expect(within(alert).getByText('Could not load this list.')).toBeTruthy();
+    expect(alert.textContent).toContain('The database is asleep');
+    fireEvent.click(within(alert).getByRole('button', { name: 'Try again' }));
+    expect(retries).toBe(1);
+  });
+
+  it('says a refused list is not available, with nothing to retry', () => {
+    renderPaged({ ...idle, data: undefined, error: new ApiError(403, 'Forbidden', { detail: 'Not yours' }) });
+    expect(screen.getByRole('alert').textContent).toBe('This list is not available to this account.');
+    expect(screen.queryByRole('button', { name: 'Try again' })).toBeNull();
   });
 });
 

@@ -1,8 +1,6 @@
-// Small pure pieces of the files screens: action items, cache invalidation, the packet.
+// Small pure pieces of the files screens: action items, the packet.
 import { describe, expect, it } from 'vitest';
-import { QueryClient } from '@tanstack/react-query';
 import { actionItems, actionPhaseOf } from '../action-items';
-import { invalidateAnswerSheetsAndFiles, invalidateFile, isFileQuery } from '../../../lib/file-cache';
 import { packetsFor } from '../print-packet-button';
 import { reviewEndText } from '../../../components/review-complete/review-complete';
 
@@ -85,37 +83,6 @@ describe('reviewEndText', () => {
     expect(reviewEndText('review', 'review')).toBeNull();
     expect(reviewEndText(undefined, 'send')).toBeNull();
     expect(reviewEndText('assign', 'send')).toBeNull();
-  });
-});
-
-describe('file cache', () => {
-  it('a file change makes /api/files, /api/files/{id} and the file\'s own queries stale, nothing else', () => {
-    expect(isFileQuery('f1', '/api/files')).toBe(true);
-    expect(isFileQuery('f1', '/api/files/f1')).toBe(true);
-    expect(isFileQuery('f1', '/api/file/f1')).toBe(true);
-    expect(isFileQuery('f1', '/api/file/f1/stats')).toBe(true);
-    expect(isFileQuery('f1', '/api/files/f2')).toBe(false);
-    expect(isFileQuery('f1', '/api/file/f10')).toBe(false);
-    expect(isFileQuery('f1', '/api/students')).toBe(false);
-  });
-
-  it('invalidates the matching cached queries', async () => {
-    const client = new QueryClient();
-    for (const key of [['/api/files', { skip: 0 }], ['/api/files/f1'], ['/api/file/f1'], ['/api/files/f2'], ['/api/answer-sheets', { file: 'f1' }], ['/api/students']]) {
-      client.setQueryData(key, {});
-    }
-    await invalidateFile(client, 'f1');
-    const stale = () =>
-      client
-        .getQueryCache()
-        .findAll()
-        .filter((query) => query.state.isInvalidated)
-        .map((query) => query.queryKey[0]);
-    expect(stale().sort()).toEqual(['/api/file/f1', '/api/files', '/api/files/f1']);
-    await invalidateAnswerSheetsAndFiles(client);
-    expect(stale()).toContain('/api/answer-sheets');
-    expect(stale()).toContain('/api/files/f2');
-    expect(stale()).not.toContain('/api/students');
   });
 });
 
