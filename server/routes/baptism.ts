@@ -7,12 +7,13 @@ import { congregationScope } from '../auth/session';
 import type { ReplyOf, Route, Schemas } from '../contract/types';
 import type { Database } from '../db/database';
 import { badRequest, conflict, conflictError, notFound } from '../http-error';
-import { SHEET_SELECT, sheetOf, type SheetRow } from './shared/answer-sheet-view';
-import { sentToSql } from './shared/file-view';
+import { SHEET_SELECT, type SheetRow } from '../repositories/answer-sheets';
+import { sheetOf } from './shared/answer-sheet-view';
+import { sentToSql } from '../repositories/files';
 import { studentNotFound } from './shared/errors';
 import { pageOf, paged } from './shared/paging';
 import { studentName } from './shared/refs';
-import { NEWEST_ANSWER_SHEETS_FIRST, studentVisible } from './shared/student';
+import { NEWEST_ANSWER_SHEETS_FIRST, studentVisible } from '../repositories/students';
 import { Where } from '../repositories/sql/where';
 
 /** Spec section 8: the dialog shows these texts as the server sends them. */

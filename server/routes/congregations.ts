@@ -9,11 +9,12 @@ import { requireCongregationAccess } from '../auth/session';
 import type { ReplyOf, Route, Schemas } from '../contract/types';
 import type { Database } from '../db/database';
 import { conflictError, notFound, validationError } from '../http-error';
-import { sentToSql } from './shared/file-view';
+import { sentToSql } from '../repositories/files';
 import { refuseWhileUsed } from './shared/in-use';
 import { pageOf, paged } from './shared/paging';
 import { orderClause, type SortColumn } from '../repositories/sql/paging';
-import { STUDY_HELPER_SELECT, studyHelperOf, studyHelperPage, type StudyHelperRow } from './shared/study-helper';
+import { STUDY_HELPER_SELECT, type StudyHelperRow } from '../repositories/study-helpers';
+import { studyHelperOf, studyHelperPage } from './shared/study-helper';
 import { Where, containsPattern } from '../repositories/sql/where';
 
 const CONGREGATION_NOT_FOUND = 'Congregation not found';

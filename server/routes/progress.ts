@@ -7,7 +7,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { congregationScope } from '../auth/session';
 import type { Route } from '../contract/types';
 import { forbidden, notFound } from '../http-error';
-import { sentToSql } from './shared/file-view';
+import { sentToSql } from '../repositories/files';
 import { findRun, isFinished, JOB, readProgress, type ProgressKey } from '../workflow/job-progress';
 
 const RUN_NOT_FOUND = 'No such job run';

@@ -7,16 +7,18 @@ import { congregationScope, requireAdmin } from '../auth/session';
 import type { ReplyOf, Route, Schemas } from '../contract/types';
 import type { Database } from '../db/database';
 import { notFound, validationError } from '../http-error';
-import { keptSheetSql, sentOrSendingSql } from '../workflow/file-steps';
+import { keptSheetSql, sentOrSendingSql } from '../repositories/sql/file-steps';
 import { cachedTotal } from '../repositories/sql/count-cache';
-import { SHEET_SELECT, sheetOf, type SheetRow } from './shared/answer-sheet-view';
+import { SHEET_SELECT, type SheetRow } from '../repositories/answer-sheets';
+import { sheetOf } from './shared/answer-sheet-view';
 import { STUDY_HELPER_NOT_FOUND, studentNotFound } from './shared/errors';
-import { sentToSql } from './shared/file-view';
+import { sentToSql } from '../repositories/files';
 import { pageOf, paged } from './shared/paging';
 import { orderClause, sortDirection, type Page, type SortColumn } from '../repositories/sql/paging';
-import { rowsOfPage, type Statement } from './shared/page-rows';
+import { rowsOfPage, type Statement } from '../repositories/sql/rows-of-page';
 import { listCongregation } from './shared/scope';
-import { NEWEST_ANSWER_SHEETS_FIRST, studentOf, STUDENT_SELECT, studentVisible, type StudentRow } from './shared/student';
+import { NEWEST_ANSWER_SHEETS_FIRST, STUDENT_SELECT, studentVisible, type StudentRow } from '../repositories/students';
+import { studentOf } from './shared/student';
 import { Where, humanIdRanges, prefixPattern } from '../repositories/sql/where';
 
 const SORT: Record<'human_id' | 'created_at', SortColumn> = {

@@ -26,7 +26,8 @@ import { MAX_PHOTOS } from './shared/photo-check';
 import { receiveUploadOrRefuse } from './shared/receive-upload';
 import { checkPhotos, discardBlobs, MAX_FILE_PARTS, recordPhotos, uploadedPages, type UploadedPhoto } from './shared/uploaded-pages';
 import { listCongregation } from './shared/scope';
-import { STUDY_HELPER_SELECT, studyHelperOf, studyHelperPage, type StudyHelperRow } from './shared/study-helper';
+import { STUDY_HELPER_SELECT, type StudyHelperRow } from '../repositories/study-helpers';
+import { studyHelperOf, studyHelperPage } from './shared/study-helper';
 
 export interface StudyHelperRoutesOptions {
   /** Upload limit in bytes; spec §9: 1.5 GB (tests use less). */

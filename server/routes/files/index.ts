@@ -17,19 +17,30 @@ import { JOB, startProgress } from '../../workflow/job-progress';
 import { localCopy } from '../../workflow/local-copy';
 import { warmPageWorkers } from '../../pipeline/page-pool';
 import { pageWorkerCount } from '../../pipeline/process-pages';
-import { DELETABLE_STEPS, fileStateSql, fileStepOf, fileStepQuery, type FileStepName, type FileStepRow } from '../../workflow/file-steps';
+import { filesPageForList } from '../../repositories/file-lists';
+import {
+  lockFilePeople,
+  saveFileNameAndPeople,
+  serviceCenterExistsForFile,
+  serviceCenterOfFilePerson,
+  type FilePeople,
+} from '../../repositories/file-people';
+import {
+  coverImageKeyOfFile,
+  fileOriginalForDownload,
+  fileStepForView,
+  fileWithSameBytesExists,
+  insertServiceCenterFile,
+} from '../../repositories/files';
+import { DELETABLE_STEPS, fileStepOf, type FileStepName } from '../../workflow/file-steps';
 import { contentDisposition, pdfName, sendBlob } from '../shared/blob-response';
-import { cachedTotal } from '../../repositories/sql/count-cache';
-import { fileOf, fileScope, fileSelect, loadFile, loadFileStats, sentToSql, type FileRow } from '../shared/file-view';
-import { rowsOfPage } from '../shared/page-rows';
+import { fileOf, fileScope, loadFile, loadFileStats } from '../shared/file-view';
 import { pageOf, paged } from '../shared/paging';
-import { orderClause, type SortColumn } from '../../repositories/sql/paging';
 import { checkPdfBounded } from '../shared/bounded-pdf-check';
 import { PdfCheckError } from '../shared/pdf-check';
 import { MAX_PHOTOS } from '../shared/photo-check';
 import { receiveUploadOrRefuse } from '../shared/receive-upload';
 import { checkPhotos, discardBlobs, MAX_FILE_PARTS, recordPhotos, uploadedPages, type UploadedPhoto } from '../shared/uploaded-pages';
-import { Where, containsPattern } from '../../repositories/sql/where';
 import { recallSend } from '../../workflow/recall-send';
 import { deleteFile } from './delete-file';
 import { photosPdf } from './photos-pdf';
@@ -39,19 +50,6 @@ export interface FilesRoutesOptions {
   /** Upload limit in bytes; spec §9: 1.5 GB (tests use less). */
   maxUploadBytes?: number;
 }
-
-const SORT: Record<'created_at' | 'name' | 'uploaded_at', SortColumn> = {
-  created_at: { sql: 'f.created_at', defaultDirection: 'desc' },
-  uploaded_at: { sql: 'f.uploaded_at', defaultDirection: 'desc' },
-  name: { sql: 'lower(f.name)', defaultDirection: 'asc' },
-};
-
-/** The same order over a viewer's rows of file_groups joined with their files. */
-const VIEWER_SORT: typeof SORT = { ...SORT, created_at: { ...SORT.created_at, sql: 'vg.file_created_at' } };
-
-/** A page's files by id: whole (an admin's view), or as the congregation in $1 sees them. */
-const FILES_BY_IDS = `${fileSelect(null)} WHERE f.id = ANY($1::uuid[])`;
-const VIEWERS_FILES_BY_IDS = `${fileSelect('$1')} WHERE f.id = ANY($2::uuid[])`;
 
 const DUPLICATE_MESSAGE = 'This file has already been uploaded.';
 
@@ -86,54 +84,12 @@ export function createFilesRoutes(options: FilesRoutesOptions = {}) {
       const scope = congregationScope(request);
       const query = request.query;
       if (scope !== null && query.group_id !== undefined && query.group_id !== scope) throw forbidden();
-      const page = pageOf(query);
-      const params = new Where();
-      const p = (value: unknown) => params.param(value);
       // The congregation whose view of the files this is: the coordinator's, or the one an admin
-      // looks at (null: an admin looking at whole files). Its conditions are left out rather than
-      // tested against null in SQL, so PostgreSQL's plans need not cover both cases.
+      // looks at (null: an admin looking at whole files).
       const viewerId = scope ?? query.group_id ?? null;
-      const viewer = viewerId === null ? null : p(viewerId);
-      // A viewer's files are those with its sheets (group_id, when given, is the viewer): its rows
-      // of file_groups, which also hold each file's created_at, so its newest files are one index
-      // range (migration 009) rather than a walk through every file.
-      const from = viewer === null ? 'files f' : 'file_groups vg JOIN files f ON f.id = vg.file_id';
-      const conditions = viewer === null ? [] : [`vg.congregation_id = ${viewer}::uuid`];
-      // A coordinator's files are those sent to it (an admin looking at one congregation sees them all).
-      if (scope !== null && viewer !== null) conditions.push(sentToSql('f.id', viewer));
-      const viewersSheet = (sheet: string) => (viewer === null ? '' : `AND ${sheet} = ${viewer}::uuid`);
-      if (query.file_state !== undefined) conditions.push(fileStateSql('f', query.file_state));
-      const name = query.query_name?.trim();
-      if (name) conditions.push(`lower(f.name) LIKE ${p(containsPattern(name))}`);
-      if (query.country !== undefined) {
-        conditions.push(`EXISTS (SELECT 1 FROM service_centers csc WHERE csc.id = f.service_center_id AND csc.country_iso = ${p(query.country)})`);
-      }
-      if (query.graded !== undefined) conditions.push(`f.grading_complete = ${p(query.graded)}`);
-      if (query.study_helper !== undefined) {
-        conditions.push(
-          `EXISTS (SELECT 1 FROM answer_sheets sa JOIN students ss ON ss.id = sa.student_id
-                   WHERE sa.file_id = f.id AND ss.study_helper_id = ${p(query.study_helper)}::uuid ${viewersSheet('sa.assigned_group')})`,
-        );
-      }
-      if (query.congregation_file_state !== undefined) {
-        conditions.push(
-          `EXISTS (SELECT 1 FROM file_congregations sfc WHERE sfc.file_id = f.id AND sfc.status = ${p(query.congregation_file_state)}
-                   ${viewersSheet('sfc.congregation_id')})`,
-        );
-      }
-      const where = conditions.length === 0 ? '' : `WHERE ${conditions.join(' AND ')}`;
-      const order =
-        viewer === null
-          ? orderClause(SORT, query.order_by ?? 'created_at', query.order_direction, 'f.id')
-          : orderClause(VIEWER_SORT, query.order_by ?? 'created_at', query.order_direction, 'vg.file_id');
-      const total = await cachedTotal(db, `SELECT count(*) AS total FROM ${from} ${where}`, params.params);
-      const rows = await rowsOfPage<FileRow>(
-        db,
-        { sql: `SELECT f.id FROM ${from} ${where} ${order} LIMIT ${p(page.limit)} OFFSET ${p(page.skip)}`, params: params.params },
-        viewerId === null ? FILES_BY_IDS : VIEWERS_FILES_BY_IDS,
-        viewerId === null ? [] : [viewerId],
-      );
-      return paged(rows.map(fileOf), Number(total), page);
+      const page = pageOf(query);
+      const { total, rows } = await filesPageForList(db, { scope, viewerId }, query, page);
+      return paged(rows.map(fileOf), total, page);
     });
 
     app.get<Route<'getFileSummary'>>('/api/files/:id', async (request): Promise<ReplyOf<'getFileSummary'>> => {
@@ -150,12 +106,7 @@ export function createFilesRoutes(options: FilesRoutesOptions = {}) {
       requireAdmin(request);
       const fileId = request.params.file_id;
       await db.transaction(async (tx) => {
-        const file = await tx.maybeOne<{
-          service_center_id: string | null;
-          recruiter_id: string | null;
-          contact_person_id: string | null;
-          recruiting_point_id: string | null;
-        }>('SELECT service_center_id, recruiter_id, contact_person_id, recruiting_point_id FROM files WHERE id = $1 FOR UPDATE', [fileId]);
+        const file = await lockFilePeople(tx, fileId);
         if (file === null) throw notFound(FILE_NOT_FOUND);
         await applyFilePatch(tx, fileId, file, request.body);
       });
@@ -165,7 +116,7 @@ export function createFilesRoutes(options: FilesRoutesOptions = {}) {
     app.delete<Route<'deleteFile'>>('/api/file/:file_id', async (request, reply) => {
       requireAdmin(request);
       const fileId = request.params.file_id;
-      const step = await db.maybeOne<FileStepRow>(fileStepQuery(), [fileId]);
+      const step = await fileStepForView(db, fileId, null);
       if (step === null) throw notFound(FILE_NOT_FOUND);
       if (!DELETABLE_STEPS.includes(step.step as FileStepName)) {
         throw conflictError(`A file can only be deleted before grading starts (it is at step ${step.step}).`);
@@ -188,24 +139,21 @@ export function createFilesRoutes(options: FilesRoutesOptions = {}) {
     app.get<Route<'getFileSteps'>>('/api/file/:file_id/steps', async (request): Promise<ReplyOf<'getFileSteps'>> => {
       const scope = await fileScope(db, request, request.params.file_id);
       const fileId = request.params.file_id;
-      const row = await db.maybeOne<FileStepRow>(fileStepQuery(scope !== null), scope === null ? [fileId] : [fileId, scope]);
+      const row = await fileStepForView(db, fileId, scope);
       if (row === null) throw notFound(FILE_NOT_FOUND);
       return fileStepOf(row);
     });
 
     app.get<Route<'getFileCover'>>('/api/file/:file_id/cover', async (request, reply) => {
       await fileScope(db, request, request.params.file_id);
-      const row = await db.maybeOne<{ image_blob_key: string | null }>(
-        'SELECT p.image_blob_key FROM files f JOIN pages p ON p.id = f.cover_page_id WHERE f.id = $1',
-        [request.params.file_id],
-      );
-      if (row?.image_blob_key == null) throw notFound('This file has no cover sheet');
-      return sendBlob(request, reply, app.blobStore, row.image_blob_key, { contentType: 'image/jpeg', cacheControl: IMAGE_CACHE_CONTROL });
+      const coverKey = await coverImageKeyOfFile(db, request.params.file_id);
+      if (coverKey === null) throw notFound('This file has no cover sheet');
+      return sendBlob(request, reply, app.blobStore, coverKey, { contentType: 'image/jpeg', cacheControl: IMAGE_CACHE_CONTROL });
     });
 
     app.get<Route<'downloadFile'>>('/api/file/:file_id.pdf', async (request, reply) => {
       requireAdmin(request);
-      const file = await db.maybeOne<{ name: string; blob_key: string }>('SELECT name, blob_key FROM files WHERE id = $1', [request.params.file_id]);
+      const file = await fileOriginalForDownload(db, request.params.file_id);
       if (file === null) throw notFound(FILE_NOT_FOUND);
       const photos = await photosPdf(db, app.blobStore, request.params.file_id);
       if (photos !== null) {
@@ -260,7 +208,7 @@ export async function acceptServiceCenterFile(
   }
 
   // Same bytes as an earlier file: its blob is that file's, nothing new was kept.
-  if ((await db.maybeOne('SELECT 1 FROM files WHERE sha256 = $1', [blob.sha256])) !== null) throw duplicateFile();
+  if (await fileWithSameBytesExists(db, blob.sha256)) throw duplicateFile();
 
   let pageCount: number;
   if (photos !== null) {
@@ -285,23 +233,19 @@ export async function acceptServiceCenterFile(
   let fileId: string;
   try {
     fileId = await db.transaction(async (tx) => {
-      const row = await tx.one<{ id: string }>(
-        `INSERT INTO files (name, sha256, blob_key, size_bytes, page_count, answer_sheet_page_length, scanned_at, uploaded_by)
-         VALUES ($1, $2, $3, $4, $5, $6, $7, $8) RETURNING id`,
-        [
-          (fields.name ?? '').trim(),
-          blob.sha256,
-          blob.key,
-          blob.size,
-          pageCount,
-          Number(fields.answer_sheet_page_length),
-          fields.scanned_at ? new Date(fields.scanned_at) : null,
-          user.id,
-        ],
-      );
-      if (photos !== null) await recordPhotos(tx, { fileId: row.id }, photos);
-      await startProgress(tx, JOB.processServiceCenterUpload, row.id, pageCount);
-      return row.id;
+      const id = await insertServiceCenterFile(tx, {
+        name: (fields.name ?? '').trim(),
+        sha256: blob.sha256,
+        blobKey: blob.key,
+        sizeBytes: blob.size,
+        pageCount,
+        answerSheetPageLength: Number(fields.answer_sheet_page_length),
+        scannedAt: fields.scanned_at ? new Date(fields.scanned_at) : null,
+        uploadedBy: user.id,
+      });
+      if (photos !== null) await recordPhotos(tx, { fileId: id }, photos);
+      await startProgress(tx, JOB.processServiceCenterUpload, id, pageCount);
+      return id;
     });
   } catch (error) {
     // Two identical uploads at once: the other one won.
@@ -334,13 +278,6 @@ export function uploadFieldsProblem(fields: Record<string, string>, hasFile: boo
 
 type FilePatch = Route<'updateFile'>['Body'];
 
-interface FilePeople {
-  service_center_id: string | null;
-  recruiter_id: string | null;
-  contact_person_id: string | null;
-  recruiting_point_id: string | null;
-}
-
 /**
  * Applies a PATCH: the recruiter, contact person and recruiting point must belong to the file's
  * service center (after the change). Changing the service center drops the people of the old one
@@ -349,38 +286,34 @@ interface FilePeople {
 async function applyFilePatch(tx: Database, fileId: string, current: FilePeople, patch: FilePatch): Promise<void> {
   const next: FilePeople = { ...current };
   if (patch.service_center !== undefined) {
-    if (patch.service_center !== null && (await tx.maybeOne('SELECT 1 FROM service_centers WHERE id = $1', [patch.service_center])) === null) {
+    if (patch.service_center !== null && !(await serviceCenterExistsForFile(tx, patch.service_center))) {
       throw validationError('service_center: no such service center');
     }
     next.service_center_id = patch.service_center;
   }
   const people = [
-    { field: 'recruiter', column: 'recruiter_id', table: 'recruiters', label: 'recruiter' },
-    { field: 'contact_person', column: 'contact_person_id', table: 'contact_persons', label: 'contact person' },
-    { field: 'recruiting_point', column: 'recruiting_point_id', table: 'recruiting_points', label: 'recruiting point' },
+    { field: 'recruiter', column: 'recruiter_id', label: 'recruiter' },
+    { field: 'contact_person', column: 'contact_person_id', label: 'contact person' },
+    { field: 'recruiting_point', column: 'recruiting_point_id', label: 'recruiting point' },
   ] as const;
   for (const person of people) {
     const given = patch[person.field];
     if (given !== undefined) next[person.column] = given;
     const id = next[person.column];
     if (id === null) continue;
-    const owner = await tx.maybeOne<{ service_center_id: string }>(`SELECT service_center_id FROM ${person.table} WHERE id = $1`, [id]);
-    if (owner !== null && owner.service_center_id === next.service_center_id) continue;
+    const owner = await serviceCenterOfFilePerson(tx, person.column, id);
+    if (owner !== undefined && owner === next.service_center_id) continue;
     if (given === undefined) {
       // Left over from the previous service center.
       next[person.column] = null;
       continue;
     }
-    if (owner === null) throw validationError(`${person.field}: no such ${person.label}`);
+    if (owner === undefined) throw validationError(`${person.field}: no such ${person.label}`);
     throw validationError(
       next.service_center_id === null
         ? `${person.field}: choose the file's service center first`
         : `${person.field}: the ${person.label} does not belong to the file's service center`,
     );
   }
-  await tx.query(
-    `UPDATE files SET name = COALESCE($2, name), service_center_id = $3, recruiter_id = $4, contact_person_id = $5, recruiting_point_id = $6
-     WHERE id = $1`,
-    [fileId, patch.name?.trim() || null, next.service_center_id, next.recruiter_id, next.contact_person_id, next.recruiting_point_id],
-  );
+  await saveFileNameAndPeople(tx, fileId, patch.name?.trim() || null, next);
 }

@@ -4,6 +4,8 @@
 import type { BlobStore } from '../../blob-store';
 import type { Database } from '../../db/database';
 import { notFound } from '../../http-error';
+import { photoKeysOfFilePages } from '../../repositories/pages';
+import { photoCountOfFile } from '../../repositories/upload-photos';
 import { readBlob } from '../../workflow/blob-files';
 
 /** The PDF of a photo file's pages; null when the file did not come as photos. */
@@ -12,16 +14,10 @@ export async function photosPdf(
   blobStore: BlobStore,
   fileId: string,
 ): Promise<Uint8Array | null> {
-  const photos = await db.one<{ count: number }>(
-    'SELECT count(*)::int AS count FROM upload_photos WHERE file_id = $1',
-    [fileId],
-  );
-  if (photos.count === 0) return null;
-  const pages = await db.query<{ photo_blob_key: string | null }>(
-    'SELECT photo_blob_key FROM pages WHERE file_id = $1 ORDER BY page_number',
-    [fileId],
-  );
-  if (pages.length < photos.count || pages.some((page) => page.photo_blob_key === null)) {
+  const photoCount = await photoCountOfFile(db, fileId);
+  if (photoCount === 0) return null;
+  const photoKeys = await photoKeysOfFilePages(db, fileId);
+  if (photoKeys.length < photoCount || photoKeys.some((key) => key === null)) {
     throw notFound(
       'The photos of this file are still being read: download it once it is processed.',
     );
@@ -29,8 +25,8 @@ export async function photosPdf(
   // pdf-lib is loaded when first needed, as all drawing code is (server/pdf/lazy-drawing.ts).
   const { PDFDocument } = await import('pdf-lib');
   const pdf = await PDFDocument.create();
-  for (const page of pages) {
-    const image = await pdf.embedJpg(await readBlob(blobStore, page.photo_blob_key!));
+  for (const key of photoKeys) {
+    const image = await pdf.embedJpg(await readBlob(blobStore, key!));
     // A photo's pixels at 150 dpi: a whole sheet fills about a page.
     const scale = 72 / 150;
     pdf

@@ -6,24 +6,8 @@ import type { Schemas } from '../../contract/types';
 import type { Database } from '../../db/database';
 import { isPhotoReason } from '../../pipeline/photo-page';
 import type { PageFlag } from '../../pipeline/split';
-
-type Outcome = 'matched' | 'cover' | 'in_review' | 'ignored' | 'blank';
-
-/** One page's outcome, over pages aliased `page`; the batch's cover sheet is read, not waiting. */
-const outcomeSql = (page: string) =>
-  `CASE WHEN ${page}.ignored AND ${page}.blank THEN 'blank' WHEN ${page}.ignored THEN 'ignored'
-        WHEN ${page}.id = (SELECT cf.cover_page_id FROM files cf WHERE cf.id = ${page}.file_id) THEN 'cover'
-        WHEN ${page}.answer_sheet_id IS NULL OR ${page}.flag IS NOT NULL THEN 'in_review' ELSE 'matched' END`;
-
-/** The summary columns (as uploadSummaryJoin's) for files aliased `alias`, as one LATERAL join. */
-export function fileUploadSummaryJoin(alias: string): string {
-  return `LEFT JOIN LATERAL (
-      SELECT count(*)::int AS pages_read,
-             (count(*) FILTER (WHERE fo.o IN ('matched', 'cover')))::int AS matched,
-             (count(*) FILTER (WHERE fo.o IN ('in_review', 'ignored')))::int AS not_matched,
-             (count(*) FILTER (WHERE fo.o = 'blank'))::int AS blank_dropped
-      FROM (SELECT ${outcomeSql('fp')} AS o FROM pages fp WHERE fp.file_id = ${alias}.id) fo) summary ON true`;
-}
+import { fileUploadHead, fileUploadPages, type FilePageRow } from '../../repositories/file-upload-reports';
+import { imageKeyOfFilePage } from '../../repositories/pages';
 
 const FLAG_WORDS: Record<PageFlag, string> = {
   no_code_found: 'no code found',
@@ -40,19 +24,6 @@ const FLAG_WORDS: Record<PageFlag, string> = {
   no_sheet: 'No sheet found in the photo',
   too_blurred: 'Too blurred',
 };
-
-interface FilePageRow {
-  page_number: number;
-  outcome: Outcome;
-  flag: PageFlag | null;
-  code_prefix: string | null;
-  code_id: string | null;
-  identified_by: Schemas['IdentifiedBy'] | null;
-  has_image: boolean;
-  sheet_id: string | null;
-  student_human_id: number | null;
-  lesson: string | null;
-}
 
 function pageOf(file: { id: string; name: string }, row: FilePageRow): Schemas['UploadReportPage'] {
   const matched = row.outcome === 'matched' || row.outcome === 'cover';
@@ -86,28 +57,9 @@ function pageOf(file: { id: string; name: string }, row: FilePageRow): Schemas['
 
 /** The report of a service center's file, or null when no file has that id. */
 export async function fileUploadReport(db: Database, fileId: string): Promise<Schemas['UploadReport'] | null> {
-  const file = await db.maybeOne<{
-    id: string;
-    name: string;
-    created_at: Date;
-    process_status: Schemas['ProcessStatus'];
-    failure_reason: string | null;
-    pages_read: number;
-    matched: number;
-    not_matched: number;
-    blank_dropped: number;
-  }>(`SELECT f.id, f.name, f.created_at, f.process_status, f.failure_reason, summary.* FROM files f ${fileUploadSummaryJoin('f')} WHERE f.id = $1`, [fileId]);
+  const file = await fileUploadHead(db, fileId);
   if (file === null) return null;
-  const pages = await db.query<FilePageRow>(
-    `SELECT p.page_number, ${outcomeSql('p')} AS outcome, p.flag, p.code_prefix, p.code_id, p.identified_by, p.image_blob_key IS NOT NULL AS has_image,
-            a.id AS sheet_id, st.human_id AS student_human_id, l.name AS lesson
-     FROM pages p
-     LEFT JOIN answer_sheets a ON a.id = p.answer_sheet_id
-     LEFT JOIN students st ON st.id = a.student_id
-     LEFT JOIN lessons l ON l.id = a.lesson_id
-     WHERE p.file_id = $1 ORDER BY p.page_number`,
-    [fileId],
-  );
+  const pages = await fileUploadPages(db, fileId);
   return {
     id: file.id,
     name: file.name,
@@ -123,6 +75,5 @@ export async function fileUploadReport(db: Database, fileId: string): Promise<Sc
 
 /** The image of one page of a service center's file, or null. */
 export async function filePageImageKey(db: Database, fileId: string, pageNumber: number): Promise<string | null> {
-  const row = await db.maybeOne<{ image_blob_key: string | null }>('SELECT image_blob_key FROM pages WHERE file_id = $1 AND page_number = $2', [fileId, pageNumber]);
-  return row?.image_blob_key ?? null;
+  return imageKeyOfFilePage(db, fileId, pageNumber);
 }

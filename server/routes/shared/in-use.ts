@@ -3,6 +3,7 @@
 // record's row: a new reference (a foreign key) then waits for the delete to finish.
 import type { Database } from '../../db/database';
 import { conflictError } from '../../http-error';
+import { countRecordUses } from '../../repositories/record-uses';
 
 export interface Use {
   /** Singular and plural, e.g. ['file', 'files']. */
@@ -15,7 +16,7 @@ export interface Use {
 export async function usesOf(db: Database, id: string, uses: readonly Use[]): Promise<string | null> {
   const parts: string[] = [];
   for (const use of uses) {
-    const { n } = await db.one<{ n: number }>(`SELECT (${use.countSql})::int AS n`, [id]);
+    const n = await countRecordUses(db, id, use.countSql);
     if (n > 0) parts.push(`${n} ${n === 1 ? use.name[0] : use.name[1]}`);
   }
   if (parts.length === 0) return null;

@@ -6,21 +6,13 @@ import type { BlobStore } from '../../blob-store';
 import type { Database } from '../../db/database';
 import { notFound } from '../../http-error';
 import { THUMBNAIL_QUALITY, THUMBNAIL_WIDTHS } from '../../jobs/job-types';
+import { pageImageAndThumbnail, savePageThumbnail } from '../../repositories/pages';
 
 export type ThumbnailWidth = (typeof THUMBNAIL_WIDTHS)[number];
 
-const COLUMN: Record<ThumbnailWidth, string> = {
-  500: 'thumbnail_500_blob_key',
-  1000: 'thumbnail_1000_blob_key',
-};
-
 /** The blob key of the page's thumbnail of this width, made now if it does not exist yet. */
 export async function pageThumbnail(db: Database, blobStore: BlobStore, pageId: string, width: ThumbnailWidth): Promise<string> {
-  const column = COLUMN[width];
-  const row = await db.maybeOne<{ image_blob_key: string | null; thumbnail: string | null }>(
-    `SELECT image_blob_key, ${column} AS thumbnail FROM pages WHERE id = $1`,
-    [pageId],
-  );
+  const row = await pageImageAndThumbnail(db, pageId, width);
   if (row === null) throw notFound('Page not found');
   if (row.thumbnail !== null && (await blobStore.stat(row.thumbnail)) !== null) return row.thumbnail;
   if (row.image_blob_key === null) throw notFound('This page has no image');
@@ -33,7 +25,7 @@ export async function pageThumbnail(db: Database, blobStore: BlobStore, pageId: 
     .jpeg({ quality: THUMBNAIL_QUALITY, mozjpeg: false })
     .toBuffer();
   const { key } = await blobStore.put(jpeg);
-  await db.query(`UPDATE pages SET ${column} = $2 WHERE id = $1`, [pageId, key]);
+  await savePageThumbnail(db, pageId, width, key);
   return key;
 }
 

@@ -5,87 +5,11 @@ import { congregationScope } from '../../auth/session';
 import type { Schemas } from '../../contract/types';
 import type { Database } from '../../db/database';
 import { forbidden, notFound } from '../../http-error';
-import type { PageFlag } from '../../pipeline/split';
-import { codeText } from '../../pipeline/codes';
-import type { StoredSuggestion } from '../../workflow/printed-text-pages';
-import { sentToSql } from './file-view';
+import { codeText, isCodePrefix } from '../../pipeline/codes';
+import { pageForView, pagesOfSheetForView, pageVisibleInScope, type PageRow } from '../../repositories/pages';
+import { sheetVisibleInScope } from '../../repositories/answer-sheets';
 
 export const PAGE_NOT_FOUND = 'Page not found';
-
-/** Select list over `pages p`; callers append WHERE/ORDER BY. */
-export const PAGE_SELECT = `
-  SELECT p.id, p.file_id, p.page_number, p.ignored, p.blank, p.unrecognized_reason, p.flag, a.duplicate_of,
-         p.photo_blob_key IS NOT NULL AS has_photo,
-         p.identified_by, p.printed_suggestion,
-         p.flag_detail -> 'missing_pages' AS missing_pages,
-         (SELECT json_agg(json_build_object('id', cs.id, 'number', cs.sequence + 1, 'student_id', cs.student_id,
-                                            'human_id', cst.human_id) ORDER BY cs.sequence)
-          FROM answer_sheets cs LEFT JOIN students cst ON cst.id = cs.student_id
-          WHERE p.flag = 'ambiguous_position' AND cs.file_id = p.file_id
-            AND cs.id::text IN (SELECT jsonb_array_elements_text(p.flag_detail -> 'candidate_sheets'))) AS candidate_sheets,
-         (SELECT json_build_object('page_id', cp.id, 'page_number', cp.page_number, 'file_id', cf.id, 'file_name', cf.name,
-                                   'student_taken', p.flag = 'already_uploaded' AND pf.answer_sheet_page_length > 0)
-          FROM pages cp JOIN files cf ON cf.id = cp.file_id JOIN files pf ON pf.id = p.file_id
-          WHERE p.flag IN ('scanned_twice', 'already_uploaded') AND cp.id = (p.flag_detail ->> 'copy_page_id')::uuid) AS copy_of,
-         (SELECT json_build_object('action', m.action, 'by', m.user_email, 'at', m.created_at)
-          FROM review_mends m WHERE m.page_id = p.id ORDER BY m.created_at DESC, m.id LIMIT 1) AS mended,
-         (SELECT count(*) FROM review_mends m WHERE m.page_id = p.id AND m.action = 'turned') AS turns,
-         p.template_id, pt.name AS template_name, pt.page_number AS template_page_number, pt.code_id AS template_code,
-         pt.lesson_id AS template_lesson_id, tl.name AS template_lesson_name, tl.number AS template_lesson_number,
-         tl.course_id AS template_course_id,
-         p.answer_sheet_id, a.assigned_group, g.wbs_code AS group_wbs_code, g.display_name AS group_display_name,
-         a.student_id, st.human_id AS student_human_id, st.attributes ->> 'name' AS student_name,
-         a.lesson_id AS sheet_lesson_id, sl.name AS sheet_lesson_name, sl.number AS sheet_lesson_number,
-         sl.course_id AS sheet_course_id,
-         (SELECT coalesce(json_agg(json_build_object('id', fb.id, 'has_back', fb.back_blob_key IS NOT NULL,
-                                                     'created_at', fb.created_at) ORDER BY fb.created_at), '[]'::json)
-          FROM feedback fb WHERE fb.page_id = p.id) AS feedback
-  FROM pages p
-  LEFT JOIN page_templates pt ON pt.id = p.template_id
-  LEFT JOIN lessons tl ON tl.id = pt.lesson_id
-  LEFT JOIN answer_sheets a ON a.id = p.answer_sheet_id
-  LEFT JOIN congregations g ON g.id = a.assigned_group
-  LEFT JOIN students st ON st.id = a.student_id
-  LEFT JOIN lessons sl ON sl.id = a.lesson_id`;
-
-export interface PageRow {
-  id: string;
-  file_id: string;
-  page_number: number;
-  ignored: boolean;
-  blank: boolean;
-  unrecognized_reason: Schemas['UnrecognizedReason'] | null;
-  flag: PageFlag | null;
-  duplicate_of: string | null;
-  identified_by: Schemas['IdentifiedBy'] | null;
-  printed_suggestion: StoredSuggestion | null;
-  missing_pages: number[] | null;
-  candidate_sheets: { id: string; number: number; student_id: string | null; human_id: number | null }[] | null;
-  copy_of: Schemas['ReviewDetail']['copy_of'] | null;
-  mended: { action: Schemas['ReviewMendAction']; by: string; at: string } | null;
-  turns: number;
-  has_photo: boolean;
-  template_id: string | null;
-  template_name: string | null;
-  template_page_number: number | null;
-  template_code: string | null;
-  template_lesson_id: string | null;
-  template_lesson_name: string | null;
-  template_lesson_number: number | null;
-  template_course_id: string | null;
-  answer_sheet_id: string | null;
-  assigned_group: string | null;
-  group_wbs_code: string | null;
-  group_display_name: string | null;
-  student_id: string | null;
-  student_human_id: number | null;
-  student_name: string | null;
-  sheet_lesson_id: string | null;
-  sheet_lesson_name: string | null;
-  sheet_lesson_number: number | null;
-  sheet_course_id: string | null;
-  feedback: { id: string; has_back: boolean; created_at: string }[];
-}
 
 /** What Review shows for the page: its flag, else a blank back, else its sheet's duplicate. */
 function reviewReason(row: PageRow): Schemas['ReviewReason'] | null {
@@ -114,7 +38,8 @@ function reviewDetail(row: PageRow): Schemas['ReviewDetail'] | null {
         student_human_id: row.printed_suggestion.student_human_id,
         lesson_number: row.printed_suggestion.lesson_number,
         page_number: row.printed_suggestion.page_number,
-        codes: row.printed_suggestion.codes.map(codeText),
+        // Stored codes always have a known prefix: the check only narrows the column's text.
+        codes: row.printed_suggestion.codes.flatMap(({ prefix, id }) => (isCodePrefix(prefix) ? [codeText({ prefix, id })] : [])),
       },
     };
   return null;
@@ -184,34 +109,26 @@ export function pageOf(row: PageRow): Schemas['Page'] {
  */
 export async function requirePageAccess(db: Database, request: FastifyRequest, pageId: string): Promise<void> {
   const scope = congregationScope(request);
-  const row = await db.maybeOne<{ visible: boolean }>(
-    `SELECT ($2::uuid IS NULL OR (a.assigned_group = $2::uuid AND ${sentToSql('p.file_id', '$2')})) AS visible
-     FROM pages p LEFT JOIN answer_sheets a ON a.id = p.answer_sheet_id WHERE p.id = $1`,
-    [pageId, scope],
-  );
-  if (row === null) throw notFound(PAGE_NOT_FOUND);
-  if (row.visible !== true) throw forbidden();
+  const visible = await pageVisibleInScope(db, pageId, scope);
+  if (visible === null) throw notFound(PAGE_NOT_FOUND);
+  if (!visible) throw forbidden();
 }
 
 /** Same for an answer sheet. */
 export async function requireSheetAccess(db: Database, request: FastifyRequest, sheetId: string): Promise<void> {
   const scope = congregationScope(request);
-  const row = await db.maybeOne<{ visible: boolean }>(
-    `SELECT ($2::uuid IS NULL OR (a.assigned_group = $2::uuid AND ${sentToSql('a.file_id', '$2')})) AS visible
-     FROM answer_sheets a WHERE a.id = $1`,
-    [sheetId, scope],
-  );
-  if (row === null) throw notFound('Answer sheet not found');
-  if (row.visible !== true) throw forbidden();
+  const visible = await sheetVisibleInScope(db, sheetId, scope);
+  if (visible === null) throw notFound('Answer sheet not found');
+  if (!visible) throw forbidden();
 }
 
 export async function loadPage(db: Database, pageId: string): Promise<Schemas['Page']> {
-  const row = await db.maybeOne<PageRow>(`${PAGE_SELECT} WHERE p.id = $1`, [pageId]);
+  const row = await pageForView(db, pageId);
   if (row === null) throw notFound(PAGE_NOT_FOUND);
   return pageOf(row);
 }
 
 export async function loadSheetPages(db: Database, sheetId: string): Promise<Schemas['Page'][]> {
-  const rows = await db.query<PageRow>(`${PAGE_SELECT} WHERE p.answer_sheet_id = $1 ORDER BY p.page_number`, [sheetId]);
+  const rows = await pagesOfSheetForView(db, sheetId);
   return rows.map(pageOf);
 }

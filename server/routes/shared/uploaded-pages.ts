@@ -7,6 +7,7 @@ import type { BlobInfo, BlobStore } from '../../blob-store';
 import type { Database } from '../../db/database';
 import { discardIfUnreferenced } from '../../db/blob-references';
 import { validationError } from '../../http-error';
+import { insertUploadPhotos } from '../../repositories/upload-photos';
 import type { PhotoMediaType } from '../../pipeline/photo-page';
 import { localCopy, type LocalCopy } from '../../workflow/local-copy';
 import { checkPhotosBounded, PhotoRefusedError } from './bounded-photo-check';
@@ -103,17 +104,10 @@ export async function recordPhotos(
   owner: { fileId: string } | { uploadId: string },
   photos: UploadedPhoto[],
 ): Promise<void> {
-  await db.query(
-    `INSERT INTO upload_photos (file_id, upload_id, position, blob_key, media_type)
-     SELECT $1, $2, v.position, v.blob_key, v.media_type
-     FROM unnest($3::int[], $4::text[], $5::text[]) AS v(position, blob_key, media_type)`,
-    [
-      'fileId' in owner ? owner.fileId : null,
-      'uploadId' in owner ? owner.uploadId : null,
-      photos.map((_, i) => i + 1),
-      photos.map((photo) => photo.blob.key),
-      photos.map((photo) => photo.mediaType),
-    ],
+  await insertUploadPhotos(
+    db,
+    owner,
+    photos.map((photo) => ({ blobKey: photo.blob.key, mediaType: photo.mediaType })),
   );
 }
 

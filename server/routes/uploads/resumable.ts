@@ -12,8 +12,20 @@ import { Metadata } from '@tus/utils';
 import type { BlobInfo, BlobStore } from '../../blob-store';
 import { forbidden, HttpError, notFound, validationError } from '../../http-error';
 import { requireUser, type SessionUser } from '../../auth/session';
-import type { ReplyOf, Route, Schemas } from '../../contract/types';
+import type { ReplyOf, Route } from '../../contract/types';
 import { MAX_UPLOAD_BYTES } from '../../jobs/job-types';
+import {
+  claimResumableUploadToFinish,
+  deleteResumableUpload,
+  insertResumableUpload,
+  markResumableUploadAccepted,
+  markResumableUploadRefused,
+  reopenResumableUpload,
+  resumableUploadById,
+  resumableUploadOfUser,
+  touchResumableUpload,
+  type ResumableUploadRow,
+} from '../../repositories/resumable-uploads';
 import { resumableParts, STALE_FINISH_MINUTES, storeParts } from '../../workflow/resumable-parts';
 import { kindOfFile } from '../shared/photo-check';
 import { fileTooLarge } from '../shared/receive-upload';
@@ -26,22 +38,6 @@ const BASE = '/api/uploads/resumable';
 const TUS_VERSION = '1.0.0';
 const UPLOAD_NOT_FOUND = 'Upload not found';
 const PARTS_TYPE = 'application/offset+octet-stream';
-
-type Kind = Schemas['ResumableUpload']['kind'];
-type State = Schemas['ResumableUpload']['state'];
-
-interface UploadRow {
-  id: string;
-  user_id: string;
-  kind: Kind;
-  fields: Record<string, string>;
-  filename: string;
-  length: string | number;
-  created_at: Date;
-  state: State;
-  result_id: string | null;
-  refusal: { status: number; detail: unknown } | null;
-}
 
 export interface ResumableUploadOptions {
   /** Upload-Length limit; spec §9: 1.5 GB (tests use less). */
@@ -61,9 +57,9 @@ export function createResumableUploadRoutes(options: ResumableUploadOptions = {}
     app.addContentTypeParser(PARTS_TYPE, (_request, _payload, done) => done(null));
 
     /** The caller's upload (404 for a missing one and for another user's). */
-    const uploadOf = async (request: FastifyRequest, id: string): Promise<UploadRow> => {
+    const uploadOf = async (request: FastifyRequest, id: string): Promise<ResumableUploadRow> => {
       const user = requireUser(request);
-      const row = await db.maybeOne<UploadRow>('SELECT * FROM resumable_uploads WHERE id = $1 AND user_id = $2', [id, user.id]);
+      const row = await resumableUploadOfUser(db, id, user.id);
       if (row === null) throw notFound(UPLOAD_NOT_FOUND);
       return row;
     };
@@ -72,14 +68,9 @@ export function createResumableUploadRoutes(options: ResumableUploadOptions = {}
      * The last byte arrived: the parts become a blob and go through the multipart call's code.
      * One process finishes an upload (the claim); the outcome is kept either way.
      */
-    const finish = async (request: FastifyRequest, user: SessionUser, id: string): Promise<UploadRow> => {
-      const claimed = await db.maybeOne<UploadRow>(
-        `UPDATE resumable_uploads SET state = 'finishing', finishing_since = now()
-         WHERE id = $1 AND (state = 'receiving' OR (state = 'finishing' AND finishing_since < now() - interval '${STALE_FINISH_MINUTES} minutes'))
-         RETURNING *`,
-        [id],
-      );
-      if (claimed === null) return (await db.one<UploadRow>('SELECT * FROM resumable_uploads WHERE id = $1', [id]));
+    const finish = async (request: FastifyRequest, user: SessionUser, id: string): Promise<ResumableUploadRow> => {
+      const claimed = await claimResumableUploadToFinish(db, id, STALE_FINISH_MINUTES);
+      if (claimed === null) return resumableUploadById(db, id);
       try {
         if (claimed.kind === 'service_center' && user.role !== 'scanning_admin') throw forbidden();
         const blob = await storeParts(parts, id, app.blobStore, maxBytes);
@@ -90,29 +81,23 @@ export function createResumableUploadRoutes(options: ResumableUploadOptions = {}
             ? await acceptServiceCenterFile(request, user, fields, blob, photos)
             : await acceptGradedUpload(request, user, fields, blob, photos);
         await parts.remove(id);
-        return await db.one<UploadRow>(
-          `UPDATE resumable_uploads SET state = 'accepted', result_id = $2, touched_at = now() WHERE id = $1 RETURNING *`,
-          [id, resultId],
-        );
+        return await markResumableUploadAccepted(db, id, resultId);
       } catch (error) {
         if (!(error instanceof HttpError)) {
           // Not a refusal (storage, database): left as received, so the next HEAD or GET tries again.
-          await db.query(`UPDATE resumable_uploads SET state = 'receiving', finishing_since = NULL WHERE id = $1`, [id]);
+          await reopenResumableUpload(db, id);
           throw error;
         }
         await parts.remove(id);
-        return db.one<UploadRow>(
-          `UPDATE resumable_uploads SET state = 'refused', refusal = $2, touched_at = now() WHERE id = $1 RETURNING *`,
-          [id, JSON.stringify({ status: error.statusCode, detail: error.detail })],
-        );
+        return markResumableUploadRefused(db, id, { status: error.statusCode, detail: error.detail });
       }
     };
 
     /** The outcome of a finished upload as the multipart call would have answered a refusal. */
-    const refusalOf = (row: UploadRow): HttpError | null =>
+    const refusalOf = (row: ResumableUploadRow): HttpError | null =>
       row.state === 'refused' && row.refusal !== null ? new HttpError(row.refusal.status, row.refusal.detail) : null;
 
-    const finishedHeaders = (reply: FastifyReply, row: UploadRow) => {
+    const finishedHeaders = (reply: FastifyReply, row: ResumableUploadRow) => {
       reply.header('tus-resumable', TUS_VERSION).header('upload-offset', String(row.length)).header('upload-length', String(row.length));
       if (row.result_id !== null) reply.header('upload-result-id', row.result_id);
     };
@@ -152,10 +137,7 @@ export function createResumableUploadRoutes(options: ResumableUploadOptions = {}
       if (response.status !== 201 || location === null) return relay(reply, response);
       const id = location.split('/').at(-1) ?? '';
       try {
-        await db.query(
-          'INSERT INTO resumable_uploads (id, user_id, kind, fields, filename, length) VALUES ($1, $2, $3, $4, $5, $6)',
-          [id, user.id, kind, JSON.stringify(fields), (metadata.filename ?? fields.name ?? '').trim(), length],
-        );
+        await insertResumableUpload(db, { id, userId: user.id, kind, fields, filename: (metadata.filename ?? fields.name ?? '').trim(), length });
       } catch (error) {
         await parts.remove(id);
         throw error;
@@ -180,7 +162,7 @@ export function createResumableUploadRoutes(options: ResumableUploadOptions = {}
       const row = await uploadOf(request, request.params.id);
       if (!request.headers['content-type']?.startsWith(PARTS_TYPE)) throw validationError(`Content-Type must be ${PARTS_TYPE}`);
       if (row.state !== 'receiving') throw new HttpError(409, { error_type: 'CONFLICT', message: 'This upload has ended.' });
-      await db.query('UPDATE resumable_uploads SET touched_at = now() WHERE id = $1', [row.id]);
+      await touchResumableUpload(db, row.id);
       const ended = startArriving(user.id, reply);
       let response: Response;
       try {
@@ -230,7 +212,7 @@ export function createResumableUploadRoutes(options: ResumableUploadOptions = {}
         if (response.status >= 400 && response.status !== 404 && response.status !== 410) return relay(reply, response);
       }
       await parts.remove(row.id);
-      await db.query('DELETE FROM resumable_uploads WHERE id = $1', [row.id]);
+      await deleteResumableUpload(db, row.id);
       return reply.code(204).header('tus-resumable', TUS_VERSION).send();
     });
   };

@@ -1,0 +1,148 @@
+// Pages: the scanned pages as the Page screens read them (with template, sheet, mends and
+// feedback), who may see one, and the images kept of a page (its thumbnails, its photo).
+import type { Schemas } from '../contract/types';
+import type { Database } from '../db/database';
+import { sentToSql } from './files';
+
+/** pages.flag: a Review reason a page carries itself (a duplicate sheet and a blank back are derived). */
+export type PageFlagColumn = Exclude<Schemas['ReviewReason'], 'duplicate_sheet' | 'blank_back'>;
+
+/** pages.printed_suggestion as stored: what the page's printed text names, its codes by prefix and id. */
+export interface StoredPrintedSuggestion {
+  student_human_id: number | null;
+  lesson_number: number | null;
+  page_number: number | null;
+  codes: { prefix: string; id: string }[];
+}
+
+/** Select list over `pages p`; callers append WHERE/ORDER BY. */
+export const PAGE_SELECT = `
+  SELECT p.id, p.file_id, p.page_number, p.ignored, p.blank, p.unrecognized_reason, p.flag, a.duplicate_of,
+         p.photo_blob_key IS NOT NULL AS has_photo,
+         p.identified_by, p.printed_suggestion,
+         p.flag_detail -> 'missing_pages' AS missing_pages,
+         (SELECT json_agg(json_build_object('id', cs.id, 'number', cs.sequence + 1, 'student_id', cs.student_id,
+                                            'human_id', cst.human_id) ORDER BY cs.sequence)
+          FROM answer_sheets cs LEFT JOIN students cst ON cst.id = cs.student_id
+          WHERE p.flag = 'ambiguous_position' AND cs.file_id = p.file_id
+            AND cs.id::text IN (SELECT jsonb_array_elements_text(p.flag_detail -> 'candidate_sheets'))) AS candidate_sheets,
+         (SELECT json_build_object('page_id', cp.id, 'page_number', cp.page_number, 'file_id', cf.id, 'file_name', cf.name,
+                                   'student_taken', p.flag = 'already_uploaded' AND pf.answer_sheet_page_length > 0)
+          FROM pages cp JOIN files cf ON cf.id = cp.file_id JOIN files pf ON pf.id = p.file_id
+          WHERE p.flag IN ('scanned_twice', 'already_uploaded') AND cp.id = (p.flag_detail ->> 'copy_page_id')::uuid) AS copy_of,
+         (SELECT json_build_object('action', m.action, 'by', m.user_email, 'at', m.created_at)
+          FROM review_mends m WHERE m.page_id = p.id ORDER BY m.created_at DESC, m.id LIMIT 1) AS mended,
+         (SELECT count(*) FROM review_mends m WHERE m.page_id = p.id AND m.action = 'turned') AS turns,
+         p.template_id, pt.name AS template_name, pt.page_number AS template_page_number, pt.code_id AS template_code,
+         pt.lesson_id AS template_lesson_id, tl.name AS template_lesson_name, tl.number AS template_lesson_number,
+         tl.course_id AS template_course_id,
+         p.answer_sheet_id, a.assigned_group, g.wbs_code AS group_wbs_code, g.display_name AS group_display_name,
+         a.student_id, st.human_id AS student_human_id, st.attributes ->> 'name' AS student_name,
+         a.lesson_id AS sheet_lesson_id, sl.name AS sheet_lesson_name, sl.number AS sheet_lesson_number,
+         sl.course_id AS sheet_course_id,
+         (SELECT coalesce(json_agg(json_build_object('id', fb.id, 'has_back', fb.back_blob_key IS NOT NULL,
+                                                     'created_at', fb.created_at) ORDER BY fb.created_at), '[]'::json)
+          FROM feedback fb WHERE fb.page_id = p.id) AS feedback
+  FROM pages p
+  LEFT JOIN page_templates pt ON pt.id = p.template_id
+  LEFT JOIN lessons tl ON tl.id = pt.lesson_id
+  LEFT JOIN answer_sheets a ON a.id = p.answer_sheet_id
+  LEFT JOIN congregations g ON g.id = a.assigned_group
+  LEFT JOIN students st ON st.id = a.student_id
+  LEFT JOIN lessons sl ON sl.id = a.lesson_id`;
+
+export interface PageRow {
+  id: string;
+  file_id: string;
+  page_number: number;
+  ignored: boolean;
+  blank: boolean;
+  unrecognized_reason: Schemas['UnrecognizedReason'] | null;
+  flag: PageFlagColumn | null;
+  duplicate_of: string | null;
+  identified_by: Schemas['IdentifiedBy'] | null;
+  printed_suggestion: StoredPrintedSuggestion | null;
+  missing_pages: number[] | null;
+  candidate_sheets: { id: string; number: number; student_id: string | null; human_id: number | null }[] | null;
+  copy_of: Schemas['ReviewDetail']['copy_of'] | null;
+  mended: { action: Schemas['ReviewMendAction']; by: string; at: string } | null;
+  turns: number;
+  has_photo: boolean;
+  template_id: string | null;
+  template_name: string | null;
+  template_page_number: number | null;
+  template_code: string | null;
+  template_lesson_id: string | null;
+  template_lesson_name: string | null;
+  template_lesson_number: number | null;
+  template_course_id: string | null;
+  answer_sheet_id: string | null;
+  assigned_group: string | null;
+  group_wbs_code: string | null;
+  group_display_name: string | null;
+  student_id: string | null;
+  student_human_id: number | null;
+  student_name: string | null;
+  sheet_lesson_id: string | null;
+  sheet_lesson_name: string | null;
+  sheet_lesson_number: number | null;
+  sheet_course_id: string | null;
+  feedback: { id: string; has_back: boolean; created_at: string }[];
+}
+
+/** Whether a caller limited to `scope` (null: an admin) may see the page; null when no such page. */
+export async function pageVisibleInScope(db: Database, pageId: string, scope: string | null): Promise<boolean | null> {
+  const row = await db.maybeOne<{ visible: boolean }>(
+    `SELECT ($2::uuid IS NULL OR (a.assigned_group = $2::uuid AND ${sentToSql('p.file_id', '$2')})) AS visible
+     FROM pages p LEFT JOIN answer_sheets a ON a.id = p.answer_sheet_id WHERE p.id = $1`,
+    [pageId, scope],
+  );
+  return row === null ? null : row.visible === true;
+}
+
+export async function pageForView(db: Database, pageId: string): Promise<PageRow | null> {
+  return db.maybeOne<PageRow>(`${PAGE_SELECT} WHERE p.id = $1`, [pageId]);
+}
+
+/** The sheet's pages in page order. */
+export async function pagesOfSheetForView(db: Database, sheetId: string): Promise<PageRow[]> {
+  return db.query<PageRow>(`${PAGE_SELECT} WHERE p.answer_sheet_id = $1 ORDER BY p.page_number`, [sheetId]);
+}
+
+const THUMBNAIL_OF_PAGE = {
+  500: 'SELECT image_blob_key, thumbnail_500_blob_key AS thumbnail FROM pages WHERE id = $1',
+  1000: 'SELECT image_blob_key, thumbnail_1000_blob_key AS thumbnail FROM pages WHERE id = $1',
+} as const;
+
+/** The widths a page's thumbnails are kept at, each in its own column. */
+export type ThumbnailColumnWidth = keyof typeof THUMBNAIL_OF_PAGE;
+
+const SAVE_THUMBNAIL: Record<ThumbnailColumnWidth, string> = {
+  500: 'UPDATE pages SET thumbnail_500_blob_key = $2 WHERE id = $1',
+  1000: 'UPDATE pages SET thumbnail_1000_blob_key = $2 WHERE id = $1',
+};
+
+/** The page's image and its thumbnail of this width (null: not made yet), or null when no such page. */
+export async function pageImageAndThumbnail(
+  db: Database,
+  pageId: string,
+  width: ThumbnailColumnWidth,
+): Promise<{ image_blob_key: string | null; thumbnail: string | null } | null> {
+  return db.maybeOne<{ image_blob_key: string | null; thumbnail: string | null }>(THUMBNAIL_OF_PAGE[width], [pageId]);
+}
+
+export async function savePageThumbnail(db: Database, pageId: string, width: ThumbnailColumnWidth, blobKey: string): Promise<void> {
+  await db.query(SAVE_THUMBNAIL[width], [pageId, blobKey]);
+}
+
+/** The image of the file's page with this number, or null. */
+export async function imageKeyOfFilePage(db: Database, fileId: string, pageNumber: number): Promise<string | null> {
+  const row = await db.maybeOne<{ image_blob_key: string | null }>('SELECT image_blob_key FROM pages WHERE file_id = $1 AND page_number = $2', [fileId, pageNumber]);
+  return row?.image_blob_key ?? null;
+}
+
+/** The photo kept beside each of the file's pages (null: not read yet), in page order. */
+export async function photoKeysOfFilePages(db: Database, fileId: string): Promise<(string | null)[]> {
+  const rows = await db.query<{ photo_blob_key: string | null }>('SELECT photo_blob_key FROM pages WHERE file_id = $1 ORDER BY page_number', [fileId]);
+  return rows.map((row) => row.photo_blob_key);
+}

@@ -1,0 +1,29 @@
+// Upload photos: the photos a file or a graded upload came as, one row per page in the order
+// taken, kept beside the pages read from them.
+import type { Database } from '../db/database';
+
+/** Records the photos (blob and media type, in order) as the pages of a file or of a graded upload. */
+export async function insertUploadPhotos(
+  db: Database,
+  owner: { fileId: string } | { uploadId: string },
+  photos: readonly { blobKey: string; mediaType: string }[],
+): Promise<void> {
+  await db.query(
+    `INSERT INTO upload_photos (file_id, upload_id, position, blob_key, media_type)
+     SELECT $1, $2, v.position, v.blob_key, v.media_type
+     FROM unnest($3::int[], $4::text[], $5::text[]) AS v(position, blob_key, media_type)`,
+    [
+      'fileId' in owner ? owner.fileId : null,
+      'uploadId' in owner ? owner.uploadId : null,
+      photos.map((_, i) => i + 1),
+      photos.map((photo) => photo.blobKey),
+      photos.map((photo) => photo.mediaType),
+    ],
+  );
+}
+
+/** How many photos the file came as (0: it came as a PDF). */
+export async function photoCountOfFile(db: Database, fileId: string): Promise<number> {
+  const row = await db.one<{ count: number }>('SELECT count(*)::int AS count FROM upload_photos WHERE file_id = $1', [fileId]);
+  return row.count;
+}
