@@ -12,6 +12,7 @@ import type { BlobStore } from '../blob-store';
 import type { Database } from '../db/database';
 
 import { fileStepQuery, keptSheetSql, type FileStepRow } from './file-steps';
+import { packetPagesOfCongregation, type PacketPageRow } from '../repositories/file-sending';
 import { conflictError, FILE_NOT_FOUND, notFound } from '../http-error';
 import { pdfDrawing } from '../pdf/lazy-drawing';
 import type { PageDrawer, PageSize } from '../pdf/pdf-writer';
@@ -21,37 +22,6 @@ import { JOB, startProgress } from './job-progress';
 /** What packet pages are drawn into: the in-memory writer or the streaming one. */
 export interface PageSink {
   addPage(size: PageSize, draw: PageDrawer): Promise<void>;
-}
-
-/** A congregation's packet row and the rows of its pages, in print order. */
-export interface PacketPageRow {
-  page_id: string;
-  image_blob_key: string | null;
-  student_human_id: number | null;
-  lesson_number: number | null;
-  lesson_name: string | null;
-  wbs_code: string | null;
-  sheet_page: number;
-  sheet_pages: number;
-}
-
-/**
- * Kept pages of kept sheets, in print order. `where` narrows the sheets (`a`), e.g. to one
- * congregation of a file or to one sheet.
- */
-export function packetPagesSql(where: string): string {
-  return `
-    SELECT p.id AS page_id, p.image_blob_key, st.human_id AS student_human_id,
-           l.number AS lesson_number, l.name AS lesson_name, g.wbs_code,
-           row_number() OVER (PARTITION BY a.id ORDER BY p.page_number)::int AS sheet_page,
-           count(*) OVER (PARTITION BY a.id)::int AS sheet_pages
-    FROM answer_sheets a
-    JOIN pages p ON p.answer_sheet_id = a.id AND NOT p.ignored
-    LEFT JOIN students st ON st.id = a.student_id
-    LEFT JOIN lessons l ON l.id = a.lesson_id
-    LEFT JOIN congregations g ON g.id = a.assigned_group
-    WHERE ${where}
-    ORDER BY st.human_id NULLS LAST, a.sequence, p.page_number`;
 }
 
 /** Draws packet pages (already in order) into a PDF being written. */
@@ -147,7 +117,7 @@ export async function packetsOf(db: Database, fileId: string): Promise<{ packets
   );
   const pagesOf = new Map<string, PacketPageRow[]>();
   for (const packet of packets) {
-    pagesOf.set(packet.congregation_id, await db.query<PacketPageRow>(packetPagesSql('a.file_id = $1 AND a.assigned_group = $2'), [fileId, packet.congregation_id]));
+    pagesOf.set(packet.congregation_id, await packetPagesOfCongregation(db, fileId, packet.congregation_id));
   }
   return { packets, pagesOf };
 }

@@ -4,7 +4,7 @@
 // page. Checked on both databases, with sequential scans priced out so that an index is used
 // even on these tests' empty tables.
 import { describe, expect, it } from 'vitest';
-import { NEWEST_ANSWER_SHEETS_FIRST } from '../../server/routes/shared/student';
+import { NEWEST_ANSWER_SHEETS_FIRST } from '../../server/repositories/students';
 import { planOf, useRouteTests } from './support';
 
 const t = useRouteTests();

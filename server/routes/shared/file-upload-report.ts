@@ -6,24 +6,7 @@ import type { Schemas } from '../../contract/types';
 import type { Database } from '../../db/database';
 import { isPhotoReason } from '../../pipeline/photo-page';
 import type { PageFlag } from '../../pipeline/split';
-
-type Outcome = 'matched' | 'cover' | 'in_review' | 'ignored' | 'blank';
-
-/** One page's outcome, over pages aliased `page`; the batch's cover sheet is read, not waiting. */
-const outcomeSql = (page: string) =>
-  `CASE WHEN ${page}.ignored AND ${page}.blank THEN 'blank' WHEN ${page}.ignored THEN 'ignored'
-        WHEN ${page}.id = (SELECT cf.cover_page_id FROM files cf WHERE cf.id = ${page}.file_id) THEN 'cover'
-        WHEN ${page}.answer_sheet_id IS NULL OR ${page}.flag IS NOT NULL THEN 'in_review' ELSE 'matched' END`;
-
-/** The summary columns (as uploadSummaryJoin's) for files aliased `alias`, as one LATERAL join. */
-export function fileUploadSummaryJoin(alias: string): string {
-  return `LEFT JOIN LATERAL (
-      SELECT count(*)::int AS pages_read,
-             (count(*) FILTER (WHERE fo.o IN ('matched', 'cover')))::int AS matched,
-             (count(*) FILTER (WHERE fo.o IN ('in_review', 'ignored')))::int AS not_matched,
-             (count(*) FILTER (WHERE fo.o = 'blank'))::int AS blank_dropped
-      FROM (SELECT ${outcomeSql('fp')} AS o FROM pages fp WHERE fp.file_id = ${alias}.id) fo) summary ON true`;
-}
+import { filePageOutcomeSql, fileUploadSummaryJoin, type FilePageOutcome } from '../../repositories/file-upload-reports';
 
 const FLAG_WORDS: Record<PageFlag, string> = {
   no_code_found: 'no code found',
@@ -43,7 +26,7 @@ const FLAG_WORDS: Record<PageFlag, string> = {
 
 interface FilePageRow {
   page_number: number;
-  outcome: Outcome;
+  outcome: FilePageOutcome;
   flag: PageFlag | null;
   code_prefix: string | null;
   code_id: string | null;
@@ -99,7 +82,7 @@ export async function fileUploadReport(db: Database, fileId: string): Promise<Sc
   }>(`SELECT f.id, f.name, f.created_at, f.process_status, f.failure_reason, summary.* FROM files f ${fileUploadSummaryJoin('f')} WHERE f.id = $1`, [fileId]);
   if (file === null) return null;
   const pages = await db.query<FilePageRow>(
-    `SELECT p.page_number, ${outcomeSql('p')} AS outcome, p.flag, p.code_prefix, p.code_id, p.identified_by, p.image_blob_key IS NOT NULL AS has_image,
+    `SELECT p.page_number, ${filePageOutcomeSql('p')} AS outcome, p.flag, p.code_prefix, p.code_id, p.identified_by, p.image_blob_key IS NOT NULL AS has_image,
             a.id AS sheet_id, st.human_id AS student_human_id, l.name AS lesson
      FROM pages p
      LEFT JOIN answer_sheets a ON a.id = p.answer_sheet_id

@@ -8,6 +8,7 @@ import type { Database } from '../../db/database';
 import { lookupSql } from '../../db/lookup-sql';
 import { FILE_NOT_FOUND, forbidden, notFound } from '../../http-error';
 import type { PageFlag } from '../../pipeline/split';
+import { fileVisibleSql } from '../../repositories/files';
 import { flaggedPageSql, keptSheetSql, mismatchedPageSql, undecidedDuplicateSql, unrecognizedPageSql } from '../../workflow/file-steps';
 
 
@@ -137,20 +138,6 @@ export function fileOf(row: FileRow): Schemas['File'] {
     sent_at: row.sent_at === null ? null : new Date(row.sent_at).toISOString(),
     congregation_file_status: row.congregation_file_status,
   };
-}
-
-/** Visible to a coordinator of `congregationId` (null: an admin): the file was sent to it. */
-export function fileVisibleSql(file: string, scopeParam: string): string {
-  return `(${scopeParam}::uuid IS NULL OR ${sentToSql(`${file}.id`, scopeParam)})`;
-}
-
-/**
- * The file (its id in `fileId`) was sent to the congregation: Send made its row of
- * file_congregations, Take Back removes it. A file still in Review, or taken back, is the
- * admins' work: its congregations see nothing of it.
- */
-export function sentToSql(fileId: string, congregationParam: string): string {
-  return `EXISTS (SELECT 1 FROM file_congregations sent WHERE sent.file_id = ${fileId} AND sent.congregation_id = ${congregationParam}::uuid)`;
 }
 
 /**

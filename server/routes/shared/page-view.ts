@@ -8,7 +8,7 @@ import { forbidden, notFound } from '../../http-error';
 import type { PageFlag } from '../../pipeline/split';
 import { codeText } from '../../pipeline/codes';
 import type { StoredSuggestion } from '../../workflow/printed-text-pages';
-import { sentToSql } from './file-view';
+import { sentToSql } from '../../repositories/files';
 
 export const PAGE_NOT_FOUND = 'Page not found';
 

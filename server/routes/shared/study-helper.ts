@@ -2,28 +2,9 @@
 // congregation's helper list and the study-helper calls.
 import type { Schemas } from '../../contract/types';
 import type { Database } from '../../db/database';
+import { STUDY_HELPER_SELECT, type StudyHelperRow } from '../../repositories/study-helpers';
 import { pageOf, paged } from './paging';
 import { Where, containsPattern } from '../../repositories/sql/where';
-
-/** Select list over `study_helpers h JOIN congregations c`; add WHERE/ORDER BY after it. */
-export const STUDY_HELPER_SELECT = `
-  SELECT h.id, h.name, h.email, h.created_at, h.last_active_at,
-         h.congregation_id, c.wbs_code, c.display_name,
-         (SELECT count(*) FROM students s WHERE s.study_helper_id = h.id) AS student_count
-  FROM study_helpers h
-  JOIN congregations c ON c.id = h.congregation_id`;
-
-export interface StudyHelperRow {
-  id: string;
-  name: string;
-  email: string;
-  created_at: Date;
-  last_active_at: Date | null;
-  congregation_id: string;
-  wbs_code: string;
-  display_name: string;
-  student_count: number;
-}
 
 export function studyHelperOf(row: StudyHelperRow): Schemas['StudyHelper'] {
   return {
