@@ -1,9 +1,12 @@
 // Answer sheets (responses): the select list the response screens and tables read, and the
 // questions asked of a file's sheets by its workflow and its access checks.
-import type { Schemas } from '../contract/types';
+import type { Schemas, QueryOf } from '../contract/types';
 import type { Database } from '../db/database';
 import { flaggedPageSql, keptSheetSql, mismatchedPageSql, sentOrSendingSql, unrecognizedPageSql } from './sql/file-steps';
 import { sentToSql } from './files';
+import { NEWEST_ANSWER_SHEETS_FIRST } from './students';
+import { orderClause, type Direction, type Page, type SortColumn } from './sql/paging';
+import { Where } from './sql/where';
 
 /** Select list over `answer_sheets a`; callers append WHERE/ORDER BY. */
 export const SHEET_SELECT = `
@@ -96,5 +99,164 @@ export async function congregationsOfFileWithSheets(db: Database, fileId: string
      GROUP BY g.id, g.wbs_code, g.display_name, fc.status, d.id
      ORDER BY g.wbs_code`,
     [fileId, scope],
+  );
+}
+
+export type AnswerSheetOrder = NonNullable<QueryOf<'listAnswerSheets'>['order_by']>;
+
+const ANSWER_SHEET_SORT: Record<Exclude<AnswerSheetOrder, 'sequence'>, SortColumn> = {
+  course: { sql: 'lower(c.name) NULLS LAST, l.number', defaultDirection: 'asc' },
+  student: { sql: 'st.human_id', defaultDirection: 'asc' },
+  graded_at: { sql: '(SELECT min(fb.created_at) FROM feedback fb JOIN pages fp ON fp.id = fb.page_id WHERE fp.answer_sheet_id = a.id)', defaultDirection: 'desc' },
+};
+
+export interface AnswerSheetListFilter {
+  file?: string;
+  /** A coordinator's congregation: only its sheets of files sent to it. */
+  scope: string | null;
+  graded?: boolean;
+  reason?: Schemas['ReviewReason'];
+  orderBy: AnswerSheetOrder;
+  direction: Direction | undefined;
+}
+
+/** A page of answer sheets, with the total. */
+export async function answerSheetListPage(db: Database, filter: AnswerSheetListFilter, page: Page): Promise<{ rows: SheetRow[]; total: number }> {
+  const where = new Where();
+  where.addIf(filter.file, (p) => `a.file_id = ${p}::uuid`);
+  where.addIf(filter.scope, (p) => `a.assigned_group = ${p}::uuid AND ${sentToSql('a.file_id', p)}`);
+  if (filter.graded !== undefined) where.add((p) => `a.graded = ${p}`, filter.graded);
+  if (filter.reason !== undefined) where.add((p) => `a.id IN (${sheetsWithReasonSql(p)})`, filter.reason);
+  // The sequence order's direction applies within a file; files stay newest first.
+  const order =
+    filter.orderBy === 'sequence'
+      ? `ORDER BY f.created_at DESC, a.file_id, a.sequence ${filter.direction === 'desc' ? 'DESC' : 'ASC'}, a.id`
+      : orderClause(ANSWER_SHEET_SORT, filter.orderBy, filter.direction, 'a.id');
+  const { total } = await db.one<{ total: number }>(`SELECT count(*) AS total FROM answer_sheets a ${where.sql}`, where.params);
+  const rows = await db.query<SheetRow>(
+    `${SHEET_SELECT} ${where.sql} ${order} LIMIT ${where.param(page.limit)} OFFSET ${where.param(page.skip)}`,
+    where.params,
+  );
+  return { rows, total: Number(total) };
+}
+
+export function answerSheetRowById(db: Database, sheetId: string): Promise<SheetRow | null> {
+  return db.maybeOne<SheetRow>(`${SHEET_SELECT} WHERE a.id = $1`, [sheetId]);
+}
+
+/** Kept sheets of the file whose congregation is not `group` (the ones assigning it would change). */
+const SHEETS_TO_REASSIGN = (sheet: string) => `${sheet}.file_id = $1 AND ${keptSheetSql(sheet)} AND ${sheet}.assigned_group IS DISTINCT FROM $2::uuid`;
+
+export async function fileHasSheetsToReassign(tx: Database, fileId: string, group: string): Promise<boolean> {
+  return (await tx.maybeOne(`SELECT 1 FROM answer_sheets a WHERE ${SHEETS_TO_REASSIGN('a')} LIMIT 1`, [fileId, group])) !== null;
+}
+
+/** Assigns every kept sheet of the file to `group`; returns how many changed. */
+export function assignKeptSheetsOfFile(tx: Database, fileId: string, group: string): Promise<number> {
+  return tx.execute(`UPDATE answer_sheets a SET assigned_group = $2 WHERE ${SHEETS_TO_REASSIGN('a')}`, [fileId, group]);
+}
+
+/** The students of the file's kept sheets assigned to `group`. */
+export async function studentsOfFileSheetsAssignedTo(tx: Database, fileId: string, group: string): Promise<string[]> {
+  const rows = await tx.query<{ student_id: string }>(
+    `SELECT DISTINCT a.student_id FROM answer_sheets a
+     WHERE a.file_id = $1 AND a.assigned_group = $2::uuid AND a.student_id IS NOT NULL AND ${keptSheetSql('a')}`,
+    [fileId, group],
+  );
+  return rows.map((row) => row.student_id);
+}
+
+/** The sheet's congregation (null: none yet); the sheet must exist. */
+export async function congregationOfSheet(db: Database, sheetId: string): Promise<string | null> {
+  return (await db.one<{ assigned_group: string | null }>('SELECT assigned_group FROM answer_sheets WHERE id = $1', [sheetId])).assigned_group;
+}
+
+export interface SheetForChange {
+  student_id: string | null;
+  lesson_id: string | null;
+  assigned_group: string | null;
+  sent: boolean;
+}
+
+/** Locks the sheet, and its file's row shared: Send, which locks it, waits for this change or this one sees it sent. */
+export function lockSheetForChange(tx: Database, sheetId: string): Promise<SheetForChange | null> {
+  return tx.maybeOne<SheetForChange>(
+    `SELECT a.student_id, a.lesson_id, a.assigned_group, ${sentOrSendingSql('f')} AS sent
+     FROM answer_sheets a JOIN files f ON f.id = a.file_id WHERE a.id = $1 FOR UPDATE OF a FOR SHARE OF f`,
+    [sheetId],
+  );
+}
+
+export async function setSheetCongregation(tx: Database, sheetId: string, group: string | null): Promise<void> {
+  await tx.query('UPDATE answer_sheets SET assigned_group = $2 WHERE id = $1', [sheetId, group]);
+}
+
+/** A new lesson may make the sheet a duplicate of an earlier one (same student and lesson), or stop it being one. */
+export async function setSheetLesson(tx: Database, sheetId: string, lesson: string | null): Promise<void> {
+  await tx.query(
+    `UPDATE answer_sheets a SET lesson_id = $2, duplicate_kept = false,
+       duplicate_of = CASE WHEN a.student_id IS NULL OR $2::uuid IS NULL THEN NULL ELSE (
+         SELECT e.id FROM answer_sheets e
+         WHERE e.student_id = a.student_id AND e.lesson_id = $2::uuid AND e.id <> a.id
+           AND (e.created_at, e.file_id, e.sequence) < (a.created_at, a.file_id, a.sequence)
+         ORDER BY e.created_at, e.sequence LIMIT 1) END
+     WHERE a.id = $1`,
+    [sheetId, lesson],
+  );
+}
+
+/** The student's newest answer sheet, or null when it has none. */
+export async function newestSheetOfStudent(db: Database, studentId: string): Promise<string | null> {
+  const sheet = await db.maybeOne<{ id: string }>(
+    `SELECT a.id FROM answer_sheets a WHERE a.student_id = $1 ORDER BY ${NEWEST_ANSWER_SHEETS_FIRST} LIMIT 1`,
+    [studentId],
+  );
+  return sheet?.id ?? null;
+}
+
+/**
+ * Locks a sheet a caller may flag: for a coordinator (`scope`), one assigned to its congregation
+ * in a file sent to it. Null when there is none the caller sees.
+ */
+export function lockSheetForBaptismFlag(tx: Database, sheetId: string, scope: string | null): Promise<{ student_id: string | null } | null> {
+  return tx.maybeOne<{ student_id: string | null }>(
+    `SELECT a.student_id FROM answer_sheets a
+     WHERE a.id = $1 AND ($2::uuid IS NULL OR (a.assigned_group = $2::uuid AND ${sentToSql('a.file_id', '$2')}))
+     FOR UPDATE OF a`,
+    [sheetId, scope],
+  );
+}
+
+export async function flagSheetAsBaptismRequest(tx: Database, sheetId: string): Promise<void> {
+  await tx.query('UPDATE answer_sheets SET is_baptism_request = true WHERE id = $1 AND NOT is_baptism_request', [sheetId]);
+}
+
+/** A flagged response stands for the request: with it gone, none of the student's stays flagged. */
+export async function unflagBaptismSheetsOfStudent(tx: Database, studentId: string): Promise<void> {
+  await tx.query('UPDATE answer_sheets SET is_baptism_request = false WHERE student_id = $1 AND is_baptism_request', [studentId]);
+}
+
+/**
+ * The student's sheets, newest first. A coordinator (`scope`) sees those sent to its
+ * congregation: not those of another congregation (the student's earlier one), nor those still in Review.
+ */
+export function answerSheetsOfStudentInScope(db: Database, studentId: string, scope: string | null): Promise<SheetRow[]> {
+  return db.query<SheetRow>(
+    `${SHEET_SELECT} WHERE a.student_id = $1 AND ($2::uuid IS NULL OR (a.assigned_group = $2::uuid AND ${sentToSql('a.file_id', '$2')}))
+     ORDER BY ${NEWEST_ANSWER_SHEETS_FIRST}`,
+    [studentId, scope],
+  );
+}
+
+/**
+ * The student's sheets in `fileIds` (files not sent) follow the student to `congregationId`:
+ * those assigned elsewhere, and unassigned ones that are kept.
+ */
+export async function moveSheetsOfStudentToCongregation(tx: Database, studentId: string, congregationId: string, fileIds: readonly string[]): Promise<void> {
+  await tx.query(
+    `UPDATE answer_sheets a SET assigned_group = $2::uuid
+     WHERE a.student_id = $1 AND a.file_id = ANY($3::uuid[]) AND a.assigned_group IS DISTINCT FROM $2::uuid
+       AND (a.assigned_group IS NOT NULL OR ${keptSheetSql('a')})`,
+    [studentId, congregationId, fileIds],
   );
 }

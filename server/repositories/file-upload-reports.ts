@@ -67,4 +67,13 @@ export async function fileUploadPages(db: Database, fileId: string): Promise<Fil
      WHERE p.file_id = $1 ORDER BY p.page_number`,
     [fileId],
   );
-}
+}// A service center's file read as an upload (the Uploads list and its report): each page's
+// outcome (matched, the batch's cover, in Review, ignored, blank and dropped) and their summary.
+
+export type FilePageOutcome = 'matched' | 'cover' | 'in_review' | 'ignored' | 'blank';
+
+/** One page's outcome, over pages aliased `page`; the batch's cover sheet is read, not waiting. */
+export const filePageOutcomeSql = (page: string): string =>
+  `CASE WHEN ${page}.ignored AND ${page}.blank THEN 'blank' WHEN ${page}.ignored THEN 'ignored'
+        WHEN ${page}.id = (SELECT cf.cover_page_id FROM files cf WHERE cf.id = ${page}.file_id) THEN 'cover'
+        WHEN ${page}.answer_sheet_id IS NULL OR ${page}.flag IS NOT NULL THEN 'in_review' ELSE 'matched' END`;

@@ -4,15 +4,7 @@
 import type { Schemas } from '../contract/types';
 import type { Database } from '../db/database';
 import { lookupSql } from '../db/lookup-sql';
-import {
-  fileStepQuery,
-  flaggedPageSql,
-  keptSheetSql,
-  mismatchedPageSql,
-  undecidedDuplicateSql,
-  unrecognizedPageSql,
-  type FileStepRow,
-} from './sql/file-steps';
+import { fileStepQuery, flaggedPageSql, keptSheetSql, mismatchedPageSql, undecidedDuplicateSql, unrecognizedPageSql, type FileStepRow, sentOrSendingSql } from './sql/file-steps';
 
 /**
  * Select list over `files f`, as seen by a congregation (`viewerParam` names the parameter that
@@ -264,4 +256,32 @@ export async function lockFileStatus(tx: Database, fileId: string): Promise<{ fi
 export async function markFileArchived(tx: Database, fileId: string): Promise<void> {
   await tx.query(`UPDATE files SET file_status = 'archived' WHERE id = $1`, [fileId]);
   await tx.query(`UPDATE file_congregations SET status = 'returned' WHERE file_id = $1`, [fileId]);
+}
+
+/** Whether the file was sent to the congregation (Send made its row of file_congregations). */
+export async function fileSentToCongregation(db: Database, fileId: string, congregationId: string): Promise<boolean> {
+  return (await db.maybeOne(`SELECT 1 FROM files f WHERE f.id = $1 AND ${sentToSql('f.id', '$2')}`, [fileId, congregationId])) !== null;
+}
+
+/**
+ * Locks the file's row (Send locks it too before it reads the sheets) and says whether it is
+ * sent or being sent; null when there is no such file.
+ */
+export async function lockFileForSheetAssignment(tx: Database, fileId: string): Promise<boolean | null> {
+  const file = await tx.maybeOne<{ sent: boolean }>(`SELECT ${sentOrSendingSql('f')} AS sent FROM files f WHERE f.id = $1 FOR UPDATE`, [fileId]);
+  return file?.sent ?? null;
+}
+
+/**
+ * The files of the student's sheets not sent yet, their rows locked shared (in id order), so a
+ * Send under way is waited for and its file left alone.
+ */
+export async function lockUnsentFilesOfStudent(tx: Database, studentId: string): Promise<string[]> {
+  const files = await tx.query<{ id: string }>(
+    `SELECT f.id FROM files f
+     WHERE f.id IN (SELECT a.file_id FROM answer_sheets a WHERE a.student_id = $1) AND NOT ${sentOrSendingSql('f')}
+     ORDER BY f.id FOR SHARE`,
+    [studentId],
+  );
+  return files.map((file) => file.id);
 }

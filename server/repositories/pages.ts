@@ -146,3 +146,13 @@ export async function photoKeysOfFilePages(db: Database, fileId: string): Promis
   const rows = await db.query<{ photo_blob_key: string | null }>('SELECT photo_blob_key FROM pages WHERE file_id = $1 ORDER BY page_number', [fileId]);
   return rows.map((row) => row.photo_blob_key);
 }
+
+/** The page's upright image (null: none yet); the page must exist. */
+export async function pageImageKey(db: Database, pageId: string): Promise<string | null> {
+  return (await db.one<{ image_blob_key: string | null }>('SELECT image_blob_key FROM pages WHERE id = $1', [pageId])).image_blob_key;
+}
+
+/** The photo the page came as (null: it was scanned); the page must exist. */
+export async function pagePhotoKey(db: Database, pageId: string): Promise<string | null> {
+  return (await db.one<{ photo_blob_key: string | null }>('SELECT photo_blob_key FROM pages WHERE id = $1', [pageId])).photo_blob_key;
+}

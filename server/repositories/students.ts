@@ -1,9 +1,13 @@
 // Students: the select list every student screen reads (references resolved, the latest answer
 // sheet of a file sent to study helpers), who may see one, and a student taking a congregation.
-import type { Schemas } from '../contract/types';
+import type { Schemas, QueryOf } from '../contract/types';
 import type { Database } from '../db/database';
 import { lookupSql } from '../db/lookup-sql';
 import { sentOrSendingSql } from './sql/file-steps';
+import { rowsOfPage, type Statement } from './sql/rows-of-page';
+import { cachedTotal } from './sql/count-cache';
+import { orderClause, sortDirection, type Direction, type Page, type SortColumn } from './sql/paging';
+import { Where, humanIdRanges, prefixPattern } from './sql/where';
 
 /** "Newest first" for a student's answer sheets `a` (also what "latest answer sheet" means). */
 export const NEWEST_ANSWER_SHEETS_FIRST = 'a.created_at DESC, a.id DESC';
@@ -102,4 +106,160 @@ export async function giveCongregationToStudents(tx: Database, studentIds: reado
                     FOR UPDATE SKIP LOCKED)`,
     [[...new Set(studentIds)], congregationId],
   );
+}
+
+export type StudentOrder = NonNullable<QueryOf<'listStudents'>['order_by']>;
+
+const STUDENT_SORT: Record<StudentOrder, SortColumn> = {
+  human_id: { sql: 's.human_id', defaultDirection: 'asc' },
+  created_at: { sql: 's.created_at', defaultDirection: 'desc' },
+};
+
+const STUDENTS_BY_IDS = `${STUDENT_SELECT} WHERE s.id = ANY($1::uuid[])`;
+const VISIBLE_STUDENT_BY_ID = `${STUDENT_SELECT} WHERE s.id = $1 AND ${studentVisible('$2')}`;
+
+/**
+ * One page of students matching `where` (conditions on `s`), with the total count. `byPrefix`,
+ * when given, selects the page's ids and counts them instead of `where` (see humanIdPrefixPage).
+ */
+async function pageOfStudents(
+  db: Database,
+  where: Where,
+  order: string,
+  page: Page,
+  byPrefix?: { ids?: Statement; count: Statement },
+): Promise<{ rows: StudentRow[]; total: number }> {
+  const count = byPrefix?.count ?? { sql: `SELECT count(*) AS total FROM students s ${where.sql}`, params: where.params };
+  const total = await cachedTotal(db, count.sql, count.params);
+  const rows = await rowsOfPage<StudentRow>(
+    db,
+    byPrefix?.ids ?? { sql: `SELECT s.id FROM students s ${where.sql} ${order} LIMIT ${where.param(page.limit)} OFFSET ${where.param(page.skip)}`, params: where.params },
+    STUDENTS_BY_IDS,
+  );
+  return { rows, total };
+}
+
+/**
+ * The students whose ID starts with `prefix`, among those `others` (the list's other conditions)
+ * select, as ranges of IDs (humanIdRanges) read in the index on human_id: `from` joins each
+ * range with its students, under `conditions`.
+ */
+function inHumanIdRanges(prefix: string, others: Where): { from: string; conditions: string } {
+  const ranges = humanIdRanges(prefix);
+  const lo = others.param(ranges.map((range) => range.lo));
+  const hi = others.param(ranges.map((range) => range.hi));
+  const inRange = `s.human_id BETWEEN id_range.lo AND id_range.hi`;
+  return {
+    from: `unnest(${lo}::bigint[], ${hi}::bigint[]) AS id_range (lo, hi)`,
+    conditions: others.sql === '' ? `WHERE ${inRange}` : `${others.sql} AND ${inRange}`,
+  };
+}
+
+/**
+ * The ids of a page of students whose ID starts with `prefix`, in ID order, each range of IDs
+ * read in the order of the index on human_id, as far as the page reaches. Matching the digits as
+ * text instead read the index from its start up to the page's last match: "45" found its 20th
+ * student at 4508 of 100 000, and "4521" at 45 219.
+ */
+function humanIdPrefixPage(prefix: string, others: Where, direction: 'ASC' | 'DESC', page: Page): Statement {
+  const { from, conditions } = inHumanIdRanges(prefix, others);
+  const order = (table: string) => `ORDER BY ${table}.human_id ${direction}, ${table}.id ${direction}`;
+  return {
+    sql: `SELECT r.id FROM ${from}
+          CROSS JOIN LATERAL (SELECT s.id, s.human_id FROM students s ${conditions} ${order('s')} LIMIT ${others.param(page.skip + page.limit)}) r
+          ${order('r')} LIMIT ${others.param(page.limit)} OFFSET ${others.param(page.skip)}`,
+    params: others.params,
+  };
+}
+
+/**
+ * How many students have an ID starting with `prefix`, counted in its ranges of IDs. Counted as
+ * text, every match was read from the table (the text index cannot answer alone): 2.2 ms for the
+ * 1100 students of "45" in 100 000, while the ranges are counted from the index on human_id.
+ */
+export function humanIdPrefixCount(prefix: string, others: Where): Statement {
+  const { from, conditions } = inHumanIdRanges(prefix, others);
+  return {
+    sql: `SELECT count(*) AS total FROM ${from} CROSS JOIN LATERAL (SELECT FROM students s ${conditions}) matching`,
+    params: others.params,
+  };
+}
+
+export interface StudentListFilter {
+  /** One congregation's students, or (null) every student. */
+  congregation: string | null;
+  humanIdPrefix?: string;
+  country?: string;
+  studyHelper?: string;
+  orderBy: StudentOrder;
+  direction: Direction | undefined;
+}
+
+/** A page of the students list, with the total. */
+export function studentListPage(db: Database, filter: StudentListFilter, page: Page): Promise<{ rows: StudentRow[]; total: number }> {
+  // The list's conditions, with or without the ID prefix's (humanIdPrefixPage reads it as ranges).
+  const conditions = (withPrefix: boolean) =>
+    new Where()
+      .addIf(filter.congregation, (p) => `s.congregation_id = ${p}`)
+      // Matches the expression index students_human_id_text_idx (text_pattern_ops).
+      .addIf(withPrefix && filter.humanIdPrefix ? prefixPattern(filter.humanIdPrefix) : undefined, (p) => `(s.human_id::text) LIKE ${p}`)
+      .addIf(filter.country, (p) => `s.country_iso = ${p}`)
+      .addIf(filter.studyHelper, (p) => `s.study_helper_id = ${p}`);
+  const order = orderClause(STUDENT_SORT, filter.orderBy, filter.direction, 's.id');
+  const prefix = filter.humanIdPrefix;
+  const byPrefix = prefix
+    ? {
+        ids: filter.orderBy === 'human_id' ? humanIdPrefixPage(prefix, conditions(false), sortDirection(STUDENT_SORT, filter.orderBy, filter.direction), page) : undefined,
+        count: humanIdPrefixCount(prefix, conditions(false)),
+      }
+    : undefined;
+  return pageOfStudents(db, conditions(true), order, page, byPrefix);
+}
+
+/** A page of a study helper's students (of `scope`'s congregation, when given), by ID. */
+export function studentsOfStudyHelperPage(db: Database, helperId: string, scope: string | null, page: Page): Promise<{ rows: StudentRow[]; total: number }> {
+  const where = new Where().add((p) => `s.study_helper_id = ${p}`, helperId).addIf(scope, (p) => `s.congregation_id = ${p}`);
+  return pageOfStudents(db, where, orderClause(STUDENT_SORT, 'human_id', undefined, 's.id'), page);
+}
+
+/** The student, when a caller limited to `scope` (null: every congregation) sees it. */
+export function studentRowInScope(db: Database, id: string, scope: string | null): Promise<StudentRow | null> {
+  return db.maybeOne<StudentRow>(VISIBLE_STUDENT_BY_ID, [id, scope]);
+}
+
+export async function studentVisibleInScope(db: Database, id: string, scope: string | null): Promise<boolean> {
+  return (await db.maybeOne(`SELECT s.id FROM students s WHERE s.id = $1 AND ${studentVisible('$2')}`, [id, scope])) !== null;
+}
+
+/** The id of the student with this student ID, when a caller limited to `scope` sees it. */
+export async function studentIdByHumanIdInScope(db: Database, humanId: number, scope: string | null): Promise<string | null> {
+  const student = await db.maybeOne<{ id: string }>(`SELECT s.id FROM students s WHERE s.human_id = $1 AND ${studentVisible('$2')}`, [humanId, scope]);
+  return student?.id ?? null;
+}
+
+/** Locks the student for a change, when a caller limited to `scope` sees it. */
+export function lockStudentInScope(tx: Database, id: string, scope: string | null): Promise<{ id: string; congregation_id: string | null } | null> {
+  return tx.maybeOne<{ id: string; congregation_id: string | null }>(
+    `SELECT s.id, s.congregation_id FROM students s WHERE s.id = $1 AND ${studentVisible('$2')} FOR UPDATE`,
+    [id, scope],
+  );
+}
+
+/** Sets the attributes in `set` and removes those in `clear`. */
+export async function changeStudentAttributes(tx: Database, id: string, set: Readonly<Record<string, unknown>>, clear: readonly string[]): Promise<void> {
+  await tx.query('UPDATE students SET attributes = (attributes || $2::jsonb) - $3::text[] WHERE id = $1', [id, JSON.stringify(set), clear]);
+}
+
+/** A study helper belongs to one congregation: moving the student ends that link. */
+export async function moveStudentToCongregation(tx: Database, id: string, congregationId: string | null): Promise<void> {
+  await tx.query(
+    `UPDATE students SET congregation_id = $2::uuid,
+            study_helper_id = CASE WHEN congregation_id IS NOT DISTINCT FROM $2::uuid THEN study_helper_id END
+     WHERE id = $1`,
+    [id, congregationId],
+  );
+}
+
+export async function setStudentStudyHelper(tx: Database, id: string, helperId: string | null): Promise<void> {
+  await tx.query('UPDATE students SET study_helper_id = $2 WHERE id = $1', [id, helperId]);
 }

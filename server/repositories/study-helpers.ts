@@ -44,3 +44,44 @@ export async function studyHelpersByName(
   );
   return { total, rows };
 }
+
+/** The helper, when it belongs to `scope` (null: any congregation). */
+export function studyHelperInScope(db: Database, id: string, scope: string | null): Promise<StudyHelperRow | null> {
+  return db.maybeOne<StudyHelperRow>(`${STUDY_HELPER_SELECT} WHERE h.id = $1 AND ($2::uuid IS NULL OR h.congregation_id = $2::uuid)`, [id, scope]);
+}
+
+/** Whether the helper exists and belongs to `scope` (null: any congregation). */
+export async function studyHelperVisible(db: Database, id: string, scope: string | null): Promise<boolean> {
+  const found = await db.maybeOne('SELECT id FROM study_helpers WHERE id = $1 AND ($2::uuid IS NULL OR congregation_id = $2::uuid)', [id, scope]);
+  return found !== null;
+}
+
+/** The helper's congregation, or null when there is no such helper. */
+export async function congregationOfStudyHelper(db: Database, id: string): Promise<string | null> {
+  const helper = await db.maybeOne<{ congregation_id: string }>('SELECT congregation_id FROM study_helpers WHERE id = $1', [id]);
+  return helper?.congregation_id ?? null;
+}
+
+export async function insertStudyHelper(db: Database, congregationId: string, name: string, email: string): Promise<StudyHelperRow> {
+  const { id } = await db.one<{ id: string }>('INSERT INTO study_helpers (congregation_id, name, email) VALUES ($1, $2, $3) RETURNING id', [
+    congregationId,
+    name,
+    email,
+  ]);
+  return db.one<StudyHelperRow>(`${STUDY_HELPER_SELECT} WHERE h.id = $1`, [id]);
+}
+
+/** Locks the helper's row for its delete; false when there is none. */
+export async function lockStudyHelper(tx: Database, id: string): Promise<boolean> {
+  return (await tx.maybeOne('SELECT id FROM study_helpers WHERE id = $1 FOR UPDATE', [id])) !== null;
+}
+
+/** What refers to a study helper, each counted with $1 its id (routes/shared/in-use.ts). */
+export const STUDY_HELPER_USES = [
+  { name: ['student', 'students'], countSql: 'SELECT count(*) FROM students WHERE study_helper_id = $1' },
+  { name: ['graded upload', 'graded uploads'], countSql: 'SELECT count(*) FROM graded_uploads WHERE study_helper_id = $1' },
+] as const;
+
+export async function deleteStudyHelper(tx: Database, id: string): Promise<void> {
+  await tx.query('DELETE FROM study_helpers WHERE id = $1', [id]);
+}

@@ -1,52 +1,129 @@
 // Answer sheets (responses): the sheets of a file (or every graded one), one sheet, assigning
 // sheets to congregations (one by one or a whole file at once), setting a sheet's lesson, and in
-// Review its student or keeping it as a duplicate (server/workflow/sheet-mends.ts); a sheet's pages. A coordinator reaches only sheets assigned to its congregation. Assigning gives
+// Review its student or keeping it as a duplicate (server/workflow/sheet-mends.ts); a sheet's pages. A coordinator reaches only sheets assigned to
+// its congregation. Assigning gives
 // a student without a congregation that one; once a file is sent (or being sent) its sheets'
 // congregations are fixed: a change answers 409 SHEET_ALREADY_SENT. A sheet prints again as its
 // packet pages (a lost or spoiled print-out).
 import type { FastifyInstance } from 'fastify';
-import { congregationScope, requireAdmin } from '../auth/session';
+import { congregationScope, requireAdmin, type SessionUser } from '../auth/session';
 import type { ReplyOf, Route } from '../contract/types';
 import type { Database } from '../db/database';
 import { FILE_NOT_FOUND, forbidden, notFound, sheetAlreadySent, validationError } from '../http-error';
 import { pdfDrawing } from '../pdf/lazy-drawing';
-import { keptSheetSql, sentOrSendingSql } from '../repositories/sql/file-steps';
+import {
+  answerSheetListPage,
+  answerSheetRowById,
+  assignKeptSheetsOfFile,
+  congregationOfSheet,
+  fileHasSheetsToReassign,
+  lockSheetForChange,
+  setSheetCongregation,
+  setSheetLesson,
+  studentsOfFileSheetsAssignedTo,
+} from '../repositories/answer-sheets';
+import { congregationExists } from '../repositories/congregations';
+import { fileVisibleInScope, lockFileForSheetAssignment } from '../repositories/files';
+import { lessonExists } from '../repositories/lessons';
 import { pageCodes } from '../workflow/printed-codes';
 import { joinPrevious } from '../workflow/review-mends';
 import { keepDuplicate, setSheetStudent } from '../workflow/sheet-mends';
-import { addPacketPages, packetPagesSql, type PacketPageRow } from '../workflow/send-packets';
-import { SHEET_SELECT, sheetsWithReasonSql, type SheetRow } from '../repositories/answer-sheets';
+import { addPacketPages } from '../workflow/send-packets';
+import { packetPagesOfSheet } from '../repositories/file-sending';
 import { sheetOf } from './shared/answer-sheet-view';
 import { sendPdf } from './shared/blob-response';
-import { fileVisibleSql, sentToSql } from '../repositories/files';
 import { loadSheetPages, requireSheetAccess } from './shared/page-view';
 import { pageOf, paged } from './shared/paging';
-import { orderClause, type SortColumn } from '../repositories/sql/paging';
 import { giveCongregationToStudents } from '../repositories/students';
-import { Where } from '../repositories/sql/where';
 
 const SHEET_NOT_FOUND = 'Answer sheet not found';
 const FILE_SENT = 'This file was sent to the study helpers; its responses keep their congregations.';
 const SHEET_SENT = 'This response was sent to its congregation; its congregation can no longer change.';
 const SHEET_LESSON_SENT = 'This response was sent to its congregation; its lesson can no longer change.';
 
-const SORT: Record<'sequence' | 'course' | 'student' | 'graded_at', SortColumn> = {
-  sequence: { sql: 'a.sequence', defaultDirection: 'asc' },
-  course: { sql: 'lower(c.name) NULLS LAST, l.number', defaultDirection: 'asc' },
-  student: { sql: 'st.human_id', defaultDirection: 'asc' },
-  graded_at: { sql: '(SELECT min(fb.created_at) FROM feedback fb JOIN pages fp ON fp.id = fb.page_id WHERE fp.answer_sheet_id = a.id)', defaultDirection: 'desc' },
-};
+type SheetPatch = Route<'updateAnswerSheet'>['Body'];
 
 async function loadSheet(db: Database, sheetId: string): Promise<ReplyOf<'getAnswerSheet'>> {
-  const row = await db.maybeOne<SheetRow>(`${SHEET_SELECT} WHERE a.id = $1`, [sheetId]);
+  const row = await answerSheetRowById(db, sheetId);
   if (row === null) throw notFound(SHEET_NOT_FOUND);
   return sheetOf(row);
 }
 
 async function requireCongregation(db: Database, id: string): Promise<void> {
-  if ((await db.maybeOne('SELECT 1 FROM congregations WHERE id = $1', [id])) === null) {
-    throw validationError('assigned_group: no such congregation');
-  }
+  if (!(await congregationExists(db, id))) throw validationError('assigned_group: no such congregation');
+}
+
+/** 404 when the file does not exist, 403 when a coordinator's congregation was not sent it. */
+async function requireFileVisible(db: Database, fileId: string, scope: string | null): Promise<void> {
+  const visible = await fileVisibleInScope(db, fileId, scope);
+  if (visible === null) throw notFound('File not found');
+  if (!visible) throw forbidden();
+}
+
+/**
+ * Assigns every kept sheet of the file to the congregation, giving their students without one
+ * that one; returns how many sheets changed. A sent file's sheets keep theirs (409 on a change).
+ */
+async function assignFileSheets(db: Database, fileId: string, group: string): Promise<number> {
+  return db.transaction(async (tx) => {
+    // The file's row lock orders this against Send (which locks it too before it reads the sheets).
+    const sent = await lockFileForSheetAssignment(tx, fileId);
+    if (sent === null) throw notFound(FILE_NOT_FOUND);
+    await requireCongregation(tx, group);
+    if (sent) {
+      if (await fileHasSheetsToReassign(tx, fileId, group)) throw sheetAlreadySent(FILE_SENT);
+      return 0;
+    }
+    const count = await assignKeptSheetsOfFile(tx, fileId, group);
+    await giveCongregationToStudents(tx, await studentsOfFileSheetsAssignedTo(tx, fileId, group), group);
+    return count;
+  });
+}
+
+/** Names the sheet's student; the student takes the sheet's congregation when it has none, as assigning does. */
+async function nameSheetStudent(db: Database, sheetId: string, student: string, by: SessionUser): Promise<void> {
+  await setSheetStudent(db, sheetId, student, by);
+  const group = await congregationOfSheet(db, sheetId);
+  if (group !== null) await giveCongregationToStudents(db, [student], group);
+}
+
+/** The sheet's congregation and lesson, refused once the sheet is sent (its packet carries them). */
+async function changeSheetGroupAndLesson(db: Database, sheetId: string, group: string | null | undefined, lesson: string | null | undefined): Promise<void> {
+  await db.transaction(async (tx) => {
+    const sheet = await lockSheetForChange(tx, sheetId);
+    if (sheet === null) throw notFound(SHEET_NOT_FOUND);
+    if (group !== undefined && group !== sheet.assigned_group) {
+      if (sheet.sent) throw sheetAlreadySent(SHEET_SENT);
+      await setSheetCongregation(tx, sheetId, group);
+      if (group !== null && sheet.student_id !== null) await giveCongregationToStudents(tx, [sheet.student_id], group);
+    }
+    if (lesson !== undefined && lesson !== sheet.lesson_id) {
+      // Its packet was printed with this lesson, and its return file will carry it.
+      if (sheet.sent) throw sheetAlreadySent(SHEET_LESSON_SENT);
+      await setSheetLesson(tx, sheetId, lesson);
+    }
+  });
+}
+
+/** A change sent alone (join_previous, keep_duplicate); returns the sheet it leaves, or null for none of those. */
+async function applyLoneSheetMend(db: Database, sheetId: string, body: SheetPatch, by: SessionUser): Promise<string | null> {
+  const lone = body.join_previous !== undefined ? 'join_previous' : body.keep_duplicate !== undefined ? 'keep_duplicate' : null;
+  if (lone === null) return null;
+  if (Object.keys(body).length > 1) throw validationError(`${lone}: send it alone`);
+  if (lone === 'join_previous') return joinPrevious(db, sheetId, by);
+  await keepDuplicate(db, sheetId, by);
+  return sheetId;
+}
+
+async function updateSheet(db: Database, sheetId: string, body: SheetPatch, by: SessionUser): Promise<string> {
+  const mended = await applyLoneSheetMend(db, sheetId, body, by);
+  if (mended !== null) return mended;
+  const { assigned_group: group, lesson, student } = body;
+  if (student !== undefined) await nameSheetStudent(db, sheetId, student, by);
+  if (group !== undefined && group !== null) await requireCongregation(db, group);
+  if (lesson !== undefined && lesson !== null && !(await lessonExists(db, lesson))) throw validationError('lesson: no such lesson');
+  await changeSheetGroupAndLesson(db, sheetId, group, lesson);
+  return sheetId;
 }
 
 export async function answerSheetsRoutes(app: FastifyInstance) {
@@ -56,57 +133,15 @@ export async function answerSheetsRoutes(app: FastifyInstance) {
     const query = request.query;
     const page = pageOf(query);
     const scope = congregationScope(request);
-    if (query.file !== undefined) {
-      const file = await db.maybeOne<{ visible: boolean }>(`SELECT ${fileVisibleSql('f', '$2')} AS visible FROM files f WHERE f.id = $1`, [query.file, scope]);
-      if (file === null) throw notFound('File not found');
-      if (!file.visible) throw forbidden();
-    }
-    const where = new Where();
-    where.addIf(query.file, (p) => `a.file_id = ${p}::uuid`);
-    where.addIf(scope, (p) => `a.assigned_group = ${p}::uuid AND ${sentToSql('a.file_id', p)}`);
-    if (query.graded !== undefined) where.add((p) => `a.graded = ${p}`, query.graded);
-    if (query.reason !== undefined) where.add((p) => `a.id IN (${sheetsWithReasonSql(p)})`, query.reason);
-    // The sequence order's direction applies within a file; files stay newest first.
-    const sort = query.order_by ?? 'sequence';
-    const order =
-      sort === 'sequence'
-        ? `ORDER BY f.created_at DESC, a.file_id, a.sequence ${query.order_direction === 'desc' ? 'DESC' : 'ASC'}, a.id`
-        : orderClause(SORT, sort, query.order_direction, 'a.id');
-    const { total } = await db.one<{ total: number }>(
-      `SELECT count(*) AS total FROM answer_sheets a ${where.sql}`,
-      where.params,
-    );
-    const rows = await db.query<SheetRow>(
-      `${SHEET_SELECT} ${where.sql} ${order} LIMIT ${where.param(page.limit)} OFFSET ${where.param(page.skip)}`,
-      where.params,
-    );
-    return paged(rows.map(sheetOf), Number(total), page);
+    if (query.file !== undefined) await requireFileVisible(db, query.file, scope);
+    const filter = { file: query.file, scope, graded: query.graded, reason: query.reason, orderBy: query.order_by ?? 'sequence', direction: query.order_direction };
+    const { rows, total } = await answerSheetListPage(db, filter, page);
+    return paged(rows.map(sheetOf), total, page);
   });
 
   app.patch<Route<'assignFileAnswerSheets'>>('/api/answer-sheets', async (request): Promise<ReplyOf<'assignFileAnswerSheets'>> => {
     requireAdmin(request);
-    const fileId = request.query.file;
-    const group = request.body.assigned_group;
-    const updated = await db.transaction(async (tx) => {
-      // The file's row lock orders this against Send (which locks it too before it reads the sheets).
-      const file = await tx.maybeOne<{ sent: boolean }>(`SELECT ${sentOrSendingSql('f')} AS sent FROM files f WHERE f.id = $1 FOR UPDATE`, [fileId]);
-      if (file === null) throw notFound(FILE_NOT_FOUND);
-      await requireCongregation(tx, group);
-      const changes = `a.file_id = $1 AND ${keptSheetSql('a')} AND a.assigned_group IS DISTINCT FROM $2::uuid`;
-      if (file.sent) {
-        if ((await tx.maybeOne(`SELECT 1 FROM answer_sheets a WHERE ${changes} LIMIT 1`, [fileId, group])) !== null) throw sheetAlreadySent(FILE_SENT);
-        return 0;
-      }
-      const count = await tx.execute(`UPDATE answer_sheets a SET assigned_group = $2 WHERE ${changes}`, [fileId, group]);
-      const students = await tx.query<{ student_id: string }>(
-        `SELECT DISTINCT a.student_id FROM answer_sheets a
-         WHERE a.file_id = $1 AND a.assigned_group = $2::uuid AND a.student_id IS NOT NULL AND ${keptSheetSql('a')}`,
-        [fileId, group],
-      );
-      await giveCongregationToStudents(tx, students.map((row) => row.student_id), group);
-      return count;
-    });
-    return { updated };
+    return { updated: await assignFileSheets(db, request.query.file, request.body.assigned_group) };
   });
 
   app.get<Route<'getAnswerSheet'>>('/api/answer-sheets/:sheet_id', async (request): Promise<ReplyOf<'getAnswerSheet'>> => {
@@ -116,57 +151,7 @@ export async function answerSheetsRoutes(app: FastifyInstance) {
 
   app.patch<Route<'updateAnswerSheet'>>('/api/answer-sheets/:sheet_id', async (request): Promise<ReplyOf<'updateAnswerSheet'>> => {
     const by = requireAdmin(request);
-    const sheetId = request.params.sheet_id;
-    if (request.body.join_previous !== undefined) {
-      if (Object.keys(request.body).length > 1) throw validationError('join_previous: send it alone');
-      return loadSheet(db, await joinPrevious(db, sheetId, by));
-    }
-    if (request.body.keep_duplicate !== undefined) {
-      if (Object.keys(request.body).length > 1) throw validationError('keep_duplicate: send it alone');
-      await keepDuplicate(db, sheetId, by);
-      return loadSheet(db, sheetId);
-    }
-    const { assigned_group: group, lesson, student } = request.body;
-    if (student !== undefined) {
-      await setSheetStudent(db, sheetId, student, by);
-      // The student takes the sheet's congregation when it has none, as assigning does.
-      const named = await db.one<{ assigned_group: string | null }>('SELECT assigned_group FROM answer_sheets WHERE id = $1', [sheetId]);
-      if (named.assigned_group !== null) await giveCongregationToStudents(db, [student], named.assigned_group);
-    }
-    if (group !== undefined && group !== null) await requireCongregation(db, group);
-    if (lesson !== undefined && lesson !== null && (await db.maybeOne('SELECT 1 FROM lessons WHERE id = $1', [lesson])) === null) {
-      throw validationError('lesson: no such lesson');
-    }
-    await db.transaction(async (tx) => {
-      // The file's row shared: Send, which locks it, waits for this change or this one sees it sent.
-      const sheet = await tx.maybeOne<{ student_id: string | null; lesson_id: string | null; assigned_group: string | null; sent: boolean }>(
-        `SELECT a.student_id, a.lesson_id, a.assigned_group, ${sentOrSendingSql('f')} AS sent
-         FROM answer_sheets a JOIN files f ON f.id = a.file_id WHERE a.id = $1 FOR UPDATE OF a FOR SHARE OF f`,
-        [sheetId],
-      );
-      if (sheet === null) throw notFound(SHEET_NOT_FOUND);
-      if (group !== undefined && group !== sheet.assigned_group) {
-        if (sheet.sent) throw sheetAlreadySent(SHEET_SENT);
-        await tx.query('UPDATE answer_sheets SET assigned_group = $2 WHERE id = $1', [sheetId, group]);
-        if (group !== null && sheet.student_id !== null) await giveCongregationToStudents(tx, [sheet.student_id], group);
-      }
-      if (lesson !== undefined && lesson !== sheet.lesson_id) {
-        // Its packet was printed with this lesson, and its return file will carry it.
-        if (sheet.sent) throw sheetAlreadySent(SHEET_LESSON_SENT);
-        // A new lesson may make the sheet a duplicate of an earlier one (same student and lesson), or stop it being one.
-        await tx.query(
-          `UPDATE answer_sheets a SET lesson_id = $2, duplicate_kept = false,
-             duplicate_of = CASE WHEN a.student_id IS NULL OR $2::uuid IS NULL THEN NULL ELSE (
-               SELECT e.id FROM answer_sheets e
-               WHERE e.student_id = a.student_id AND e.lesson_id = $2::uuid AND e.id <> a.id
-                 AND (e.created_at, e.file_id, e.sequence) < (a.created_at, a.file_id, a.sequence)
-               ORDER BY e.created_at, e.sequence LIMIT 1) END
-           WHERE a.id = $1`,
-          [sheetId, lesson],
-        );
-      }
-    });
-    return loadSheet(db, sheetId);
+    return loadSheet(db, await updateSheet(db, request.params.sheet_id, request.body, by));
   });
 
   app.get<Route<'listAnswerSheetPages'>>('/api/answer-sheets/:id/pages', async (request): Promise<ReplyOf<'listAnswerSheetPages'>> => {
@@ -177,7 +162,7 @@ export async function answerSheetsRoutes(app: FastifyInstance) {
   app.get<Route<'printAnswerSheet'>>('/api/answer-sheets/:response_id/print.pdf', async (request, reply) => {
     const sheetId = request.params.response_id;
     await requireSheetAccess(db, request, sheetId);
-    const rows = await db.query<PacketPageRow>(packetPagesSql('a.id = $1'), [sheetId]);
+    const rows = await packetPagesOfSheet(db, sheetId);
     if (rows.length === 0) throw notFound('This answer sheet has no pages to print');
     const codes = await pageCodes(db, rows.map((row) => row.page_id));
     const { createPdfWriter } = await pdfDrawing();

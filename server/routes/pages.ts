@@ -1,11 +1,14 @@
 // Scanned pages: the pages of an answer sheet, one page, its mends in Review (ignore, template,
-// move, start a sheet, typed code, a new student: server/workflow/review-mends.ts; turn: sheet-mends.ts), its upright image in full
-// or as a thumbnail, and its latest graded scan (front or back).
+// move, start a sheet, typed code, a new student: server/workflow/review-mends.ts; turn:
+// sheet-mends.ts), its upright image in full or as a thumbnail, and its latest graded scan (front or back).
 import type { FastifyInstance } from 'fastify';
 import { requireAdmin } from '../auth/session';
 import type { ReplyOf, Route } from '../contract/types';
 import { notFound, validationError } from '../http-error';
 import { IMAGE_CACHE_CONTROL } from '../jobs/job-types';
+import { latestGradedScanOfPage } from '../repositories/feedback';
+import { pageTemplateExists } from '../repositories/page-templates';
+import { pageImageKey, pagePhotoKey } from '../repositories/pages';
 import { giveNewStudent, movePage, setIgnored, setTemplate, startSheetAt, typeCode } from '../workflow/review-mends';
 import { turnPage } from '../workflow/sheet-mends';
 import { sendBlob } from './shared/blob-response';
@@ -30,8 +33,7 @@ export async function pagesRoutes(app: FastifyInstance) {
     const pageId = request.params.page_id;
     const body = request.body;
     if (body.template !== undefined && body.template !== null) {
-      const exists = await db.maybeOne('SELECT 1 FROM page_templates WHERE id = $1', [body.template]);
-      if (exists === null) throw validationError('template: no such page template');
+      if (!(await pageTemplateExists(db, body.template))) throw validationError('template: no such page template');
     }
     const mends = ['answer_sheet', 'new_sheet', 'code', 'turn', 'new_student'].filter((key) => key in body);
     if (mends.length > 0 && Object.keys(body).length > 1) throw validationError(`${mends[0]}: send it alone`);
@@ -47,9 +49,9 @@ export async function pagesRoutes(app: FastifyInstance) {
 
   app.get<Route<'getPagePreview'>>('/api/pages/:page_id/preview', async (request, reply) => {
     await requirePageAccess(db, request, request.params.page_id);
-    const row = await db.one<{ image_blob_key: string | null }>('SELECT image_blob_key FROM pages WHERE id = $1', [request.params.page_id]);
-    if (row.image_blob_key === null) throw notFound('This page has no image');
-    return sendBlob(request, reply, app.blobStore, row.image_blob_key, {
+    const key = await pageImageKey(db, request.params.page_id);
+    if (key === null) throw notFound('This page has no image');
+    return sendBlob(request, reply, app.blobStore, key, {
       contentType: 'image/jpeg',
       cacheControl: IMAGE_CACHE_CONTROL,
       conditional: true,
@@ -64,17 +66,14 @@ export async function pagesRoutes(app: FastifyInstance) {
 
   app.get<Route<'getPagePhoto'>>('/api/pages/:page_id/photo', async (request, reply) => {
     await requirePageAccess(db, request, request.params.page_id);
-    const row = await db.one<{ photo_blob_key: string | null }>('SELECT photo_blob_key FROM pages WHERE id = $1', [request.params.page_id]);
-    if (row.photo_blob_key === null) throw notFound('This page did not come as a photo');
-    return sendBlob(request, reply, app.blobStore, row.photo_blob_key, { contentType: 'image/jpeg', cacheControl: IMAGE_CACHE_CONTROL, conditional: true });
+    const key = await pagePhotoKey(db, request.params.page_id);
+    if (key === null) throw notFound('This page did not come as a photo');
+    return sendBlob(request, reply, app.blobStore, key, { contentType: 'image/jpeg', cacheControl: IMAGE_CACHE_CONTROL, conditional: true });
   });
 
   app.get<Route<'getPageGradedPreview'>>('/api/pages/:page_id/graded-preview', async (request, reply) => {
     await requirePageAccess(db, request, request.params.page_id);
-    const row = await db.maybeOne<{ front_blob_key: string; back_blob_key: string | null }>(
-      'SELECT front_blob_key, back_blob_key FROM feedback WHERE page_id = $1 ORDER BY created_at DESC, id LIMIT 1',
-      [request.params.page_id],
-    );
+    const row = await latestGradedScanOfPage(db, request.params.page_id);
     const key = request.query.is_back === true ? row?.back_blob_key : row?.front_blob_key;
     if (key == null) throw notFound(request.query.is_back === true ? 'This page has no graded back' : 'This page has no graded scan');
     return sendBlob(request, reply, app.blobStore, key, { contentType: 'image/jpeg', cacheControl: IMAGE_CACHE_CONTROL, conditional: true });

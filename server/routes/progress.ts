@@ -7,7 +7,8 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { congregationScope } from '../auth/session';
 import type { Route } from '../contract/types';
 import { forbidden, notFound } from '../http-error';
-import { sentToSql } from '../repositories/files';
+import { fileSentToCongregation } from '../repositories/files';
+import { gradedUploadIsCongregations } from '../repositories/graded-uploads';
 import { findRun, isFinished, JOB, readProgress, type ProgressKey } from '../workflow/job-progress';
 
 const RUN_NOT_FOUND = 'No such job run';
@@ -69,10 +70,7 @@ async function stream(app: FastifyInstance, open: Set<() => void>, request: Fast
 async function coordinatorMayFollow(app: FastifyInstance, key: ProgressKey, congregationId: string): Promise<boolean> {
   if (!/^[0-9a-f-]{36}$/i.test(key.run_id)) return false;
   if (key.group_name === JOB.processGradedUpload) {
-    // A graded-packet upload is its congregation's own.
-    const upload = await app.db.maybeOne(`SELECT 1 FROM graded_uploads WHERE id = $1 AND congregation_id = $2`, [key.run_id, congregationId]);
-    return upload !== null;
+    return gradedUploadIsCongregations(app.db, key.run_id, congregationId);
   }
-  const row = await app.db.maybeOne(`SELECT 1 FROM files f WHERE f.id = $1 AND ${sentToSql('f.id', '$2')}`, [key.run_id, congregationId]);
-  return row !== null;
+  return fileSentToCongregation(app.db, key.run_id, congregationId);
 }

@@ -6,6 +6,8 @@ import type { FastifyInstance } from 'fastify';
 import type { Route } from '../contract/types';
 import { notFound } from '../http-error';
 import { normaliseCodeId } from '../db/printed-codes';
+import { lessonPageOfTemplateCode } from '../repositories/page-templates';
+import { pageOfPageCode, serviceCenterOfCoverCode, studentOfSheetCode } from '../repositories/printed-codes';
 
 const CODE_NOT_FOUND = 'Unknown code';
 
@@ -23,38 +25,21 @@ async function resolveTarget(app: FastifyInstance, prefix: 't' | 's' | 'p' | 'c'
   const db = app.db;
   switch (prefix) {
     case 't': {
-      // Templates carry their t code; printed_codes may record it too.
-      const row = await db.maybeOne<{ course_id: string; lesson_id: string; page_number: number }>(
-        `SELECT l.course_id, l.id AS lesson_id, pt.page_number
-         FROM page_templates pt JOIN lessons l ON l.id = pt.lesson_id
-         WHERE pt.code_id = $1
-            OR pt.id = (SELECT target_id FROM printed_codes WHERE prefix = 't' AND code_id = $1)
-         LIMIT 1`,
-        [id],
-      );
+      const row = await lessonPageOfTemplateCode(db, id);
       // The web app has no course screen: a blank master's code leads to that lesson's printable master.
       return row === null ? null : `/api/courses/${row.course_id}/lessons/${row.lesson_id}/master.pdf#page=${row.page_number}`;
     }
     case 's': {
-      const row = await db.maybeOne<{ student_id: string | null }>(
-        `SELECT pc.student_id FROM printed_codes pc JOIN students s ON s.id = pc.student_id WHERE pc.prefix = 's' AND pc.code_id = $1`,
-        [id],
-      );
-      return row?.student_id ? `/students/${row.student_id}` : null;
+      const studentId = await studentOfSheetCode(db, id);
+      return studentId ? `/students/${studentId}` : null;
     }
     case 'p': {
-      const row = await db.maybeOne<{ page_id: string }>(
-        `SELECT p.id AS page_id FROM printed_codes pc JOIN pages p ON p.id = pc.target_id WHERE pc.prefix = 'p' AND pc.code_id = $1`,
-        [id],
-      );
-      return row === null ? null : `/admin/pages/${row.page_id}`;
+      const pageId = await pageOfPageCode(db, id);
+      return pageId === null ? null : `/admin/pages/${pageId}`;
     }
     case 'c': {
-      const row = await db.maybeOne<{ id: string }>(
-        `SELECT sc.id FROM printed_codes pc JOIN service_centers sc ON sc.id = pc.target_id WHERE pc.prefix = 'c' AND pc.code_id = $1`,
-        [id],
-      );
-      return row === null ? null : `/admin/service-centers/${row.id}`;
+      const centerId = await serviceCenterOfCoverCode(db, id);
+      return centerId === null ? null : `/admin/service-centers/${centerId}`;
     }
   }
 }

@@ -16,6 +16,9 @@ import { MAX_UPLOAD_BYTES } from '../jobs/job-types';
 import { localCopy } from '../workflow/local-copy';
 import { JOB, startProgress } from '../workflow/job-progress';
 import { refreshCongregationStates } from '../workflow/grading-state';
+import { gradedUploadBytesSeen, insertGradedUpload } from '../repositories/graded-uploads';
+import { markPacketPrinted, packetForDownload } from '../repositories/packets';
+import { congregationOfStudyHelper, deleteStudyHelper, lockStudyHelper, STUDY_HELPER_USES, studyHelperInScope } from '../repositories/study-helpers';
 import { pdfName, sendBlob } from './shared/blob-response';
 import { STUDY_HELPER_NOT_FOUND } from './shared/errors';
 import { refuseWhileUsed } from './shared/in-use';
@@ -26,7 +29,6 @@ import { MAX_PHOTOS } from './shared/photo-check';
 import { receiveUploadOrRefuse } from './shared/receive-upload';
 import { checkPhotos, discardBlobs, MAX_FILE_PARTS, recordPhotos, uploadedPages, type UploadedPhoto } from './shared/uploaded-pages';
 import { listCongregation } from './shared/scope';
-import { STUDY_HELPER_SELECT, type StudyHelperRow } from '../repositories/study-helpers';
 import { studyHelperOf, studyHelperPage } from './shared/study-helper';
 
 export interface StudyHelperRoutesOptions {
@@ -54,11 +56,7 @@ export function createStudyHelperRoutes(options: StudyHelperRoutesOptions = {}) 
     });
 
     app.get<Route<'getStudyHelper'>>('/api/study-helpers/:id', async (request): Promise<ReplyOf<'getStudyHelper'>> => {
-      const scope = congregationScope(request);
-      const row = await db.maybeOne<StudyHelperRow>(
-        `${STUDY_HELPER_SELECT} WHERE h.id = $1 AND ($2::uuid IS NULL OR h.congregation_id = $2::uuid)`,
-        [request.params.id, scope],
-      );
+      const row = await studyHelperInScope(db, request.params.id, congregationScope(request));
       // Another congregation's helper is as invisible to a coordinator as a missing one.
       if (row === null) throw notFound(STUDY_HELPER_NOT_FOUND);
       return studyHelperOf(row);
@@ -67,13 +65,9 @@ export function createStudyHelperRoutes(options: StudyHelperRoutesOptions = {}) 
     app.delete<Route<'deleteStudyHelper'>>('/api/study-helpers/:id', async (request, reply) => {
       const id = request.params.id;
       await db.transaction(async (tx) => {
-        const found = await tx.maybeOne('SELECT id FROM study_helpers WHERE id = $1 FOR UPDATE', [id]);
-        if (found === null) throw notFound(STUDY_HELPER_NOT_FOUND);
-        await refuseWhileUsed(tx, 'study helper', id, [
-          { name: ['student', 'students'], countSql: 'SELECT count(*) FROM students WHERE study_helper_id = $1' },
-          { name: ['graded upload', 'graded uploads'], countSql: 'SELECT count(*) FROM graded_uploads WHERE study_helper_id = $1' },
-        ]);
-        await tx.query('DELETE FROM study_helpers WHERE id = $1', [id]);
+        if (!(await lockStudyHelper(tx, id))) throw notFound(STUDY_HELPER_NOT_FOUND);
+        await refuseWhileUsed(tx, 'study helper', id, STUDY_HELPER_USES);
+        await deleteStudyHelper(tx, id);
       });
       return reply.code(204).send();
     });
@@ -82,13 +76,7 @@ export function createStudyHelperRoutes(options: StudyHelperRoutesOptions = {}) 
 
     const packetFor = async (request: FastifyRequest, id: string) => {
       const scope = congregationScope(request);
-      const packet = await db.maybeOne<{ id: string; file_id: string; congregation_id: string; blob_key: string | null; file_name: string; wbs_code: string; archived: boolean }>(
-        `SELECT d.id, d.file_id, d.congregation_id, d.blob_key, f.name AS file_name, g.wbs_code,
-                f.file_status IS NOT DISTINCT FROM 'archived' AS archived
-         FROM packets d JOIN files f ON f.id = d.file_id JOIN congregations g ON g.id = d.congregation_id
-         WHERE d.id = $1`,
-        [id],
-      );
+      const packet = await packetForDownload(db, id);
       if (packet === null) throw notFound(PACKET_NOT_FOUND);
       if (scope !== null && packet.congregation_id !== scope) throw forbidden();
       return packet;
@@ -106,12 +94,7 @@ export function createStudyHelperRoutes(options: StudyHelperRoutesOptions = {}) 
       if (packet.archived) throw conflictError('This file is archived: its packet is no longer offered.');
       // Marked printed only when the portal asks (see isSameOriginGet): a cross-site link just downloads.
       if (isSameOriginGet(request, app.config.publicUrl)) await db.transaction(async (tx) => {
-        await tx.query('UPDATE packets SET downloaded_at = COALESCE(downloaded_at, now()) WHERE id = $1', [packet.id]);
-        await tx.query(
-          'UPDATE file_congregations SET printed_at = COALESCE(printed_at, now()) WHERE file_id = $1 AND congregation_id = $2',
-          [packet.file_id, packet.congregation_id],
-        );
-        await tx.query('UPDATE files SET printed = true WHERE id = $1 AND NOT printed', [packet.file_id]);
+        await markPacketPrinted(tx, packet);
         await refreshCongregationStates(tx, packet.file_id);
       });
       return sendBlob(request, reply, app.blobStore, packet.blob_key, {
@@ -172,10 +155,10 @@ export async function gradedUploadTarget(
   let congregationId = acting;
   const helperId = helperField === '' ? null : helperField;
   if (helperId !== null) {
-    const helper = await db.maybeOne<{ congregation_id: string }>('SELECT congregation_id FROM study_helpers WHERE id = $1', [helperId]);
-    if (helper === null) throw notFound(STUDY_HELPER_NOT_FOUND);
-    if (acting !== null && helper.congregation_id !== acting) throw forbidden();
-    congregationId ??= helper.congregation_id;
+    const helperCongregation = await congregationOfStudyHelper(db, helperId);
+    if (helperCongregation === null) throw notFound(STUDY_HELPER_NOT_FOUND);
+    if (acting !== null && helperCongregation !== acting) throw forbidden();
+    congregationId ??= helperCongregation;
   }
   if (congregationId === null) throw new HttpError(403, UPLOAD_NEEDS_CONGREGATION);
   return { name, helperId, congregationId };
@@ -208,11 +191,7 @@ export async function acceptGradedUpload(
   const { name, helperId, congregationId } = await gradedUploadTarget(db, user, fields).catch(refuse);
 
   // Same bytes as an earlier upload (or, for an intro file, as any file): the blob is theirs.
-  const duplicate = await db.maybeOne(
-    `SELECT 1 FROM graded_uploads WHERE sha256 = $1 UNION ALL SELECT 1 FROM files WHERE sha256 = $1 AND $2::boolean LIMIT 1`,
-    [blob.sha256, helperId !== null],
-  );
-  if (duplicate !== null) throw new HttpError(409, { error_type: 'DUPLICATE_FILE', message: 'This file has already been uploaded.' });
+  if (await gradedUploadBytesSeen(db, blob.sha256, helperId !== null)) throw new HttpError(409, { error_type: 'DUPLICATE_FILE', message: 'This file has already been uploaded.' });
 
   let pageCount: number;
   if (photos !== null) {
@@ -231,14 +210,10 @@ export async function acceptGradedUpload(
   }
 
   const uploadId = await db.transaction(async (tx) => {
-    const row = await tx.one<{ id: string }>(
-      `INSERT INTO graded_uploads (name, congregation_id, study_helper_id, is_intro, blob_key, sha256, uploaded_by, size_bytes, page_count)
-       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9) RETURNING id`,
-      [name, congregationId, helperId, helperId !== null, blob.key, blob.sha256, user.id, blob.size, pageCount],
-    );
-    if (photos !== null) await recordPhotos(tx, { uploadId: row.id }, photos);
-    await startProgress(tx, JOB.processGradedUpload, row.id, pageCount);
-    return row.id;
+    const id = await insertGradedUpload(tx, { name, congregationId, helperId, blob, uploadedBy: user.id, pageCount });
+    if (photos !== null) await recordPhotos(tx, { uploadId: id }, photos);
+    await startProgress(tx, JOB.processGradedUpload, id, pageCount);
+    return id;
   });
   await queueJob(request, JOB.processGradedUpload, { upload_id: uploadId }, uploadId);
   return uploadId;

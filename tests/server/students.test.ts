@@ -20,7 +20,7 @@ import {
   planOf,
   useRouteTests,
 } from './support';
-import { humanIdPrefixCount } from '../../server/routes/students';
+import { humanIdPrefixCount } from '../../server/repositories/students';
 import { Where } from '../../server/repositories/sql/where';
 
 const t = useRouteTests();
