@@ -14,7 +14,8 @@ import { keptSheetSql, sentOrSendingSql } from '../workflow/file-steps';
 import { pageCodes } from '../workflow/printed-codes';
 import { joinPrevious } from '../workflow/review-mends';
 import { keepDuplicate, setSheetStudent } from '../workflow/sheet-mends';
-import { addPacketPages, packetPagesSql, type PacketPageRow } from '../workflow/send-packets';
+import { packetPagesOfSheet } from '../repositories/file-sending';
+import { addPacketPages } from '../workflow/send-packets';
 import { SHEET_SELECT, sheetOf, sheetsWithReasonSql, type SheetRow } from './shared/answer-sheet-view';
 import { sendPdf } from './shared/blob-response';
 import { fileVisibleSql, sentToSql } from './shared/file-view';
@@ -176,7 +177,7 @@ export async function answerSheetsRoutes(app: FastifyInstance) {
   app.get<Route<'printAnswerSheet'>>('/api/answer-sheets/:response_id/print.pdf', async (request, reply) => {
     const sheetId = request.params.response_id;
     await requireSheetAccess(db, request, sheetId);
-    const rows = await db.query<PacketPageRow>(packetPagesSql('a.id = $1'), [sheetId]);
+    const rows = await packetPagesOfSheet(db, sheetId);
     if (rows.length === 0) throw notFound('This answer sheet has no pages to print');
     const codes = await pageCodes(db, rows.map((row) => row.page_id));
     const { createPdfWriter } = await pdfDrawing();

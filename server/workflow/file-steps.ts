@@ -15,25 +15,16 @@
 //           downloaded/archived
 // The grading/return people extend the last two branches here, and nowhere else.
 import type { Schemas } from '../contract/types';
+import { keptSheetSql, sentOrSendingSql } from '../repositories/sql/file-steps';
+
+// Moved to repositories/sql; named here too for the modules that still import them from here.
+export { keptSheetSql, sentOrSendingSql };
 
 export type FileStepName = Schemas['WorkflowStep'];
 export type FileStateFilter = Schemas['FileStateFilter'];
 
 /** Steps at which a file may still be deleted (spec §9: steps 0 to 3). */
 export const DELETABLE_STEPS: readonly FileStepName[] = ['robot', 'review', 'assign', 'send'];
-
-/**
- * The file was sent to its study helpers or is being sent (its packets may be under way): its
- * sheets' congregations are fixed from then on.
- */
-export function sentOrSendingSql(file: string): string {
-  return `(${file}.sent_at IS NOT NULL OR ${file}.send_requested_at IS NOT NULL)`;
-}
-
-/** A sheet of file `f` that keeps at least one page (sheets whose pages are all ignored are dropped). */
-export function keptSheetSql(sheet: string): string {
-  return `EXISTS (SELECT 1 FROM pages kp WHERE kp.answer_sheet_id = ${sheet}.id AND NOT kp.ignored)`;
-}
 
 /** Flag reasons of a page without a usable code (the unrecognized pages); too_complex: not read at all. */
 export const NO_CODE_FLAGS = ['no_code_found', 'unreadable', 'unknown_code', 'too_complex'] as const;

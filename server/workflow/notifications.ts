@@ -5,7 +5,7 @@
 import type { Database } from '../db/database';
 import { fileStepSql } from './file-steps';
 import { queueMail, type Message } from './mail-outbox';
-import { uploadSummaryJoin } from './upload-report';
+import { uploadSummaryJoin } from '../repositories/sql/upload-summary';
 
 /** How often a congregation is reminded while its packet waits. */
 export const REMINDER_DAYS = 7;

@@ -1,6 +1,7 @@
 // An upload's report in the words the uploader reads (GET /api/uploads/{id}, the list's counts):
 // each recorded page outcome becomes matched / not matched / blank and dropped, with the reason a
-// page was not taken. One table of outcomes, used by the SQL counts and the page list alike.
+// page was not taken. One table of outcomes, used by the SQL counts (repositories/sql/upload-summary)
+// and the page list alike.
 import type { Schemas } from '../contract/types';
 
 type Result = Schemas['UploadPageResult'];
@@ -43,18 +44,5 @@ export function meaningOf(outcome: string | null): OutcomeMeaning | null {
   return outcome === null ? null : (OUTCOME_MEANINGS[outcome] ?? { result: 'not_matched', reason: null, kept: false });
 }
 
-const outcomesOf = (result: Result) => Object.keys(OUTCOME_MEANINGS).filter((outcome) => OUTCOME_MEANINGS[outcome]!.result === result);
-
-/**
- * The summary columns for uploads aliased `alias`, as one LATERAL join (an upload's pages sit
- * together under the staging table's primary key).
- */
-export function uploadSummaryJoin(alias: string): string {
-  const list = (result: Result) => outcomesOf(result).map((outcome) => `'${outcome}'`).join(', ');
-  return `LEFT JOIN LATERAL (
-      SELECT count(*)::int AS pages_read,
-             (count(*) FILTER (WHERE sp.outcome IN (${list('matched')})))::int AS matched,
-             (count(*) FILTER (WHERE sp.outcome IN (${list('not_matched')})))::int AS not_matched,
-             (count(*) FILTER (WHERE sp.outcome IN (${list('blank_dropped')})))::int AS blank_dropped
-      FROM graded_upload_pages sp WHERE sp.upload_id = ${alias}.id) summary ON true`;
-}
+/** The outcomes recorded for pages the uploader reads as `result`. */
+export const outcomesOf = (result: Result): string[] => Object.keys(OUTCOME_MEANINGS).filter((outcome) => OUTCOME_MEANINGS[outcome]!.result === result);
