@@ -3,6 +3,7 @@
 // file brings, where each page goes with its flag, and the file's cover. Intro sheets create their
 // students; sheets of known students go to the student's congregation; a sheet of a student and
 // lesson already received is a duplicate of the first one received.
+import type { Schemas } from '../contract/types';
 import type { Code } from '../pipeline/codes';
 import { isPhotoReason } from '../pipeline/photo-page';
 import type { SplitResult, SplitSheetPage } from '../pipeline/split';
@@ -50,8 +51,8 @@ export interface PlannedPage {
   sheet: number | null;
   template_id: string | null;
   ignored: boolean;
-  reason: string | null;
-  flag: string | null;
+  reason: Schemas['UnrecognizedReason'] | null;
+  flag: Schemas['ReviewReason'] | null;
   detail: PlannedFlagDetail | null;
 }
 

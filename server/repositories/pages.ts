@@ -31,8 +31,8 @@ export interface PagePlacement {
   sheet_id: string | null;
   template_id: string | null;
   ignored: boolean;
-  reason: string | null;
-  flag: string | null;
+  reason: Schemas['UnrecognizedReason'] | null;
+  flag: Schemas['ReviewReason'] | null;
   detail: string | null;
 }
 

@@ -19,7 +19,7 @@ export interface MendPageRow {
   file_id: string;
   page_number: number;
   answer_sheet_id: string | null;
-  flag: string | null;
+  flag: Schemas['ReviewReason'] | null;
   ignored: boolean;
 }
 
