@@ -3,7 +3,7 @@
 import type { Database } from '../db/database';
 
 /** Removes every sheet of the file (its pages are taken off them first). */
-export async function deleteSheetsOfFile(db: Database, fileId: string): Promise<void> {
+export async function deleteSheetsBeforeSplit(db: Database, fileId: string): Promise<void> {
   await db.query('DELETE FROM answer_sheets WHERE file_id = $1', [fileId]);
 }
 

@@ -21,7 +21,7 @@ export async function pagesOfFileForSplit<Prefix extends string>(db: Database, f
 }
 
 /** Takes every page of the file off its sheet (before its sheets are written again). */
-export async function unplacePagesOfFile(db: Database, fileId: string): Promise<void> {
+export async function unplacePagesBeforeSplit(db: Database, fileId: string): Promise<void> {
   await db.query('UPDATE pages SET answer_sheet_id = NULL WHERE file_id = $1', [fileId]);
 }
 

@@ -11,7 +11,7 @@ export async function createSplitStudent(db: Database, serviceCenterId: string |
 }
 
 /** The congregation of each of these students that exists (a student gone is not in the map). */
-export async function congregationsOfStudents(db: Database, studentIds: readonly string[]): Promise<Map<string, string | null>> {
+export async function congregationsOfSplitStudents(db: Database, studentIds: readonly string[]): Promise<Map<string, string | null>> {
   const rows = await db.query<{ id: string; congregation_id: string | null }>('SELECT id, congregation_id FROM students WHERE id = ANY($1::uuid[])', [
     studentIds,
   ]);
@@ -19,11 +19,11 @@ export async function congregationsOfStudents(db: Database, studentIds: readonly
 }
 
 /** These students sent something just now. */
-export async function markStudentsActive(db: Database, studentIds: readonly string[]): Promise<void> {
+export async function markSplitStudentsActive(db: Database, studentIds: readonly string[]): Promise<void> {
   await db.query('UPDATE students SET last_active_at = now() WHERE id = ANY($1::uuid[])', [studentIds]);
 }
 
 /** Whether the student exists. */
-export async function studentExists(db: Database, studentId: string): Promise<boolean> {
+export async function studentExistsForSheet(db: Database, studentId: string): Promise<boolean> {
   return (await db.maybeOne('SELECT 1 FROM students WHERE id = $1', [studentId])) !== null;
 }

@@ -48,6 +48,6 @@ export async function blobsOfGradedUpload(db: Database, uploadId: string): Promi
 }
 
 /** Removes the upload; its feedback and report rows go with it (ON DELETE CASCADE). */
-export async function deleteGradedUpload(db: Database, uploadId: string): Promise<void> {
+export async function deleteWithdrawnUpload(db: Database, uploadId: string): Promise<void> {
   await db.query('DELETE FROM graded_uploads WHERE id = $1', [uploadId]);
 }

@@ -8,7 +8,7 @@ import type { Database } from '../db/database';
 import { discardIfUnreferenced } from '../db/blob-references';
 import { conflictError, FILE_NOT_FOUND, notFound } from '../http-error';
 import { gradedScanOfFileCameBack, lockFileForRecall, lockPacketsOfFile, packetPrintedByCongregation, unsendFile } from '../repositories/file-sending';
-import { dropJobLease } from '../repositories/job-leases';
+import { dropLeaseOfTakenBackJob } from '../repositories/job-leases';
 import { JOB, removeProgress } from './job-progress';
 
 export async function recallSend(db: Database, blobStore: BlobStore, fileId: string): Promise<void> {
@@ -24,7 +24,7 @@ export async function recallSend(db: Database, blobStore: BlobStore, fileId: str
     }
     if (await gradedScanOfFileCameBack(tx, fileId)) throw conflictError('Graded scans of this file came back already, so the file cannot be taken back.');
     await unsendFile(tx, fileId);
-    await dropJobLease(tx, JOB.sendToStudyHelpers, fileId);
+    await dropLeaseOfTakenBackJob(tx, JOB.sendToStudyHelpers, fileId);
     await removeProgress(tx, JOB.sendToStudyHelpers, fileId);
     return packets.flatMap((packet) => (packet.blob_key === null ? [] : [packet.blob_key]));
   });

@@ -20,7 +20,7 @@ import {
   setTurnedPageImage,
   sheetLinksForMend,
 } from '../repositories/review-mends';
-import { studentExists } from '../repositories/students';
+import { studentExistsForSheet } from '../repositories/students';
 import { FILE_SENT_MESSAGE, type Mender } from './review-mends';
 
 type MendAction = Schemas['ReviewMendAction'];
@@ -67,7 +67,7 @@ export const SHEET_HAS_STUDENT =
 export async function setSheetStudent(db: Database, sheetId: string, studentId: string, by: Mender): Promise<void> {
   await db.transaction(async (tx) => {
     const sheet = await lockSheet(tx, sheetId);
-    if (!(await studentExists(tx, studentId))) throw validationError('student: no such student');
+    if (!(await studentExistsForSheet(tx, studentId))) throw validationError('student: no such student');
     if (sheet.student_id !== null && sheet.student_id !== studentId) throw conflictError(SHEET_HAS_STUDENT);
     await nameSheetStudent(tx, sheetId, studentId);
     await recordOnSheet(tx, sheet.file_id, sheetId, 'student_set', by);

@@ -10,8 +10,8 @@ import type { Database } from '../db/database';
 import { discardIfUnreferenced } from '../db/blob-references';
 import { conflictError, forbidden, notFound } from '../http-error';
 import { lockFilesGradedByUpload } from '../repositories/files';
-import { dropJobLease } from '../repositories/job-leases';
-import { blobsOfGradedUpload, deleteGradedUpload, lockGradedUploadForWithdraw, sheetsGradedByUpload } from '../repositories/uploads';
+import { dropLeaseOfTakenBackJob } from '../repositories/job-leases';
+import { blobsOfGradedUpload, deleteWithdrawnUpload, lockGradedUploadForWithdraw, sheetsGradedByUpload } from '../repositories/uploads';
 import { JOB, removeProgress } from './job-progress';
 import { refreshGrading, reopenGrading } from './grading-state';
 
@@ -37,8 +37,8 @@ export async function withdrawUpload(db: Database, blobStore: BlobStore, uploadI
     const sheets = await sheetsGradedByUpload(tx, uploadId);
     const images = await blobsOfGradedUpload(tx, uploadId);
     // Its feedback and report rows go with it.
-    await deleteGradedUpload(tx, uploadId);
-    await dropJobLease(tx, JOB.processGradedUpload, uploadId);
+    await deleteWithdrawnUpload(tx, uploadId);
+    await dropLeaseOfTakenBackJob(tx, JOB.processGradedUpload, uploadId);
     await removeProgress(tx, JOB.processGradedUpload, uploadId);
     await refreshGrading(tx, sheets);
     await reopenGrading(tx, files.map((file) => file.id));

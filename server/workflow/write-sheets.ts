@@ -14,11 +14,11 @@ import {
 } from '../domain/write-sheets-plan';
 import type { Code, CodePrefix } from '../pipeline/codes';
 import { splitIntoSheets, type AnswerSheetPageLength, type SplitResult } from '../pipeline/split';
-import { deleteSheetsOfFile, firstSheetsOfStudentLessons, insertSplitSheets } from '../repositories/answer-sheets';
+import { deleteSheetsBeforeSplit, firstSheetsOfStudentLessons, insertSplitSheets } from '../repositories/answer-sheets';
 import { lockPendingFileForSplit, markFileSplit } from '../repositories/files';
-import { pagesOfFileForSplit, placeSplitPages, unplacePagesOfFile, type SplitPageRow } from '../repositories/pages';
-import { serviceCenterCountry } from '../repositories/service-centers';
-import { congregationsOfStudents, createSplitStudent, markStudentsActive } from '../repositories/students';
+import { pagesOfFileForSplit, placeSplitPages, unplacePagesBeforeSplit, type SplitPageRow } from '../repositories/pages';
+import { countryOfSplitServiceCenter } from '../repositories/service-centers';
+import { congregationsOfSplitStudents, createSplitStudent, markSplitStudentsActive } from '../repositories/students';
 import { paperSeenBefore } from './paper-seen';
 import { identifyFilePages } from './printed-text-pages';
 import { resolveCodes } from './resolve-codes';
@@ -60,8 +60,8 @@ export async function writeSheets(db: Database, fileId: string): Promise<WriteSh
       Number(file.answer_sheet_page_length) as AnswerSheetPageLength,
     );
     // Safety for a split run again on a file (only possible if an earlier run was rolled back half way).
-    await unplacePagesOfFile(tx, fileId);
-    await deleteSheetsOfFile(tx, fileId);
+    await unplacePagesBeforeSplit(tx, fileId);
+    await deleteSheetsBeforeSplit(tx, fileId);
 
     const firstSheets = await firstSheetsOfStudentLessons(tx, studentLessonsOfSplit(split));
     const plan = planWriteSheets({
@@ -71,7 +71,7 @@ export async function writeSheets(db: Database, fileId: string): Promise<WriteSh
       templateOfPage: templatesOfPages(pages, meanings.templateOf),
       copyOf: paper.copyOf,
       seenBefore: paper.seenBefore,
-      congregationOf: await congregationsOfStudents(tx, studentsNamedBySplit(split)),
+      congregationOf: await congregationsOfSplitStudents(tx, studentsNamedBySplit(split)),
       firstSheetOf: new Map(firstSheets.map((row) => [studentLessonKey(row.student_id, row.lesson_id), row.id])),
     });
     await saveWriteSheetsPlan(tx, fileId, plan, serviceCenterOfSplit(split, file.service_center_id));
@@ -98,7 +98,7 @@ function templatesOfPages(pages: readonly SplitPageRow<CodePrefix>[], templateOf
 export async function saveWriteSheetsPlan(tx: Database, fileId: string, plan: WriteSheetsPlan, serviceCenterId: string | null): Promise<void> {
   const newStudentIds: string[] = [];
   if (plan.newStudents > 0) {
-    const country = serviceCenterId === null ? null : ((await serviceCenterCountry(tx, serviceCenterId))?.country_iso ?? null);
+    const country = serviceCenterId === null ? null : ((await countryOfSplitServiceCenter(tx, serviceCenterId))?.country_iso ?? null);
     // One at a time and in order: intro sheets get the next human ids as the file brings them.
     for (let n = 0; n < plan.newStudents; n++) newStudentIds.push(await createSplitStudent(tx, serviceCenterId, country));
   }
@@ -114,7 +114,7 @@ export async function saveWriteSheetsPlan(tx: Database, fileId: string, plan: Wr
       duplicate_of: sheet.duplicate_of === null ? null : 'existing' in sheet.duplicate_of ? sheet.duplicate_of.existing : sheetIds[sheet.duplicate_of.sheet]!,
     })),
   );
-  await markStudentsActive(tx, plan.activeStudents);
+  await markSplitStudentsActive(tx, plan.activeStudents);
   const storedDetail = (detail: PlannedFlagDetail | null) =>
     detail === null
       ? null
