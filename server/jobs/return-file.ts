@@ -11,8 +11,8 @@ import {
   writeReturnFile,
   type ReturnBlobs,
   type ReturnBlock,
-  type ReturnRequest,
 } from '../workflow/return-file';
+import type { ReturnRequest } from '../repositories/file-returns';
 import { tellReturnFileReady } from '../workflow/notifications';
 import { leasedJob, step } from './leased-job';
 import type { JobContext } from './queue';

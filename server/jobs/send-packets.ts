@@ -4,8 +4,8 @@
 import { JOB } from '../workflow/job-progress';
 import { tellPacketsReady } from '../workflow/notifications';
 import { pageCodes } from '../workflow/printed-codes';
-import type { PacketPageRow } from '../repositories/file-sending';
-import { cancelSend, markSent, packetsOf, upsertPackets, writePacket, type PacketRow } from '../workflow/send-packets';
+import type { PacketPageRow, PacketRow } from '../repositories/file-sending';
+import { cancelSend, markSent, packetsOf, upsertPackets, writePacket } from '../workflow/send-packets';
 import { leasedJob, step } from './leased-job';
 import type { JobContext } from './queue';
 

@@ -89,3 +89,15 @@ export async function touchResumableUpload(db: Database, id: string): Promise<vo
 export async function deleteResumableUpload(db: Database, id: string): Promise<void> {
   await db.query('DELETE FROM resumable_uploads WHERE id = $1', [id]);
 }
+
+/** Which of these upload ids have a record. */
+export async function knownResumableUploads(db: Database, ids: readonly string[]): Promise<Set<string>> {
+  const rows = await db.query<{ id: string }>('SELECT id FROM resumable_uploads WHERE id = ANY($1::text[])', [ids]);
+  return new Set(rows.map((row) => row.id));
+}
+
+/** Removes the records untouched since `cutoff` that are not being finished; their ids. */
+export async function removeResumableUploadsUntouchedSince(db: Database, cutoff: Date): Promise<string[]> {
+  const rows = await db.query<{ id: string }>(`DELETE FROM resumable_uploads WHERE touched_at < $1 AND state <> 'finishing' RETURNING id`, [cutoff]);
+  return rows.map((row) => row.id);
+}

@@ -27,3 +27,18 @@ export async function photoCountOfFile(db: Database, fileId: string): Promise<nu
   const row = await db.one<{ count: number }>('SELECT count(*)::int AS count FROM upload_photos WHERE file_id = $1', [fileId]);
   return row.count;
 }
+
+export interface StoredPhotoRow<MediaType extends string = string> {
+  blob_key: string;
+  media_type: MediaType;
+}
+
+/** A file's photos in the order taken; none for a PDF. */
+export async function photosOfFile<MediaType extends string>(db: Database, fileId: string): Promise<StoredPhotoRow<MediaType>[]> {
+  return db.query<StoredPhotoRow<MediaType>>('SELECT blob_key, media_type FROM upload_photos WHERE file_id = $1 ORDER BY position', [fileId]);
+}
+
+/** A graded upload's photos in the order taken; none for a PDF. */
+export async function photosOfGradedUpload<MediaType extends string>(db: Database, uploadId: string): Promise<StoredPhotoRow<MediaType>[]> {
+  return db.query<StoredPhotoRow<MediaType>>('SELECT blob_key, media_type FROM upload_photos WHERE upload_id = $1 ORDER BY position', [uploadId]);
+}

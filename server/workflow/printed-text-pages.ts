@@ -6,6 +6,9 @@
 import type { Database } from '../db/database';
 import type { Code } from '../pipeline/codes';
 import type { PrintedTextReading } from '../pipeline/printed-text';
+import { codelessPagesWithPrintedText, identifyPageByPrintedText, setPrintedSuggestion } from '../repositories/pages';
+import { packetPagesAwaitingGrading, sheetPagesIssuedTo } from '../repositories/printed-codes';
+import { identifyStagedPageByPrintedText } from '../repositories/upload-pages';
 import { describeSuggestion, identifyByPrintedText, type PrintedCandidate, type PrintedSuggestion } from './printed-identity';
 
 const humanIdsOf = (readings: readonly (PrintedTextReading | null)[]) => [
@@ -19,25 +22,7 @@ const humanIdsOf = (readings: readonly (PrintedTextReading | null)[]) => [
  */
 async function packetCandidates(db: Database, congregationId: string, humanIds: number[], codesRead: string[]): Promise<PrintedCandidate[]> {
   if (humanIds.length === 0) return [];
-  const rows = await db.query<{ page_id: string; code_id: string; human_id: number; lesson_number: number; sheet_page: number; sheet_pages: number }>(
-    `WITH sheet_pages AS (
-       SELECT p.id AS page_id, st.human_id, l.number AS lesson_number,
-              row_number() OVER (PARTITION BY a.id ORDER BY p.page_number)::int AS sheet_page,
-              count(*) OVER (PARTITION BY a.id)::int AS sheet_pages
-       FROM answer_sheets a
-       JOIN pages p ON p.answer_sheet_id = a.id AND NOT p.ignored
-       JOIN files f ON f.id = a.file_id
-       JOIN students st ON st.id = a.student_id
-       JOIN lessons l ON l.id = a.lesson_id
-       WHERE a.assigned_group = $1 AND st.human_id = ANY($2::bigint[])
-         AND f.sent_at IS NOT NULL AND f.file_status IS DISTINCT FROM 'archived' AND f.file_status IS DISTINCT FROM 'downloaded')
-     SELECT sp.page_id, pc.code_id, sp.human_id, sp.lesson_number, sp.sheet_page, sp.sheet_pages
-     FROM sheet_pages sp JOIN printed_codes pc ON pc.prefix = 'p' AND pc.target_id = sp.page_id
-     WHERE NOT EXISTS (SELECT 1 FROM feedback fb WHERE fb.page_id = sp.page_id)
-       AND NOT EXISTS (SELECT 1 FROM printed_codes r WHERE r.prefix = 'p' AND r.target_id = sp.page_id AND r.code_id = ANY($3::text[]))
-     ORDER BY pc.code_id`,
-    [congregationId, humanIds, codesRead],
-  );
+  const rows = await packetPagesAwaitingGrading(db, congregationId, humanIds, codesRead);
   return rows.map((row) => ({
     code: { prefix: 'p', id: row.code_id },
     identity: row.page_id,
@@ -51,17 +36,7 @@ async function packetCandidates(db: Database, congregationId: string, humanIds: 
 /** Sheet pages issued to these students (`s` codes of next-lesson sheets). */
 async function issuedCandidates(db: Database, humanIds: number[]): Promise<PrintedCandidate[]> {
   if (humanIds.length === 0) return [];
-  const rows = await db.query<{ code_id: string; student_id: string; template_id: string; human_id: number; lesson_number: number; page_number: number; page_count: number }>(
-    `SELECT pc.code_id, pc.student_id, pt.id AS template_id, st.human_id, l.number AS lesson_number, pt.page_number,
-            (SELECT count(*) FROM page_templates x WHERE x.lesson_id = pt.lesson_id)::int AS page_count
-     FROM printed_codes pc
-     JOIN page_templates pt ON pt.id = pc.target_id
-     JOIN lessons l ON l.id = pt.lesson_id
-     JOIN students st ON st.id = pc.student_id
-     WHERE pc.prefix = 's' AND st.human_id = ANY($1::bigint[]) AND l.number IS NOT NULL
-     ORDER BY pc.code_id`,
-    [humanIds],
-  );
+  const rows = await sheetPagesIssuedTo(db, humanIds);
   return rows.map((row) => ({
     code: { prefix: 's', id: row.code_id },
     identity: `${row.student_id}/${row.template_id}`,
@@ -103,11 +78,7 @@ export async function identifyStagedPages(
     if (identity.kind === 'identified') {
       page.code_prefix = identity.code.prefix;
       page.code_id = identity.code.id;
-      await db.query(
-        `UPDATE graded_upload_pages SET code_prefix = $3, code_id = $4, reason = NULL, identified_by = 'printed_text'
-         WHERE upload_id = $1 AND page_number = $2`,
-        [uploadId, page.page_number, identity.code.prefix, identity.code.id],
-      );
+      await identifyStagedPageByPrintedText(db, uploadId, page.page_number, identity.code);
     } else if (identity.kind === 'suggested') notes.set(page.page_number, gradedNote(identity.suggestion));
   }
   return notes;
@@ -126,26 +97,13 @@ function gradedNote(suggestion: PrintedSuggestion): string {
  * the page as it places any page with a code.
  */
 export async function identifyFilePages(db: Database, fileId: string): Promise<void> {
-  const pages = await db.query<{ id: string; printed_text: PrintedTextReading }>(
-    `SELECT id, printed_text FROM pages
-     WHERE file_id = $1 AND code_id IS NULL AND NOT blank AND read_error IS NULL AND printed_text IS NOT NULL ORDER BY page_number`,
-    [fileId],
-  );
+  const pages = await codelessPagesWithPrintedText<PrintedTextReading>(db, fileId);
   if (pages.length === 0) return;
   const candidates = await issuedCandidates(db, humanIdsOf(pages.map((page) => page.printed_text)));
   for (const page of pages) {
     const identity = identifyByPrintedText(page.printed_text, candidates);
-    if (identity.kind === 'identified')
-      await db.query(
-        `UPDATE pages SET code_prefix = $2, code_id = $3, unrecognized_reason = NULL, identified_by = 'printed_text', printed_suggestion = NULL
-         WHERE id = $1`,
-        [page.id, identity.code.prefix, identity.code.id],
-      );
-    else
-      await db.query('UPDATE pages SET printed_suggestion = $2 WHERE id = $1', [
-        page.id,
-        identity.kind === 'suggested' ? JSON.stringify(storedSuggestion(identity.suggestion)) : null,
-      ]);
+    if (identity.kind === 'identified') await identifyPageByPrintedText(db, page.id, identity.code);
+    else await setPrintedSuggestion(db, page.id, identity.kind === 'suggested' ? JSON.stringify(storedSuggestion(identity.suggestion)) : null);
   }
 }
 

@@ -15,6 +15,7 @@ import type { BlobInfo, BlobStore } from '../blob-store';
 import type { Config, ObjectStorageSettings } from '../config';
 import { s3ClientSettings } from '../open-blob-store';
 import type { Database } from '../db/database';
+import { knownResumableUploads, removeResumableUploadsUntouchedSince } from '../repositories/resumable-uploads';
 
 /** An upload nobody sent a byte to for this long is abandoned: its parts and record go. */
 export const ABANDONED_AFTER_MS = 24 * 60 * 60 * 1000;
@@ -80,9 +81,7 @@ class FolderParts implements ResumableParts {
     }
     const ids = [...new Set(names.map((name) => name.replace(/\.json$/, '')))].filter((id) => /^[0-9a-f]{32}$/.test(id));
     if (ids.length === 0) return 0;
-    const known = new Set(
-      (await db.query<{ id: string }>('SELECT id FROM resumable_uploads WHERE id = ANY($1::text[])', [ids])).map((row) => row.id),
-    );
+    const known = await knownResumableUploads(db, ids);
     let orphans = 0;
     for (const id of ids) {
       if (known.has(id)) continue;
@@ -146,9 +145,7 @@ class ObjectStorageParts implements ResumableParts {
     } while (token !== undefined);
     const ids = [...described.keys()];
     if (ids.length === 0) return 0;
-    const known = new Set(
-      (await db.query<{ id: string }>('SELECT id FROM resumable_uploads WHERE id = ANY($1::text[])', [ids])).map((row) => row.id),
-    );
+    const known = await knownResumableUploads(db, ids);
     let orphans = 0;
     for (const id of ids) {
       if (known.has(id) || now - described.get(id)! < ABANDONED_AFTER_MS) continue;
@@ -185,10 +182,7 @@ class PrefixedS3Store extends S3Store {
  */
 export async function removeAbandonedUploads(db: Database, parts: ResumableParts, now = Date.now()): Promise<number> {
   const cutoff = new Date(now - ABANDONED_AFTER_MS);
-  const stale = await db.query<{ id: string }>(
-    `DELETE FROM resumable_uploads WHERE touched_at < $1 AND state <> 'finishing' RETURNING id`,
-    [cutoff],
-  );
-  for (const { id } of stale) await parts.remove(id);
+  const stale = await removeResumableUploadsUntouchedSince(db, cutoff);
+  for (const id of stale) await parts.remove(id);
   return stale.length + (await parts.removeOrphans(db, now));
 }

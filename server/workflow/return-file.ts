@@ -15,7 +15,19 @@
 import type { BlobStore } from '../blob-store';
 import type { Database } from '../db/database';
 import { conflictError, FILE_NOT_FOUND, notFound } from '../http-error';
-import { keptSheetSql } from '../repositories/sql/file-steps';
+import {
+  cancelReturnRequest,
+  lockFileForReturnRequest,
+  markReturnRequested,
+  nextLessonTemplates,
+  pendingReturnRequest,
+  returnPagesOfFile,
+  returnSheetsOfFile,
+  storeReturnFileOfRequest,
+  type NextLessonTemplateRow,
+  type ReturnRequest,
+  type ReturnSheetRow,
+} from '../repositories/file-returns';
 import type { AnswerSheetMasterInput } from '../pdf/answer-sheet-master';
 import { pdfDrawing } from '../pdf/lazy-drawing';
 import { readAhead } from './blob-files';
@@ -26,40 +38,14 @@ import { issuedKey, issuedSheetCodes } from './printed-codes';
 /** POST /regenerate: 409 before grading completes, after archiving, or while one is being made. */
 export async function requestReturnFile(db: Database, fileId: string): Promise<void> {
   await db.transaction(async (tx) => {
-    const file = await tx.maybeOne<{ grading_complete: boolean; file_status: string | null; return_requested_at: Date | null; return_prepped: boolean }>(
-      'SELECT grading_complete, file_status, return_requested_at, return_prepped FROM files WHERE id = $1 FOR UPDATE',
-      [fileId],
-    );
+    const file = await lockFileForReturnRequest(tx, fileId);
     if (file === null) throw notFound(FILE_NOT_FOUND);
     if (!file.grading_complete) throw conflictError('The return file can be made once every answer sheet is graded.');
     if (file.file_status === 'archived') throw conflictError('This file is archived.');
     if (file.return_requested_at !== null && !file.return_prepped) throw conflictError('The return file is being generated.');
-    await tx.query('UPDATE files SET return_requested_at = now(), return_prepped = false WHERE id = $1', [fileId]);
+    await markReturnRequested(tx, fileId);
     await startProgress(tx, JOB.generateReturnFile, fileId, 0);
   });
-}
-
-interface SheetRow {
-  id: string;
-  student_id: string | null;
-  student_human_id: number | null;
-  student_name: string | null;
-  next_lesson_id: string | null;
-}
-
-interface PageRow {
-  answer_sheet_id: string;
-  front_key: string | null;
-  back_key: string | null;
-}
-
-interface TemplateRow {
-  id: string;
-  lesson_id: string;
-  page_number: number;
-  lesson_number: number;
-  lesson_name: string;
-  course_name: string;
 }
 
 /** One page of the return file: a scan, a page of a personalised next-lesson sheet, or blank paper. */
@@ -103,62 +89,15 @@ export function layOutReturnFile(blocks: readonly ReturnBlock[], sides: ReturnSi
 
 /** The return file's student blocks, in order. Issues the `s` codes it needs. */
 export async function returnFileBlocks(db: Database, fileId: string, publicUrl: string): Promise<ReturnBlock[]> {
-  const sheets = await db.query<SheetRow>(
-    `SELECT a.id, a.student_id, st.human_id AS student_human_id, st.attributes ->> 'name' AS student_name,
-            COALESCE(l.next_lesson_id,
-                     (SELECT nl.id FROM lessons nl WHERE nl.course_id = l.course_id AND nl.number = l.number + 1),
-                     (SELECT cl.id FROM courses c JOIN lessons cl ON cl.course_id = c.next_course_id
-                      WHERE c.id = l.course_id ORDER BY cl.number LIMIT 1)) AS next_lesson_id
-     FROM answer_sheets a
-     LEFT JOIN students st ON st.id = a.student_id
-     LEFT JOIN lessons l ON l.id = a.lesson_id
-     WHERE a.file_id = $1 AND ${keptSheetSql('a')}
-     ORDER BY a.sequence`,
-    [fileId],
-  );
-  // The newest graded scan of each kept page; a page somehow left without one keeps its original scan.
-  const pages = await db.query<PageRow>(
-    `SELECT p.answer_sheet_id, COALESCE(fb.front_blob_key, p.image_blob_key) AS front_key, fb.back_blob_key AS back_key
-     FROM pages p JOIN answer_sheets a ON a.id = p.answer_sheet_id
-     LEFT JOIN LATERAL (SELECT f.front_blob_key, f.back_blob_key FROM feedback f WHERE f.page_id = p.id
-                        ORDER BY f.created_at DESC, f.id LIMIT 1) fb ON true
-     WHERE a.file_id = $1 AND NOT p.ignored
-     ORDER BY a.sequence, p.page_number`,
-    [fileId],
-  );
-  const pagesOf = new Map<string, PageRow[]>();
-  for (const page of pages) {
-    const list = pagesOf.get(page.answer_sheet_id) ?? [];
-    list.push(page);
-    pagesOf.set(page.answer_sheet_id, list);
-  }
+  const sheets = await returnSheetsOfFile(db, fileId);
+  const pagesOf = groupBy(await returnPagesOfFile(db, fileId), (page) => page.answer_sheet_id);
   // Students in the order of their first sheet; each one's sheets in file order.
-  const groups = new Map<string, SheetRow[]>();
-  for (const sheet of sheets) {
-    const key = sheet.student_id ?? `sheet:${sheet.id}`;
-    const group = groups.get(key) ?? [];
-    group.push(sheet);
-    groups.set(key, group);
-  }
+  const groups = groupBy(sheets, (sheet) => sheet.student_id ?? `sheet:${sheet.id}`);
   const nextLessons = [...new Set(sheets.map((sheet) => sheet.next_lesson_id).filter((id): id is string => id !== null))];
-  const templates =
-    nextLessons.length === 0
-      ? []
-      : await db.query<TemplateRow>(
-          `SELECT pt.id, pt.lesson_id, pt.page_number, l.number AS lesson_number, l.name AS lesson_name, c.name AS course_name
-           FROM page_templates pt JOIN lessons l ON l.id = pt.lesson_id JOIN courses c ON c.id = l.course_id
-           WHERE pt.lesson_id = ANY($1::uuid[]) ORDER BY pt.lesson_id, pt.page_number`,
-          [nextLessons],
-        );
-  const templatesOf = new Map<string, TemplateRow[]>();
-  for (const template of templates) {
-    const list = templatesOf.get(template.lesson_id) ?? [];
-    list.push(template);
-    templatesOf.set(template.lesson_id, list);
-  }
+  const templatesOf = groupBy(nextLessons.length === 0 ? [] : await nextLessonTemplates(db, nextLessons), (template) => template.lesson_id);
 
   // Next-lesson copies each student gets: the lesson after the student's last sheet in this file.
-  const nextOf = (group: SheetRow[]) => {
+  const nextOf = (group: ReturnSheetRow[]) => {
     const last = group[group.length - 1]!;
     const next = last.next_lesson_id === null ? [] : (templatesOf.get(last.next_lesson_id) ?? []);
     return last.student_id === null ? [] : next;
@@ -168,48 +107,50 @@ export async function returnFileBlocks(db: Database, fileId: string, publicUrl: 
 
   const out: ReturnBlock[] = [];
   for (const group of groups.values()) {
-    const block: ReturnBlock = [];
-    out.push(block);
-    for (const sheet of group) {
-      for (const page of pagesOf.get(sheet.id) ?? []) block.push({ kind: 'graded', front: page.front_key, back: page.back_key });
-    }
+    const block: ReturnBlock = group.flatMap((sheet) =>
+      (pagesOf.get(sheet.id) ?? []).map((page): ReturnLeaf => ({ kind: 'graded', front: page.front_key, back: page.back_key })),
+    );
     const next = nextOf(group);
-    if (next.length === 0) continue;
-    const last = group[group.length - 1]!;
-    const studentId = last.student_id!;
-    const first = next[0]!;
-    const humanId = last.student_human_id === null ? null : Number(last.student_human_id);
-    const name = last.student_name?.trim() ?? '';
-    const input: AnswerSheetMasterInput = {
-      courseName: first.course_name,
-      lessonName: first.lesson_name,
-      lessonNumber: first.lesson_number,
-      pages: next.map((template) => ({ page_number: template.page_number, code: { prefix: 's', id: codes.get(issuedKey(studentId, template.id))! } })),
-      publicUrl,
-      studentName: [name, humanId === null ? '' : `(ID ${humanId})`].filter(Boolean).join(' '),
-    };
-    // Everything the master prints: a renamed lesson is drawn afresh, not taken from the cache.
-    const master = (template: TemplateRow) => JSON.stringify([template.id, input.courseName, input.lessonName, input.lessonNumber, next.length, publicUrl]);
-    next.forEach((template, index) => block.push({ kind: 'next_lesson', page: { input, index, masterKey: master(template) } }));
+    if (next.length > 0) block.push(...nextLessonLeaves(group[group.length - 1]!, next, codes, publicUrl));
+    out.push(block);
   }
   return out.filter((block) => block.length > 0);
 }
 
-/** The file's return-file request as the job reads it. */
-export interface ReturnRequest {
-  /** As text: a JavaScript Date would drop its microseconds and never compare equal. */
-  return_requested_at: string;
-  return_blob_key: string | null;
-  return_one_sided_blob_key: string | null;
+/** Rows grouped by a key, the groups in the order their first row came. */
+function groupBy<T>(rows: readonly T[], keyOf: (row: T) => string): Map<string, T[]> {
+  const groups = new Map<string, T[]>();
+  for (const row of rows) {
+    const key = keyOf(row);
+    const group = groups.get(key) ?? [];
+    group.push(row);
+    groups.set(key, group);
+  }
+  return groups;
+}
+
+/** The personalised pages of a student's next lesson, each with the `s` code issued for it. */
+function nextLessonLeaves(last: ReturnSheetRow, next: NextLessonTemplateRow[], codes: ReadonlyMap<string, string>, publicUrl: string): ReturnLeaf[] {
+  const studentId = last.student_id!;
+  const first = next[0]!;
+  const humanId = last.student_human_id === null ? null : Number(last.student_human_id);
+  const name = last.student_name?.trim() ?? '';
+  const input: AnswerSheetMasterInput = {
+    courseName: first.course_name,
+    lessonName: first.lesson_name,
+    lessonNumber: first.lesson_number,
+    pages: next.map((template) => ({ page_number: template.page_number, code: { prefix: 's', id: codes.get(issuedKey(studentId, template.id))! } })),
+    publicUrl,
+    studentName: [name, humanId === null ? '' : `(ID ${humanId})`].filter(Boolean).join(' '),
+  };
+  // Everything the master prints: a renamed lesson is drawn afresh, not taken from the cache.
+  const master = (template: NextLessonTemplateRow) => JSON.stringify([template.id, input.courseName, input.lessonName, input.lessonNumber, next.length, publicUrl]);
+  return next.map((template, index) => ({ kind: 'next_lesson', page: { input, index, masterKey: master(template) } }));
 }
 
 /** The request to serve; null when there is none (not graded yet, made already, file deleted). */
 export async function returnRequest(db: Database, fileId: string): Promise<ReturnRequest | null> {
-  return db.maybeOne<ReturnRequest>(
-    `SELECT return_requested_at::text AS return_requested_at, return_blob_key, return_one_sided_blob_key
-     FROM files WHERE id = $1 AND grading_complete AND return_requested_at IS NOT NULL AND NOT return_prepped`,
-    [fileId],
-  );
+  return pendingReturnRequest(db, fileId);
 }
 
 /** The two layouts' blobs as stored. */
@@ -274,12 +215,12 @@ export async function storeReturnFile(
   request: ReturnRequest,
   blobs: ReturnBlobs,
 ): Promise<{ stored: boolean; unusedBlobs: string[] }> {
-  const changed = await db.execute(
-    `UPDATE files SET return_blob_key = $2, return_page_count = $3, return_one_sided_blob_key = $5, return_prepped = true
-     WHERE id = $1 AND return_requested_at::text = $4 AND NOT return_prepped`,
-    [fileId, blobs.two.key, blobs.pageCount, request.return_requested_at, blobs.one.key],
-  );
-  if (changed === 0) return { stored: false, unusedBlobs: [blobs.two.key, blobs.one.key] };
+  const stored = await storeReturnFileOfRequest(db, fileId, request.return_requested_at, {
+    twoSidedKey: blobs.two.key,
+    oneSidedKey: blobs.one.key,
+    pageCount: blobs.pageCount,
+  });
+  if (!stored) return { stored: false, unusedBlobs: [blobs.two.key, blobs.one.key] };
   const replaced = [
     request.return_one_sided_blob_key === blobs.one.key ? null : request.return_one_sided_blob_key,
     request.return_blob_key === blobs.two.key ? null : request.return_blob_key,
@@ -289,5 +230,5 @@ export async function storeReturnFile(
 
 /** Building keeps failing: the request is dropped. False when the file was made meanwhile. */
 export async function cancelReturnFile(db: Database, fileId: string): Promise<boolean> {
-  return (await db.execute('UPDATE files SET return_requested_at = NULL WHERE id = $1 AND NOT return_prepped', [fileId])) > 0;
+  return cancelReturnRequest(db, fileId);
 }

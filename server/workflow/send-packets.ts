@@ -11,8 +11,21 @@
 import type { BlobStore } from '../blob-store';
 import type { Database } from '../db/database';
 
-import { fileStepQuery, keptSheetSql, type FileStepRow } from '../repositories/sql/file-steps';
+import {
+  cancelSendRequest,
+  countPagesToSend,
+  lockFileForSend,
+  markFileSent,
+  markSendRequested,
+  packetPagesOfCongregation,
+  packetsOfFile,
+  storePacketBlob,
+  upsertPacketsOfFile,
+  type PacketPageRow,
+  type PacketRow,
+} from '../repositories/file-sending';
 import { conflictError, FILE_NOT_FOUND, notFound } from '../http-error';
+import { fileStepForView } from '../repositories/files';
 import { pdfDrawing } from '../pdf/lazy-drawing';
 import type { PageDrawer, PageSize } from '../pdf/pdf-writer';
 import { readAhead } from './blob-files';
@@ -21,37 +34,6 @@ import { JOB, startProgress } from './job-progress';
 /** What packet pages are drawn into: the in-memory writer or the streaming one. */
 export interface PageSink {
   addPage(size: PageSize, draw: PageDrawer): Promise<void>;
-}
-
-/** A congregation's packet row and the rows of its pages, in print order. */
-export interface PacketPageRow {
-  page_id: string;
-  image_blob_key: string | null;
-  student_human_id: number | null;
-  lesson_number: number | null;
-  lesson_name: string | null;
-  wbs_code: string | null;
-  sheet_page: number;
-  sheet_pages: number;
-}
-
-/**
- * Kept pages of kept sheets, in print order. `where` narrows the sheets (`a`), e.g. to one
- * congregation of a file or to one sheet.
- */
-export function packetPagesSql(where: string): string {
-  return `
-    SELECT p.id AS page_id, p.image_blob_key, st.human_id AS student_human_id,
-           l.number AS lesson_number, l.name AS lesson_name, g.wbs_code,
-           row_number() OVER (PARTITION BY a.id ORDER BY p.page_number)::int AS sheet_page,
-           count(*) OVER (PARTITION BY a.id)::int AS sheet_pages
-    FROM answer_sheets a
-    JOIN pages p ON p.answer_sheet_id = a.id AND NOT p.ignored
-    LEFT JOIN students st ON st.id = a.student_id
-    LEFT JOIN lessons l ON l.id = a.lesson_id
-    LEFT JOIN congregations g ON g.id = a.assigned_group
-    WHERE ${where}
-    ORDER BY st.human_id NULLS LAST, a.sequence, p.page_number`;
 }
 
 /** Draws packet pages (already in order) into a PDF being written. */
@@ -95,59 +77,32 @@ export async function addPacketPages(
  */
 export async function requestSend(db: Database, fileId: string): Promise<void> {
   await db.transaction(async (tx) => {
-    const file = await tx.maybeOne<{ send_requested_at: Date | null; sent_at: Date | null }>(
-      'SELECT send_requested_at, sent_at FROM files WHERE id = $1 FOR UPDATE',
-      [fileId],
-    );
+    const file = await lockFileForSend(tx, fileId);
     if (file === null) throw notFound(FILE_NOT_FOUND);
     if (file.sent_at !== null) throw conflictError('This file was sent to its study helpers already.');
     if (file.send_requested_at !== null) throw conflictError('This file is being sent to its study helpers.');
-    const step = await tx.one<FileStepRow>(fileStepQuery(), [fileId]);
+    const step = await fileStepForView(tx, fileId, null);
+    if (step === null) throw notFound(FILE_NOT_FOUND);
     if (step.step !== 'send') throw conflictError(`The file is not ready to send (it is at step ${step.step}).`);
-    const { pages } = await tx.one<{ pages: number }>(
-      `SELECT count(*)::int AS pages FROM answer_sheets a JOIN pages p ON p.answer_sheet_id = a.id AND NOT p.ignored WHERE a.file_id = $1`,
-      [fileId],
-    );
+    const pages = await countPagesToSend(tx, fileId);
     if (pages === 0) throw conflictError('The file has no pages to send.');
-    await tx.query('UPDATE files SET send_requested_at = now() WHERE id = $1', [fileId]);
-    await upsertPackets(tx, fileId);
+    await markSendRequested(tx, fileId);
+    await upsertPacketsOfFile(tx, fileId);
     await startProgress(tx, JOB.sendToStudyHelpers, fileId, pages);
   });
 }
 
 /** One packet row per congregation the file's kept sheets are assigned to (and no other). */
 export async function upsertPackets(db: Database, fileId: string): Promise<void> {
-  await db.query(
-    `INSERT INTO packets (file_id, congregation_id)
-     SELECT DISTINCT a.file_id, a.assigned_group FROM answer_sheets a
-     WHERE a.file_id = $1 AND a.assigned_group IS NOT NULL AND ${keptSheetSql('a')}
-     ON CONFLICT (file_id, congregation_id) DO NOTHING`,
-    [fileId],
-  );
-  await db.query(
-    `DELETE FROM packets d WHERE d.file_id = $1 AND NOT EXISTS (
-       SELECT 1 FROM answer_sheets a WHERE a.file_id = d.file_id AND a.assigned_group = d.congregation_id AND ${keptSheetSql('a')})`,
-    [fileId],
-  );
-}
-
-/** A congregation's packet row; blob_key is set once its PDF is stored. */
-export interface PacketRow {
-  id: string;
-  congregation_id: string;
-  blob_key: string | null;
+  await upsertPacketsOfFile(db, fileId);
 }
 
 /** The file's packets (by congregation code) and each one's pages, in print order. */
 export async function packetsOf(db: Database, fileId: string): Promise<{ packets: PacketRow[]; pagesOf: Map<string, PacketPageRow[]> }> {
-  const packets = await db.query<PacketRow>(
-    `SELECT d.id, d.congregation_id, d.blob_key FROM packets d JOIN congregations g ON g.id = d.congregation_id
-     WHERE d.file_id = $1 ORDER BY g.wbs_code`,
-    [fileId],
-  );
+  const packets = await packetsOfFile(db, fileId);
   const pagesOf = new Map<string, PacketPageRow[]>();
   for (const packet of packets) {
-    pagesOf.set(packet.congregation_id, await db.query<PacketPageRow>(packetPagesSql('a.file_id = $1 AND a.assigned_group = $2'), [fileId, packet.congregation_id]));
+    pagesOf.set(packet.congregation_id, await packetPagesOfCongregation(db, fileId, packet.congregation_id));
   }
   return { packets, pagesOf };
 }
@@ -170,21 +125,15 @@ export async function writePacket(
     await writer.abort();
     throw error;
   }
-  await db.query('UPDATE packets SET blob_key = $2, page_count = $3 WHERE id = $1', [packet.id, blob.key, rows.length]);
+  await storePacketBlob(db, packet.id, blob.key, rows.length);
 }
 
 /** Every packet is stored: the file is sent, and grading starts in each congregation (unprinted). */
 export async function markSent(db: Database, fileId: string): Promise<void> {
-  await db.query(
-    `INSERT INTO file_congregations (file_id, congregation_id, status)
-     SELECT file_id, congregation_id, 'unprinted' FROM packets WHERE file_id = $1
-     ON CONFLICT (file_id, congregation_id) DO NOTHING`,
-    [fileId],
-  );
-  await db.query(`UPDATE files SET sent_at = now(), file_status = 'grading' WHERE id = $1 AND sent_at IS NULL`, [fileId]);
+  await markFileSent(db, fileId);
 }
 
 /** Sending keeps failing: the admin gets the Send button back. False when the file was sent meanwhile. */
 export async function cancelSend(db: Database, fileId: string): Promise<boolean> {
-  return (await db.execute('UPDATE files SET send_requested_at = NULL WHERE id = $1 AND sent_at IS NULL', [fileId])) > 0;
+  return cancelSendRequest(db, fileId);
 }

@@ -8,31 +8,40 @@ import { conflict, conflictError, notFound, validationError } from '../http-erro
 import { shownTurn, withShownTurn } from '../pipeline/jpeg-header';
 import type { Orientation } from '../pipeline/raster';
 import { readBlob } from './blob-files';
-import { sentOrSendingSql } from '../repositories/sql/file-steps';
-import { DUPLICATE_OF_SQL, FILE_SENT_MESSAGE, type Mender } from './review-mends';
+import {
+  fileOfPageForMend,
+  fileOfSheetForMend,
+  imageOfPageForTurn,
+  keepDuplicateSheet,
+  lockKnownFileForMend,
+  nameSheetStudent,
+  recordMend,
+  recordMendOnSheetPages,
+  setTurnedPageImage,
+  sheetLinksForMend,
+} from '../repositories/review-mends';
+import { studentExistsForSheet } from '../repositories/students';
+import { FILE_SENT_MESSAGE, type Mender } from './review-mends';
 
 type MendAction = Schemas['ReviewMendAction'];
 export type PageTurn = NonNullable<Schemas['PagePatch']['turn']>;
 
 /** Locks the file for a mend; 409 once it is sent or being sent. */
 async function lockUnsentFile(tx: Database, fileId: string): Promise<void> {
-  const file = await tx.one<{ sent: boolean }>(`SELECT ${sentOrSendingSql('f')} AS sent FROM files f WHERE id = $1 FOR UPDATE`, [fileId]);
+  const file = await lockKnownFileForMend(tx, fileId);
   if (file.sent) throw conflict({ error_type: 'SHEET_ALREADY_SENT', message: FILE_SENT_MESSAGE });
 }
 
 async function lockSheet(tx: Database, sheetId: string): Promise<{ file_id: string; duplicate_of: string | null; student_id: string | null }> {
-  const sheet = await tx.maybeOne<{ file_id: string }>('SELECT file_id FROM answer_sheets WHERE id = $1', [sheetId]);
-  if (sheet === null) throw notFound('Answer sheet not found');
-  await lockUnsentFile(tx, sheet.file_id);
-  return tx.one('SELECT file_id, duplicate_of, student_id FROM answer_sheets WHERE id = $1', [sheetId]);
+  const fileId = await fileOfSheetForMend(tx, sheetId);
+  if (fileId === null) throw notFound('Answer sheet not found');
+  await lockUnsentFile(tx, fileId);
+  return sheetLinksForMend(tx, sheetId);
 }
 
 /** A sheet mend is recorded on each of the sheet's pages (mends are shown per page). */
 async function recordOnSheet(tx: Database, fileId: string, sheetId: string, action: MendAction, by: Mender): Promise<void> {
-  await tx.query(
-    'INSERT INTO review_mends (file_id, page_id, action, user_email) SELECT $1, p.id, $3, $4 FROM pages p WHERE p.answer_sheet_id = $2',
-    [fileId, sheetId, action, by.email],
-  );
+  await recordMendOnSheetPages(tx, fileId, sheetId, action, by.email);
 }
 
 /** Keeps a duplicate sheet: it is sent like any other and no longer holds its file in Review. */
@@ -40,7 +49,7 @@ export async function keepDuplicate(db: Database, sheetId: string, by: Mender): 
   await db.transaction(async (tx) => {
     const sheet = await lockSheet(tx, sheetId);
     if (sheet.duplicate_of === null) throw validationError('keep_duplicate: this response is not a duplicate');
-    await tx.query('UPDATE answer_sheets SET duplicate_kept = true WHERE id = $1', [sheetId]);
+    await keepDuplicateSheet(tx, sheetId);
     await recordOnSheet(tx, sheet.file_id, sheetId, 'duplicate_kept', by);
   });
 }
@@ -58,16 +67,9 @@ export const SHEET_HAS_STUDENT =
 export async function setSheetStudent(db: Database, sheetId: string, studentId: string, by: Mender): Promise<void> {
   await db.transaction(async (tx) => {
     const sheet = await lockSheet(tx, sheetId);
-    if ((await tx.maybeOne('SELECT 1 FROM students WHERE id = $1', [studentId])) === null) throw validationError('student: no such student');
+    if (!(await studentExistsForSheet(tx, studentId))) throw validationError('student: no such student');
     if (sheet.student_id !== null && sheet.student_id !== studentId) throw conflictError(SHEET_HAS_STUDENT);
-    await tx.query(
-      `UPDATE answer_sheets a SET student_id = $2,
-         assigned_group = coalesce(a.assigned_group, (SELECT s.congregation_id FROM students s WHERE s.id = $2)),
-         duplicate_kept = false
-       WHERE a.id = $1`,
-      [sheetId, studentId],
-    );
-    await tx.query(`UPDATE answer_sheets a SET duplicate_of = ${DUPLICATE_OF_SQL} WHERE a.id = $1`, [sheetId]);
+    await nameSheetStudent(tx, sheetId, studentId);
     await recordOnSheet(tx, sheet.file_id, sheetId, 'student_set', by);
   });
 }
@@ -78,16 +80,16 @@ export async function setSheetStudent(db: Database, sheetId: string, studentId: 
  * packet and return file all draw the stored image as its orientation says.
  */
 export async function turnPage(db: Database, blobStore: BlobStore, pageId: string, turn: PageTurn, by: Mender): Promise<void> {
-  const found = await db.maybeOne<{ file_id: string }>('SELECT file_id FROM pages WHERE id = $1', [pageId]);
-  if (found === null) throw notFound('Page not found');
+  const fileId = await fileOfPageForMend(db, pageId);
+  if (fileId === null) throw notFound('Page not found');
   await db.transaction(async (tx) => {
-    await lockUnsentFile(tx, found.file_id);
-    const page = await tx.one<{ image_blob_key: string | null }>('SELECT image_blob_key FROM pages WHERE id = $1', [pageId]);
-    if (page.image_blob_key === null) throw validationError('turn: this page has no image to turn');
-    const jpeg = await readBlob(blobStore, page.image_blob_key);
+    await lockUnsentFile(tx, fileId);
+    const image = await imageOfPageForTurn(tx, pageId);
+    if (image === null) throw validationError('turn: this page has no image to turn');
+    const jpeg = await readBlob(blobStore, image);
     const shown = ((shownTurn(jpeg) + turn) % 360) as Orientation;
     const { key } = await blobStore.put(withShownTurn(jpeg, shown));
-    await tx.query('UPDATE pages SET image_blob_key = $2, thumbnail_500_blob_key = NULL, thumbnail_1000_blob_key = NULL WHERE id = $1', [pageId, key]);
-    await tx.query('INSERT INTO review_mends (file_id, page_id, action, user_email) VALUES ($1, $2, $3, $4)', [found.file_id, pageId, 'turned', by.email]);
+    await setTurnedPageImage(tx, pageId, key);
+    await recordMend(tx, fileId, [pageId], 'turned', by.email);
   });
 }

@@ -4,23 +4,17 @@ import type { BlobStore } from '../blob-store';
 import type { Database } from '../db/database';
 import type { PhotoMediaType } from '../pipeline/photo-page';
 import type { PhotosSource } from '../pipeline/process-pages';
+import { photosOfFile, photosOfGradedUpload, type StoredPhotoRow } from '../repositories/upload-photos';
 import { localCopy, type LocalCopy } from './local-copy';
 
-export interface StoredPhoto {
-  blob_key: string;
-  media_type: PhotoMediaType;
-}
+export type StoredPhoto = StoredPhotoRow<PhotoMediaType>;
 
 /** A file's or a graded upload's photos in the order taken; none for a PDF. */
 export async function photosOf(
   db: Database,
   owner: { fileId: string } | { uploadId: string },
 ): Promise<StoredPhoto[]> {
-  const column = 'fileId' in owner ? 'file_id' : 'upload_id';
-  return db.query<StoredPhoto>(
-    `SELECT blob_key, media_type FROM upload_photos WHERE ${column} = $1 ORDER BY position`,
-    ['fileId' in owner ? owner.fileId : owner.uploadId],
-  );
+  return 'fileId' in owner ? photosOfFile<PhotoMediaType>(db, owner.fileId) : photosOfGradedUpload<PhotoMediaType>(db, owner.uploadId);
 }
 
 export interface LocalPhotos {

@@ -9,6 +9,9 @@ import type { BlobStore } from '../blob-store';
 import type { Database } from '../db/database';
 import { discardIfUnreferenced } from '../db/blob-references';
 import { conflictError, forbidden, notFound } from '../http-error';
+import { lockFilesGradedByUpload } from '../repositories/files';
+import { dropLeaseOfTakenBackJob } from '../repositories/job-leases';
+import { blobsOfGradedUpload, deleteWithdrawnUpload, lockGradedUploadForWithdraw, sheetsGradedByUpload } from '../repositories/uploads';
 import { JOB, removeProgress } from './job-progress';
 import { refreshGrading, reopenGrading } from './grading-state';
 
@@ -17,48 +20,29 @@ export const UPLOAD_NOT_FOUND = 'Upload not found';
 /** `congregationId`: the coordinator's congregation, whose own uploads alone it may withdraw (null: an admin). */
 export async function withdrawUpload(db: Database, blobStore: BlobStore, uploadId: string, congregationId: string | null): Promise<void> {
   const keys = await db.transaction(async (tx) => {
-    const upload = await tx.maybeOne<{ blob_key: string; process_status: string; is_intro: boolean; file_id: string | null; congregation_id: string }>(
-      'SELECT blob_key, process_status, is_intro, file_id, congregation_id FROM graded_uploads WHERE id = $1 FOR UPDATE',
-      [uploadId],
-    );
+    const upload = await lockGradedUploadForWithdraw(tx, uploadId);
     if (upload === null) throw notFound(UPLOAD_NOT_FOUND);
     if (congregationId !== null && upload.congregation_id !== congregationId) throw forbidden();
     if (upload.process_status === 'pending') throw conflictError('This upload is still being read; it can be withdrawn once it is done.');
     if (upload.is_intro && upload.file_id !== null) {
       throw conflictError('This intro upload wrote its answer sheets to a file, so it cannot be withdrawn.');
     }
-    const files = await tx.query<{ id: string; name: string; file_status: string | null }>(
-      `SELECT f.id, f.name, f.file_status FROM files f
-       WHERE f.id IN (SELECT p.file_id FROM feedback fb JOIN pages p ON p.id = fb.page_id WHERE fb.upload_id = $1)
-       ORDER BY f.name FOR UPDATE`,
-      [uploadId],
-    );
+    const files = await lockFilesGradedByUpload(tx, uploadId);
     for (const file of files) {
       if (file.file_status === 'archived') throw conflictError(`This upload cannot be withdrawn: the file "${file.name}" is archived.`);
       if (file.file_status === 'downloaded') {
         throw conflictError(`This upload cannot be withdrawn: the return file of "${file.name}" was downloaded.`);
       }
     }
-    const sheets = await tx.query<{ id: string }>(
-      `SELECT DISTINCT p.answer_sheet_id AS id FROM feedback fb JOIN pages p ON p.id = fb.page_id
-       WHERE fb.upload_id = $1 AND p.answer_sheet_id IS NOT NULL`,
-      [uploadId],
-    );
-    const images = await tx.query<{ key: string }>(
-      `SELECT front_blob_key AS key FROM feedback WHERE upload_id = $1
-       UNION SELECT back_blob_key FROM feedback WHERE upload_id = $1 AND back_blob_key IS NOT NULL
-       UNION SELECT image_blob_key FROM graded_upload_pages WHERE upload_id = $1 AND image_blob_key IS NOT NULL
-       UNION SELECT photo_blob_key FROM graded_upload_pages WHERE upload_id = $1 AND photo_blob_key IS NOT NULL
-       UNION SELECT blob_key FROM upload_photos WHERE upload_id = $1`,
-      [uploadId],
-    );
-    // Its feedback and report rows go with it (ON DELETE CASCADE).
-    await tx.query('DELETE FROM graded_uploads WHERE id = $1', [uploadId]);
-    await tx.query('DELETE FROM job_leases WHERE job = $1 AND target_id = $2', [JOB.processGradedUpload, uploadId]);
+    const sheets = await sheetsGradedByUpload(tx, uploadId);
+    const images = await blobsOfGradedUpload(tx, uploadId);
+    // Its feedback and report rows go with it.
+    await deleteWithdrawnUpload(tx, uploadId);
+    await dropLeaseOfTakenBackJob(tx, JOB.processGradedUpload, uploadId);
     await removeProgress(tx, JOB.processGradedUpload, uploadId);
-    await refreshGrading(tx, sheets.map((sheet) => sheet.id));
+    await refreshGrading(tx, sheets);
     await reopenGrading(tx, files.map((file) => file.id));
-    return [upload.blob_key, ...images.map((row) => row.key)];
+    return [upload.blob_key, ...images];
   });
   for (const key of new Set(keys)) await discardIfUnreferenced(db, blobStore, key);
 }
