@@ -8,7 +8,8 @@ import { congregationScope } from '../auth/session';
 import type { Route } from '../contract/types';
 import { forbidden, notFound } from '../http-error';
 import { sentToSql } from './shared/file-view';
-import { findRun, isFinished, JOB, readProgress, type ProgressKey } from '../workflow/job-progress';
+import { findRun } from '../repositories/job-progress';
+import { isFinished, JOB, readProgress, type ProgressKey } from '../workflow/job-progress';
 
 const RUN_NOT_FOUND = 'No such job run';
 /** A comment line now and then keeps proxies from closing a quiet stream. */

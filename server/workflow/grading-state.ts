@@ -9,7 +9,8 @@
 //     was downloaded: the file is back at Grading and its return file is dropped (reopenGrading).
 import type { Database } from '../db/database';
 import { keptSheetSql } from './file-steps';
-import { JOB, startProgress } from './job-progress';
+import { JOB } from './job-progress';
+import { startProgress } from '../repositories/job-progress';
 
 /**
  * Recomputes `graded` of these sheets (their feedback changed) and the states of their files.

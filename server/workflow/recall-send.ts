@@ -7,7 +7,8 @@ import type { BlobStore } from '../blob-store';
 import type { Database } from '../db/database';
 import { discardIfUnreferenced } from '../db/blob-references';
 import { conflictError, FILE_NOT_FOUND, notFound } from '../http-error';
-import { JOB, removeProgress } from './job-progress';
+import { JOB } from './job-progress';
+import { removeProgress } from '../repositories/job-progress';
 
 export async function recallSend(db: Database, blobStore: BlobStore, fileId: string): Promise<void> {
   const keys = await db.transaction(async (tx) => {

@@ -19,7 +19,8 @@ import { keptSheetSql } from './file-steps';
 import type { AnswerSheetMasterInput } from '../pdf/answer-sheet-master';
 import { pdfDrawing } from '../pdf/lazy-drawing';
 import { readAhead } from './blob-files';
-import { JOB, startProgress } from './job-progress';
+import { JOB } from './job-progress';
+import { startProgress } from '../repositories/job-progress';
 import type { NextLessonPage } from '../pdf/next-lesson-page';
 import { issuedKey, issuedSheetCodes } from './printed-codes';
 

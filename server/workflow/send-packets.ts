@@ -16,7 +16,8 @@ import { conflictError, FILE_NOT_FOUND, notFound } from '../http-error';
 import { pdfDrawing } from '../pdf/lazy-drawing';
 import type { PageDrawer, PageSize } from '../pdf/pdf-writer';
 import { readAhead } from './blob-files';
-import { JOB, startProgress } from './job-progress';
+import { JOB } from './job-progress';
+import { startProgress } from '../repositories/job-progress';
 
 /** What packet pages are drawn into: the in-memory writer or the streaming one. */
 export interface PageSink {

@@ -9,7 +9,8 @@ import type { BlobStore } from '../blob-store';
 import type { Database } from '../db/database';
 import { discardIfUnreferenced } from '../db/blob-references';
 import { conflictError, forbidden, notFound } from '../http-error';
-import { JOB, removeProgress } from './job-progress';
+import { JOB } from './job-progress';
+import { removeProgress } from '../repositories/job-progress';
 import { refreshGrading, reopenGrading } from './grading-state';
 
 export const UPLOAD_NOT_FOUND = 'Upload not found';
