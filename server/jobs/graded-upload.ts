@@ -23,6 +23,7 @@ import { FILES_AT_ONCE } from './job-types';
 import { leasedJob, step, STOP, type RunningJob } from './leased-job';
 import type { JobContext } from './queue';
 import { buildReturnFile } from './return-file';
+import { GRADED_UPLOADS_TO_READ } from '../repositories/job-leases';
 
 export interface GradedUploadData {
   upload_id: string;
@@ -43,7 +44,7 @@ export const processGradedUpload = leasedJob<GradedUploadData, GradedUploadRun>(
   name: JOB.processGradedUpload,
   targetOf: (data) => data.upload_id,
   dataOf: (uploadId) => ({ upload_id: uploadId }),
-  wants: { table: 'graded_uploads', where: `t.process_status = 'pending'`, orderBy: 't.created_at' },
+  wants: GRADED_UPLOADS_TO_READ,
   // As service-center files: a small upload is read beside a large one (taking turns on the page
   // workers) rather than waiting for it, so one coordinator's uploads cannot hold up the others'.
   concurrency: FILES_AT_ONCE,

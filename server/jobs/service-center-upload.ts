@@ -10,6 +10,7 @@ import { localPhotos, photosOf, type LocalPhotos } from '../workflow/upload-phot
 import { writeSheets } from '../workflow/write-sheets';
 import { FILES_AT_ONCE, SERVICE_CENTER_CODE_PREFIXES } from './job-types';
 import { leasedJob, step, type RunningJob } from './leased-job';
+import { FILES_TO_READ } from '../repositories/job-leases';
 
 export interface ProcessUploadData {
   file_id: string;
@@ -26,7 +27,7 @@ export const processServiceCenterUpload = leasedJob<ProcessUploadData, UploadRun
   name: JOB.processServiceCenterUpload,
   targetOf: (data) => data.file_id,
   dataOf: (fileId) => ({ file_id: fileId }),
-  wants: { table: 'files', where: `t.process_status = 'pending'`, orderBy: 't.created_at' },
+  wants: FILES_TO_READ,
   concurrency: FILES_AT_ONCE,
   expireInSeconds: 23 * 3600,
   load: async (job) => {
