@@ -10,7 +10,7 @@ import type { ReplyOf, Route } from '../contract/types';
 import type { Database } from '../db/database';
 import { FILE_NOT_FOUND, forbidden, notFound, sheetAlreadySent, validationError } from '../http-error';
 import { pdfDrawing } from '../pdf/lazy-drawing';
-import { keptSheetSql, sentOrSendingSql } from '../workflow/file-steps';
+import { keptSheetSql, sentOrSendingSql } from '../repositories/sql/file-steps';
 import { pageCodes } from '../workflow/printed-codes';
 import { joinPrevious } from '../workflow/review-mends';
 import { keepDuplicate, setSheetStudent } from '../workflow/sheet-mends';

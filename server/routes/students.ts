@@ -7,7 +7,7 @@ import { congregationScope, requireAdmin } from '../auth/session';
 import type { ReplyOf, Route, Schemas } from '../contract/types';
 import type { Database } from '../db/database';
 import { notFound, validationError } from '../http-error';
-import { keptSheetSql, sentOrSendingSql } from '../workflow/file-steps';
+import { keptSheetSql, sentOrSendingSql } from '../repositories/sql/file-steps';
 import { cachedTotal } from '../repositories/sql/count-cache';
 import { SHEET_SELECT, sheetOf, type SheetRow } from './shared/answer-sheet-view';
 import { STUDY_HELPER_NOT_FOUND, studentNotFound } from './shared/errors';

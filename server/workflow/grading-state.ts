@@ -8,7 +8,7 @@
 //   - a withdrawn upload can make a complete file's sheets ungraded again before its return file
 //     was downloaded: the file is back at Grading and its return file is dropped (reopenGrading).
 import type { Database } from '../db/database';
-import { keptSheetSql } from './file-steps';
+import { keptSheetSql } from '../repositories/sql/file-steps';
 import { JOB } from './job-progress';
 import { startProgress } from '../repositories/job-progress';
 

@@ -3,7 +3,7 @@
 // event happens; the mail job sends them. Messages are short, in the product's words, and end
 // with a plain link (built from PUBLIC_URL) to the place to act; nothing tracks the reader.
 import type { Database } from '../db/database';
-import { fileStepSql } from './file-steps';
+import { fileStepSql } from '../repositories/sql/file-steps';
 import { queueMail, type Message } from './mail-outbox';
 import { uploadSummaryJoin } from './upload-report';
 

@@ -15,7 +15,7 @@
 import type { BlobStore } from '../blob-store';
 import type { Database } from '../db/database';
 import { conflictError, FILE_NOT_FOUND, notFound } from '../http-error';
-import { keptSheetSql } from './file-steps';
+import { keptSheetSql } from '../repositories/sql/file-steps';
 import type { AnswerSheetMasterInput } from '../pdf/answer-sheet-master';
 import { pdfDrawing } from '../pdf/lazy-drawing';
 import { readAhead } from './blob-files';

@@ -9,7 +9,7 @@
 import type { Schemas } from '../contract/types';
 import { sqlState, type Database } from '../db/database';
 import { badRequest, conflict, conflictError, FILE_NOT_FOUND, HttpError, notFound } from '../http-error';
-import { keptSheetSql, NO_CODE_FLAGS, sentOrSendingSql } from './file-steps';
+import { keptSheetSql, NO_CODE_FLAGS, sentOrSendingSql } from '../repositories/sql/file-steps';
 import { resolveCodes } from './resolve-codes';
 import { readCodeText } from '../pipeline/codes';
 

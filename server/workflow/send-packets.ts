@@ -11,7 +11,7 @@
 import type { BlobStore } from '../blob-store';
 import type { Database } from '../db/database';
 
-import { fileStepQuery, keptSheetSql, type FileStepRow } from './file-steps';
+import { fileStepQuery, keptSheetSql, type FileStepRow } from '../repositories/sql/file-steps';
 import { conflictError, FILE_NOT_FOUND, notFound } from '../http-error';
 import { pdfDrawing } from '../pdf/lazy-drawing';
 import type { PageDrawer, PageSize } from '../pdf/pdf-writer';

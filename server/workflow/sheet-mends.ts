@@ -8,7 +8,7 @@ import { conflict, conflictError, notFound, validationError } from '../http-erro
 import { shownTurn, withShownTurn } from '../pipeline/jpeg-header';
 import type { Orientation } from '../pipeline/raster';
 import { readBlob } from './blob-files';
-import { sentOrSendingSql } from './file-steps';
+import { sentOrSendingSql } from '../repositories/sql/file-steps';
 import { DUPLICATE_OF_SQL, FILE_SENT_MESSAGE, type Mender } from './review-mends';
 
 type MendAction = Schemas['ReviewMendAction'];

@@ -7,7 +7,7 @@ import { isSameOriginGet, requireAdmin } from '../../auth/session';
 import type { ReplyOf, Route } from '../../contract/types';
 import { conflictError, FILE_NOT_FOUND, notFound } from '../../http-error';
 import { JOB } from '../../workflow/job-progress';
-import { keptSheetSql } from '../../workflow/file-steps';
+import { keptSheetSql } from '../../repositories/sql/file-steps';
 import { requestReturnFile } from '../../workflow/return-file';
 import { requestSend } from '../../workflow/send-packets';
 import { pdfName, sendBlob } from '../shared/blob-response';

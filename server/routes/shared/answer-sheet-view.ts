@@ -1,7 +1,7 @@
 // An answer sheet (response) with its review counts, as the file's responses table and the
 // response screens show it.
 import type { Schemas } from '../../contract/types';
-import { flaggedPageSql, mismatchedPageSql, sentOrSendingSql, unrecognizedPageSql } from '../../workflow/file-steps';
+import { flaggedPageSql, mismatchedPageSql, sentOrSendingSql, unrecognizedPageSql } from '../../repositories/sql/file-steps';
 
 /** Select list over `answer_sheets a`; callers append WHERE/ORDER BY. */
 export const SHEET_SELECT = `

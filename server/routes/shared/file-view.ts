@@ -8,7 +8,7 @@ import type { Database } from '../../db/database';
 import { lookupSql } from '../../db/lookup-sql';
 import { FILE_NOT_FOUND, forbidden, notFound } from '../../http-error';
 import type { PageFlag } from '../../pipeline/split';
-import { flaggedPageSql, keptSheetSql, mismatchedPageSql, undecidedDuplicateSql, unrecognizedPageSql } from '../../workflow/file-steps';
+import { flaggedPageSql, keptSheetSql, mismatchedPageSql, undecidedDuplicateSql, unrecognizedPageSql } from '../../repositories/sql/file-steps';
 
 
 /**

@@ -3,7 +3,7 @@
 // sent to study helpers, so a lesson still in Review (perhaps under the wrong student) counts not.
 import type { Schemas } from '../../contract/types';
 import { lookupSql } from '../../db/lookup-sql';
-import { sentOrSendingSql } from '../../workflow/file-steps';
+import { sentOrSendingSql } from '../../repositories/sql/file-steps';
 import { congregationRefOrNull, countryOrNull, lessonOrNull, namedRefOrNull, studentName } from './refs';
 
 /** "Newest first" for a student's answer sheets `a` (also what "latest answer sheet" means). */
