@@ -15,7 +15,7 @@ import { MAX_UPLOAD_BYTES } from '../jobs/job-types';
 import { localCopy } from '../workflow/local-copy';
 import { JOB } from '../workflow/job-progress';
 import { startProgress } from '../repositories/job-progress';
-import { refreshCongregationStates } from '../workflow/grading-state';
+import { refreshCongregationStatesOfFile } from '../repositories/file-congregations';
 import { pdfName, sendBlob } from './shared/blob-response';
 import { STUDY_HELPER_NOT_FOUND } from './shared/errors';
 import { refuseWhileUsed } from './shared/in-use';
@@ -111,7 +111,7 @@ export function createStudyHelperRoutes(options: StudyHelperRoutesOptions = {}) 
           [packet.file_id, packet.congregation_id],
         );
         await tx.query('UPDATE files SET printed = true WHERE id = $1 AND NOT printed', [packet.file_id]);
-        await refreshCongregationStates(tx, packet.file_id);
+        await refreshCongregationStatesOfFile(tx, packet.file_id);
       });
       return sendBlob(request, reply, app.blobStore, packet.blob_key, {
         contentType: 'application/pdf',
