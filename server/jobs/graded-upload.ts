@@ -3,16 +3,8 @@
 // Target: the upload, while it is pending.
 import { processPages } from '../pipeline/process-pages';
 import { UnreadablePdfError } from '../pipeline/read-page';
-import {
-  discardUnused,
-  failUpload,
-  firstMissingStagedPage,
-  GRADED_PREFIXES,
-  INTRO_PREFIXES,
-  matchUpload,
-  pendingUpload,
-  stagePage,
-} from '../workflow/graded-upload';
+import { failPendingUpload, uploadWaitingToBeRead } from '../repositories/graded-uploads';
+import { discardUnused, firstMissingStagedPage, GRADED_PREFIXES, INTRO_PREFIXES, matchUpload, stagePage } from '../workflow/graded-upload';
 import { writeIntroSheets } from '../workflow/intro-sheets';
 import { tellNotRead, tellUploadReport } from '../workflow/notifications';
 import { JOB } from '../workflow/job-progress';
@@ -50,7 +42,7 @@ export const processGradedUpload = leasedJob<GradedUploadData, GradedUploadRun>(
   concurrency: FILES_AT_ONCE,
   expireInSeconds: 23 * 3600,
   load: async (job) => {
-    const upload = await pendingUpload(job.db, job.targetId);
+    const upload = await uploadWaitingToBeRead(job.db, job.targetId);
     return upload === null ? null : { upload, local: null, photos: null, completedFiles: [], unusedBlobs: [] };
   },
   steps: [
@@ -100,7 +92,7 @@ export const processGradedUpload = leasedJob<GradedUploadData, GradedUploadRun>(
     await run.photos?.dispose();
   },
   giveUp: async (tx, uploadId, reason, job) => {
-    const failed = await failUpload(tx, uploadId, reason);
+    const failed = await failPendingUpload(tx, uploadId, reason);
     if (failed) await tellNotRead(tx, 'upload', uploadId, job.config.publicUrl);
     return failed;
   },

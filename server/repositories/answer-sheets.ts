@@ -17,3 +17,20 @@ export async function filesOfSheets(db: Database, sheetIds: readonly string[]): 
   const rows = await db.query<{ file_id: string }>('SELECT DISTINCT file_id FROM answer_sheets WHERE id = ANY($1::uuid[])', [sheetIds]);
   return rows.map((row) => row.file_id);
 }
+
+export interface IntroAnswerSheet {
+  id: string;
+  file_id: string;
+  sequence: number;
+  student_id: string | null;
+  lesson_id: string | null;
+  assigned_group: string | null;
+}
+
+export async function insertIntroAnswerSheet(db: Database, sheet: IntroAnswerSheet): Promise<string> {
+  const row = await db.one<{ id: string }>(
+    `INSERT INTO answer_sheets (id, file_id, sequence, student_id, lesson_id, assigned_group) VALUES ($1, $2, $3, $4, $5, $6) RETURNING id`,
+    [sheet.id, sheet.file_id, sheet.sequence, sheet.student_id, sheet.lesson_id, sheet.assigned_group],
+  );
+  return row.id;
+}

@@ -1,7 +1,9 @@
 // file_congregations: a congregation's state of a sent file (its packet), from unprinted to
 // returned.
 import type { Database } from '../db/database';
+import type { Schemas } from '../contract/types';
 import { keptSheetSql } from './sql/file-steps';
+import { sendStampSql } from './sql/packet-sends';
 
 /**
  * Recomputes each congregation's state of the file from its kept sheets: unprinted → grading
@@ -26,5 +28,35 @@ export async function refreshCongregationStatesOfFile(db: Database, fileId: stri
      UPDATE file_congregations fc SET status = states.status
      FROM states WHERE fc.file_id = $1 AND fc.congregation_id = states.congregation_id AND fc.status <> states.status`,
     [fileId],
+  );
+}
+
+export interface WaitingPacket {
+  file_id: string;
+  congregation_id: string;
+  file_name: string;
+  status: Schemas['CongregationFileStatus'];
+  /** The send (sendStampSql). */
+  send: string;
+  /** Whole weeks of `reminderDays` since the send. */
+  week: number;
+  days: number;
+}
+
+/**
+ * Packets sent at least `reminderDays` ago that are still unprinted or not fully graded, of
+ * files not archived, whose congregation has an address.
+ */
+export async function packetsWaitingForReminder(db: Database, reminderDays: number): Promise<WaitingPacket[]> {
+  return db.query<WaitingPacket>(
+    `SELECT fc.file_id, fc.congregation_id, f.name AS file_name, fc.status, ${sendStampSql('f')} AS send,
+            floor(extract(epoch FROM now() - f.sent_at) / (86400 * $1))::int AS week,
+            floor(extract(epoch FROM now() - f.sent_at) / 86400)::int AS days
+     FROM file_congregations fc JOIN files f ON f.id = fc.file_id
+     WHERE fc.status IN ('unprinted', 'grading', 'partially_graded') AND f.sent_at IS NOT NULL
+       AND f.sent_at <= now() - make_interval(days => $1)
+       AND f.file_status IS DISTINCT FROM 'archived'
+       AND EXISTS (SELECT 1 FROM congregation_emails e WHERE e.congregation_id = fc.congregation_id)`,
+    [reminderDays],
   );
 }

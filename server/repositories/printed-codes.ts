@@ -38,3 +38,26 @@ export async function insertPrintedCodesIfFree(db: Database, prefix: 'p' | 's', 
     [prefix, codes.map((code) => code.code_id), codes.map((code) => code.target_id), codes.map((code) => code.student_id)],
   );
 }
+
+/** The page a packet page's `p` code names, with what grading needs to know of it. */
+export interface PacketPageTarget {
+  code_id: string;
+  page_id: string;
+  /** The congregation the page's answer sheet is assigned to. */
+  congregation_id: string | null;
+  /** The page's file was sent (and not archived), the page kept and on a sheet. */
+  open_for_grading: boolean;
+  archived: boolean;
+}
+
+export async function packetPageTargets(db: Database, codeIds: readonly string[]): Promise<PacketPageTarget[]> {
+  return db.query<PacketPageTarget>(
+    `SELECT pc.code_id, p.id AS page_id, a.assigned_group AS congregation_id,
+            (f.sent_at IS NOT NULL AND f.file_status IS DISTINCT FROM 'archived' AND NOT p.ignored AND a.id IS NOT NULL) AS open_for_grading,
+            f.file_status IS NOT DISTINCT FROM 'archived' AS archived
+     FROM printed_codes pc JOIN pages p ON p.id = pc.target_id JOIN files f ON f.id = p.file_id
+     LEFT JOIN answer_sheets a ON a.id = p.answer_sheet_id
+     WHERE pc.prefix = 'p' AND pc.code_id = ANY($1::text[])`,
+    [codeIds],
+  );
+}
