@@ -3,16 +3,8 @@
 // Target: the upload, while it is pending.
 import { processPages } from '../pipeline/process-pages';
 import { UnreadablePdfError } from '../pipeline/read-page';
-import {
-  discardUnused,
-  failUpload,
-  firstMissingStagedPage,
-  GRADED_PREFIXES,
-  INTRO_PREFIXES,
-  matchUpload,
-  pendingUpload,
-  stagePage,
-} from '../workflow/graded-upload';
+import { failPendingUpload, uploadWaitingToBeRead } from '../repositories/graded-uploads';
+import { discardUnused, firstMissingStagedPage, GRADED_PREFIXES, INTRO_PREFIXES, matchUpload, stagePage } from '../workflow/graded-upload';
 import { writeIntroSheets } from '../workflow/intro-sheets';
 import { tellNotRead, tellUploadReport } from '../workflow/notifications';
 import { JOB } from '../workflow/job-progress';
@@ -23,6 +15,7 @@ import { FILES_AT_ONCE } from './job-types';
 import { leasedJob, step, STOP, type RunningJob } from './leased-job';
 import type { JobContext } from './queue';
 import { buildReturnFile } from './return-file';
+import { GRADED_UPLOADS_TO_READ } from '../repositories/job-leases';
 
 export interface GradedUploadData {
   upload_id: string;
@@ -43,13 +36,13 @@ export const processGradedUpload = leasedJob<GradedUploadData, GradedUploadRun>(
   name: JOB.processGradedUpload,
   targetOf: (data) => data.upload_id,
   dataOf: (uploadId) => ({ upload_id: uploadId }),
-  wants: { table: 'graded_uploads', where: `t.process_status = 'pending'`, orderBy: 't.created_at' },
+  wants: GRADED_UPLOADS_TO_READ,
   // As service-center files: a small upload is read beside a large one (taking turns on the page
   // workers) rather than waiting for it, so one coordinator's uploads cannot hold up the others'.
   concurrency: FILES_AT_ONCE,
   expireInSeconds: 23 * 3600,
   load: async (job) => {
-    const upload = await pendingUpload(job.db, job.targetId);
+    const upload = await uploadWaitingToBeRead(job.db, job.targetId);
     return upload === null ? null : { upload, local: null, photos: null, completedFiles: [], unusedBlobs: [] };
   },
   steps: [
@@ -99,7 +92,7 @@ export const processGradedUpload = leasedJob<GradedUploadData, GradedUploadRun>(
     await run.photos?.dispose();
   },
   giveUp: async (tx, uploadId, reason, job) => {
-    const failed = await failUpload(tx, uploadId, reason);
+    const failed = await failPendingUpload(tx, uploadId, reason);
     if (failed) await tellNotRead(tx, 'upload', uploadId, job.config.publicUrl);
     return failed;
   },

@@ -6,8 +6,9 @@
 import type { FastifyInstance } from 'fastify';
 import { jobDefinitions } from './definitions';
 import { RECOVERY_SWEEP_SECONDS } from './job-types';
+import { anyFileWaitingToBeRead } from '../repositories/files';
+import { hasDueMail } from '../repositories/mail-messages';
 import { ProgressHub } from '../workflow/job-progress';
-import { hasDueMail } from '../workflow/mail-outbox';
 import { hasJobSchema, JobQueue, type JobHooks } from './queue';
 
 declare module 'fastify' {
@@ -54,10 +55,9 @@ export function createJobsPlugin(options: JobsPluginOptions = {}) {
     // this process has work of its own, it checks now and then whether another process queued
     // some (the queue's schema appears with the first job anywhere).
     let idleCheck: NodeJS.Timeout | null = null;
-    const hasPendingFile = async () => (await app.db.maybeOne(`SELECT 1 FROM files WHERE process_status = 'pending' LIMIT 1`)) !== null;
     app.addHook('onReady', async () => {
       if (!work) return;
-      if ((await hasPendingFile()) || (await hasDueMail(app.db)) || (await hasJobSchema(app.db))) await queue.start();
+      if ((await anyFileWaitingToBeRead(app.db)) || (await hasDueMail(app.db)) || (await hasJobSchema(app.db))) await queue.start();
       if (queue.isWorking) return;
       idleCheck = setInterval(() => {
         if (queue.isWorking) {

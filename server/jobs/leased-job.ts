@@ -28,6 +28,16 @@ import { randomUUID } from 'node:crypto';
 import type { BlobStore } from '../blob-store';
 import type { Config } from '../config';
 import { sqlState, SQLSTATE, type Database } from '../db/database';
+import {
+  finishJobLease,
+  jobTargetExists,
+  releaseJobLease,
+  renewJobLease,
+  takeJobLease,
+  targetsWithoutLiveLease,
+  type JobTargets,
+  type LeaseClaim,
+} from '../repositories/job-leases';
 import { announceProgress, RunProgress, type JobType } from '../workflow/job-progress';
 import { LEASE_SECONDS, leaseRenewalMs, MAX_PROCESSING_ATTEMPTS } from './job-types';
 import { WorkerStopped, type JobContext, type JobDefinition, type JobHooks, type JobLogger } from './queue';
@@ -77,11 +87,8 @@ export interface LeasedJobType<Data extends object, Run> {
   /** The target of a job's data, and the data of a target (for the recovery sweep). */
   targetOf(data: Data): string;
   dataOf(targetId: string): Data;
-  /**
-   * The table of the targets (its rows `t`, id `t.id`), the condition under which a target wants
-   * this job, and the order in which waiting targets are taken up again.
-   */
-  wants: { table: string; where: string; orderBy: string };
+  /** Which targets want this job (repositories/job-leases.ts names those of the product's jobs). */
+  wants: JobTargets;
   /** What the steps need; null when there is nothing to do after all. */
   load(job: RunningJob): Promise<Run | null>;
   steps: readonly JobStep<Run>[];
@@ -115,14 +122,8 @@ export function leasedJob<Data extends object, Run>(type: LeasedJobType<Data, Ru
     handler: (data, context) => run(context, data),
     run,
     async recover(context) {
-      const { table, where, orderBy } = type.wants;
-      const rows = await context.db.query<{ id: string }>(
-        `SELECT t.id FROM ${table} t
-         WHERE ${where} AND NOT EXISTS (SELECT 1 FROM job_leases l WHERE l.job = $1 AND l.target_id = t.id AND l.lease_until >= now())
-         ORDER BY ${orderBy} LIMIT 100`,
-        [type.name],
-      );
-      return rows.map((row) => ({ data: type.dataOf(row.id), options: { singletonKey: row.id } }));
+      const ids = await targetsWithoutLiveLease(context.db, type.name, type.wants);
+      return ids.map((id) => ({ data: type.dataOf(id), options: { singletonKey: id } }));
     },
   };
 }
@@ -151,7 +152,7 @@ async function runLeasedJob<Data extends object, Run>(type: LeasedJobType<Data, 
       if (!isCrashStop(lease.signal)) await lease.release().catch(() => undefined);
       return;
     }
-    if (sqlState(error) === SQLSTATE.foreignKeyViolation && !(await targetExists(context.db, type, targetId))) {
+    if (sqlState(error) === SQLSTATE.foreignKeyViolation && !(await jobTargetExists(context.db, type.wants, targetId))) {
       await lease.finish().catch(() => undefined);
       return;
     }
@@ -173,10 +174,6 @@ async function giveUp<Data extends object, Run>(type: LeasedJobType<Data, Run>, 
   await job.commit(async (tx) => {
     if (await type.giveUp(tx, job.targetId, reason, job)) await job.progress.fail(tx);
   });
-}
-
-async function targetExists<Data extends object, Run>(db: Database, type: LeasedJobType<Data, Run>, targetId: string): Promise<boolean> {
-  return (await db.maybeOne(`SELECT 1 FROM ${type.wants.table} WHERE id = $1`, [targetId])) !== null;
 }
 
 function runningJob(context: JobContext, lease: Lease, targetId: string): RunningJob {
@@ -206,9 +203,6 @@ function isCrashStop(signal: AbortSignal): boolean {
   return reason instanceof WorkerStopped && reason.crash;
 }
 
-/** Finishes a lease still held by its token: the row stays, without holder. */
-const FINISH_SQL = 'UPDATE job_leases SET token = NULL, lease_until = NULL WHERE job = $1 AND target_id = $2 AND token = $3';
-
 /** A job's hold on its target: a row of job_leases, renewed while the job runs. */
 class Lease {
   private readonly controller = new AbortController();
@@ -219,33 +213,25 @@ class Lease {
 
   /** Takes the lease when the target wants the job and no other worker holds a live one, else null. */
   static async take<Data extends object, Run>(context: JobContext, type: LeasedJobType<Data, Run>, targetId: string): Promise<Lease | null> {
-    const seconds = context.leaseSeconds ?? LEASE_SECONDS;
-    const token = `${context.workerId}/${randomUUID()}`;
-    const row = await context.db.maybeOne<{ attempts: number }>(
-      `INSERT INTO job_leases (job, target_id, token, lease_until, attempts)
-       SELECT $1, t.id, $3, now() + make_interval(secs => $4), 1 FROM ${type.wants.table} t WHERE t.id = $2 AND ${type.wants.where}
-       ON CONFLICT (job, target_id) DO UPDATE SET token = EXCLUDED.token, lease_until = EXCLUDED.lease_until,
-              attempts = CASE WHEN job_leases.token IS NULL THEN 1 ELSE job_leases.attempts + 1 END
-       WHERE job_leases.lease_until IS NULL OR job_leases.lease_until < now()
-       RETURNING attempts`,
-      [type.name, targetId, token, seconds],
-    );
-    return row === null ? null : new Lease(context.db, type.name, targetId, token, seconds, row.attempts, context.signal);
+    const claim: LeaseClaim = { job: type.name, targetId, token: `${context.workerId}/${randomUUID()}`, seconds: context.leaseSeconds ?? LEASE_SECONDS };
+    const attempts = await takeJobLease(context.db, claim, type.wants);
+    return attempts === null ? null : new Lease(context.db, claim, attempts, context.signal);
   }
 
   private constructor(
     private readonly db: Database,
-    readonly job: JobType,
-    private readonly targetId: string,
-    private readonly token: string,
-    private readonly seconds: number,
+    private readonly claim: LeaseClaim,
     readonly attempts: number,
     private readonly outer: AbortSignal,
   ) {
     if (outer.aborted) this.controller.abort(outer.reason);
     outer.addEventListener('abort', this.onOuterAbort);
-    this.timer = setInterval(() => void this.renew(), leaseRenewalMs(seconds));
+    this.timer = setInterval(() => void this.renew(), leaseRenewalMs(claim.seconds));
     this.timer.unref?.();
+  }
+
+  get job(): JobType {
+    return this.claim.job;
   }
 
   get signal(): AbortSignal {
@@ -265,7 +251,7 @@ class Lease {
     let value: T | undefined;
     try {
       value = await this.db.transaction(async (tx) => {
-        held = (await tx.execute(FINISH_SQL, [this.job, this.targetId, this.token])) > 0;
+        held = await finishJobLease(tx, this.claim);
         return held ? await write(tx) : undefined;
       });
     } catch (error) {
@@ -285,26 +271,20 @@ class Lease {
   async finish(): Promise<void> {
     this.finishing = true;
     this.stop();
-    await this.db.execute(FINISH_SQL, [this.job, this.targetId, this.token]);
+    await finishJobLease(this.db, this.claim);
   }
 
   /** Work not done (error, stop): the lease ends at once so the next worker can resume. */
   async release(): Promise<void> {
     this.stop();
-    await this.db.query(
-      `UPDATE job_leases SET lease_until = now() - interval '1 second' WHERE job = $1 AND target_id = $2 AND token = $3`,
-      [this.job, this.targetId, this.token],
-    );
+    await releaseJobLease(this.db, this.claim);
   }
 
   private async renew(): Promise<void> {
     if (this.controller.signal.aborted || this.finishing) return;
     try {
-      const renewed = await this.db.execute(
-        `UPDATE job_leases SET lease_until = now() + make_interval(secs => $4) WHERE job = $1 AND target_id = $2 AND token = $3`,
-        [this.job, this.targetId, this.token, this.seconds],
-      );
-      if (renewed === 0 && !this.finishing) this.controller.abort(new Error('lease lost'));
+      const renewed = await renewJobLease(this.db, this.claim);
+      if (!renewed && !this.finishing) this.controller.abort(new Error('lease lost'));
     } catch {
       // The next renewal tries again; the lease is long enough to miss one.
     }

@@ -14,6 +14,7 @@ import type { BlobStore } from '../blob-store';
 import type { Config } from '../config';
 import type { Database } from '../db/database';
 import type { Logger } from '../logger';
+import { currentSchemaName, tableExists } from '../repositories/job-queue';
 import type { JobType } from '../workflow/job-progress';
 import { RECOVERY_SWEEP_SECONDS } from './job-types';
 
@@ -298,13 +299,11 @@ export class JobQueue {
 
 /** `pgboss`, or `<schema>_pgboss` so databases isolated per schema (tests) get their own queue. */
 async function defaultBossSchema(db: Database): Promise<string> {
-  const { schema } = await db.one<{ schema: string }>('SELECT current_schema() AS schema');
+  const schema = await currentSchemaName(db);
   return schema === 'public' ? 'pgboss' : `${schema}_pgboss`;
 }
 
 /** Whether this database has pg-boss tables already (it ran jobs before). */
 export async function hasJobSchema(db: Database): Promise<boolean> {
-  const schema = await defaultBossSchema(db);
-  const row = await db.one<{ name: string | null }>(`SELECT to_regclass($1) AS name`, [`${schema}.job`]);
-  return row.name !== null;
+  return tableExists(db, `${await defaultBossSchema(db)}.job`);
 }

@@ -17,6 +17,7 @@ import { tellReturnFileReady } from '../workflow/notifications';
 import { leasedJob, step } from './leased-job';
 import type { JobContext } from './queue';
 import { discardIfUnreferenced } from '../db/blob-references';
+import { RETURN_FILES_TO_MAKE } from '../repositories/job-leases';
 
 export interface ReturnData {
   file_id: string;
@@ -35,7 +36,7 @@ export const generateReturnFile = leasedJob<ReturnData, ReturnRun>({
   name: JOB.generateReturnFile,
   targetOf: (data) => data.file_id,
   dataOf: (fileId) => ({ file_id: fileId }),
-  wants: { table: 'files', where: 't.return_requested_at IS NOT NULL AND NOT t.return_prepped AND t.grading_complete', orderBy: 't.return_requested_at' },
+  wants: RETURN_FILES_TO_MAKE,
   expireInSeconds: 6 * 3600,
   load: async (job) => {
     const request = await returnRequest(job.db, job.targetId);

@@ -4,7 +4,8 @@
 // SMTP_URL every message is recorded as not sent and nothing fails. The recovery sweep queues the
 // job whenever a message is due, and queues the weekly reminders of packets that wait.
 import nodemailer, { type Transporter } from 'nodemailer';
-import { claimDueMail, hasDueMail, recordFailure, recordNotSent, recordSent } from '../workflow/mail-outbox';
+import { hasDueMail, recordSent } from '../repositories/mail-messages';
+import { claimDueMail, recordFailure, recordNotSent } from '../workflow/mail-outbox';
 import { remindWaitingPackets } from '../workflow/notifications';
 import { SEND_MAIL_JOB, type JobContext, type JobDefinition } from './queue';
 

@@ -8,6 +8,7 @@ import type { PacketPageRow, PacketRow } from '../repositories/file-sending';
 import { cancelSend, markSent, packetsOf, upsertPackets, writePacket } from '../workflow/send-packets';
 import { leasedJob, step } from './leased-job';
 import type { JobContext } from './queue';
+import { FILES_TO_SEND } from '../repositories/job-leases';
 
 export interface SendData {
   file_id: string;
@@ -26,7 +27,7 @@ export const sendToStudyHelpers = leasedJob<SendData, SendRun>({
   name: JOB.sendToStudyHelpers,
   targetOf: (data) => data.file_id,
   dataOf: (fileId) => ({ file_id: fileId }),
-  wants: { table: 'files', where: 't.send_requested_at IS NOT NULL AND t.sent_at IS NULL', orderBy: 't.send_requested_at' },
+  wants: FILES_TO_SEND,
   expireInSeconds: 6 * 3600,
   load: async () => ({ packets: [], pagesOf: new Map(), codes: new Map(), pages: 0 }),
   steps: [

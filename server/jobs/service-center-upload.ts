@@ -2,7 +2,9 @@
 // Target: the file, while it is pending. One bad page never fails the file; the file fails only
 // when it cannot be read at all or keeps crashing its workers (leased-job.ts).
 import { processPages, type PhotosSource } from '../pipeline/process-pages';
-import { countFailedPages, failFile, firstMissingPage, pendingFile, storePage, unreadableReason, type PendingFile } from '../workflow/file-pages';
+import { failPendingFile, fileWaitingToBeRead, type FileToRead } from '../repositories/files';
+import { countPagesWithReadError } from '../repositories/pages';
+import { firstMissingPage, storePage, unreadableReason } from '../workflow/file-pages';
 import { JOB } from '../workflow/job-progress';
 import { tellFileRead, tellNotRead } from '../workflow/notifications';
 import { localCopy, type LocalCopy } from '../workflow/local-copy';
@@ -10,13 +12,14 @@ import { localPhotos, photosOf, type LocalPhotos } from '../workflow/upload-phot
 import { writeSheets } from '../workflow/write-sheets';
 import { FILES_AT_ONCE, SERVICE_CENTER_CODE_PREFIXES } from './job-types';
 import { leasedJob, step, type RunningJob } from './leased-job';
+import { FILES_TO_READ } from '../repositories/job-leases';
 
 export interface ProcessUploadData {
   file_id: string;
 }
 
 interface UploadRun {
-  file: PendingFile;
+  file: FileToRead;
   local: LocalCopy | null;
   /** A file uploaded as photos of pages: those, instead of a PDF. */
   photos: LocalPhotos | null;
@@ -26,11 +29,11 @@ export const processServiceCenterUpload = leasedJob<ProcessUploadData, UploadRun
   name: JOB.processServiceCenterUpload,
   targetOf: (data) => data.file_id,
   dataOf: (fileId) => ({ file_id: fileId }),
-  wants: { table: 'files', where: `t.process_status = 'pending'`, orderBy: 't.created_at' },
+  wants: FILES_TO_READ,
   concurrency: FILES_AT_ONCE,
   expireInSeconds: 23 * 3600,
   load: async (job) => {
-    const file = await pendingFile(job.db, job.targetId);
+    const file = await fileWaitingToBeRead(job.db, job.targetId);
     return file === null ? null : { file, local: null, photos: null };
   },
   steps: [
@@ -43,7 +46,7 @@ export const processServiceCenterUpload = leasedJob<ProcessUploadData, UploadRun
     step('split into answer sheets and mark the file processed', async (job) => {
       await job.commit(async (tx) => {
         if ((await writeSheets(tx, job.targetId)) === null) return;
-        await job.progress.succeed(tx, { failed: await countFailedPages(tx, job.targetId) });
+        await job.progress.succeed(tx, { failed: await countPagesWithReadError(tx, job.targetId) });
         await tellFileRead(tx, job.targetId, job.config.publicUrl);
       });
     }),
@@ -53,7 +56,7 @@ export const processServiceCenterUpload = leasedJob<ProcessUploadData, UploadRun
     await run.photos?.dispose();
   },
   giveUp: async (tx, fileId, reason, job) => {
-    const failed = await failFile(tx, fileId, reason);
+    const failed = await failPendingFile(tx, fileId, reason);
     if (failed) await tellNotRead(tx, 'file', fileId, job.config.publicUrl);
     return failed;
   },
@@ -82,6 +85,6 @@ async function readPages(job: RunningJob, path: string | PhotosSource): Promise<
     },
     // Failed pages of earlier attempts count too: they are counted in the database.
     onProgress: (progress) =>
-      job.progress.report({ completed: progress.completed, count: progress.count, failed: () => countFailedPages(db, fileId) }),
+      job.progress.report({ completed: progress.completed, count: progress.count, failed: () => countPagesWithReadError(db, fileId) }),
   });
 }

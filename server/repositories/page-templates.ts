@@ -44,3 +44,9 @@ export function lessonPageOfTemplateCode(db: Database, codeId: string): Promise<
     [codeId],
   );
 }
+
+/** How many pages the lesson's master has. */
+export async function templatePageCountOfLesson(db: Database, lessonId: string): Promise<number> {
+  const { pages } = await db.one<{ pages: number }>('SELECT count(*)::int AS pages FROM page_templates WHERE lesson_id = $1', [lessonId]);
+  return pages;
+}

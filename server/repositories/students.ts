@@ -290,3 +290,12 @@ export async function markSplitStudentsActive(db: Database, studentIds: readonly
 export async function studentExistsForSheet(db: Database, studentId: string): Promise<boolean> {
   return (await db.maybeOne('SELECT 1 FROM students WHERE id = $1', [studentId])) !== null;
 }
+
+/** A new student recruited by a study helper of the congregation (an intro sheet); its id. */
+export async function insertRecruitedStudent(db: Database, congregationId: string, studyHelperId: string | null): Promise<string> {
+  const row = await db.one<{ id: string }>(
+    `INSERT INTO students (congregation_id, study_helper_id, last_active_at) VALUES ($1, $2, now()) RETURNING id, human_id`,
+    [congregationId, studyHelperId],
+  );
+  return row.id;
+}

@@ -85,3 +85,8 @@ export const STUDY_HELPER_USES = [
 export async function deleteStudyHelper(tx: Database, id: string): Promise<void> {
   await tx.query('DELETE FROM study_helpers WHERE id = $1', [id]);
 }
+
+/** The helper did something in the portal (their intro file was read). */
+export async function markStudyHelperActiveAfterIntro(db: Database, studyHelperId: string): Promise<void> {
+  await db.query('UPDATE study_helpers SET last_active_at = now() WHERE id = $1', [studyHelperId]);
+}

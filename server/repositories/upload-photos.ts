@@ -42,3 +42,12 @@ export async function photosOfFile<MediaType extends string>(db: Database, fileI
 export async function photosOfGradedUpload<MediaType extends string>(db: Database, uploadId: string): Promise<StoredPhotoRow<MediaType>[]> {
   return db.query<StoredPhotoRow<MediaType>>('SELECT blob_key, media_type FROM upload_photos WHERE upload_id = $1 ORDER BY position', [uploadId]);
 }
+
+/** The upload's photos become the file's too. */
+export async function copyUploadPhotosToFile(db: Database, uploadId: string, fileId: string): Promise<void> {
+  await db.query(
+    `INSERT INTO upload_photos (file_id, position, blob_key, media_type)
+     SELECT $1, position, blob_key, media_type FROM upload_photos WHERE upload_id = $2`,
+    [fileId, uploadId],
+  );
+}

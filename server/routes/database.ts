@@ -7,7 +7,7 @@ import { migrate } from '../db/migrate';
 import { HttpError } from '../http-error';
 import { deleteProgrammeRows, programmeBlobKeys } from '../repositories/programme-data';
 import { loadReferenceData } from '../seed/countries';
-import { removeAllProgress } from '../workflow/job-progress';
+import { removeAllProgress } from '../repositories/job-progress';
 
 export const DATABASE_DELETE_DISABLED = 'Database delete is disabled';
 

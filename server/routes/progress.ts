@@ -9,7 +9,8 @@ import type { Route } from '../contract/types';
 import { forbidden, notFound } from '../http-error';
 import { fileSentToCongregation } from '../repositories/files';
 import { gradedUploadIsCongregations } from '../repositories/graded-uploads';
-import { findRun, isFinished, JOB, readProgress, type ProgressKey } from '../workflow/job-progress';
+import { isFinished, JOB, readProgress, type ProgressKey } from '../workflow/job-progress';
+import { findRun } from '../repositories/job-progress';
 
 const RUN_NOT_FOUND = 'No such job run';
 /** A comment line now and then keeps proxies from closing a quiet stream. */

@@ -14,8 +14,9 @@ import type { Database } from '../db/database';
 import { conflictError, forbidden, HttpError, notFound, validationError } from '../http-error';
 import { MAX_UPLOAD_BYTES } from '../jobs/job-types';
 import { localCopy } from '../workflow/local-copy';
-import { JOB, startProgress } from '../workflow/job-progress';
-import { refreshCongregationStates } from '../workflow/grading-state';
+import { JOB } from '../workflow/job-progress';
+import { startProgress } from '../repositories/job-progress';
+import { refreshCongregationStatesOfFile } from '../repositories/file-congregations';
 import { gradedUploadBytesSeen, insertGradedUpload } from '../repositories/graded-uploads';
 import { markPacketPrinted, packetForDownload } from '../repositories/packets';
 import { congregationOfStudyHelper, deleteStudyHelper, lockStudyHelper, STUDY_HELPER_USES, studyHelperInScope } from '../repositories/study-helpers';
@@ -95,7 +96,7 @@ export function createStudyHelperRoutes(options: StudyHelperRoutesOptions = {}) 
       // Marked printed only when the portal asks (see isSameOriginGet): a cross-site link just downloads.
       if (isSameOriginGet(request, app.config.publicUrl)) await db.transaction(async (tx) => {
         await markPacketPrinted(tx, packet);
-        await refreshCongregationStates(tx, packet.file_id);
+        await refreshCongregationStatesOfFile(tx, packet.file_id);
       });
       return sendBlob(request, reply, app.blobStore, packet.blob_key, {
         contentType: 'application/pdf',

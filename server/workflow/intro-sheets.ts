@@ -4,134 +4,169 @@
 // helper. The group length is the page count of the lesson the codes name (1 or 2); a longer
 // lesson is split by its codes instead. The sheets are written to a file of their own (the
 // upload's bytes), already assigned to the congregation, so they follow the usual workflow.
+import { randomUUID } from 'node:crypto';
 import type { Database } from '../db/database';
 import type { Code } from '../pipeline/codes';
 import { isPhotoReason, type PhotoReason } from '../pipeline/photo-page';
-import { randomUUID } from 'node:crypto';
-import { splitIntoSheets, type AnswerSheetPageLength, type SplitSheetPage } from '../pipeline/split';
-import { comparePaper, type EarlierPaper } from './paper-seen';
-import { resolveCodes } from './resolve-codes';
-import { codeOf, finishUpload, stagedPages, writeOutcomes, type UploadRow } from './upload-staging';
+import { splitIntoSheets, type AnswerSheetPageLength, type SplitResult, type SplitSheetPage } from '../pipeline/split';
+import { insertIntroAnswerSheet } from '../repositories/answer-sheets';
+import { insertIntroFile } from '../repositories/files';
+import { lockPendingUpload, linkUploadToFile } from '../repositories/graded-uploads';
+import { templatePageCountOfLesson } from '../repositories/page-templates';
+import { flagUnplacedPhotoPage, ignoreUnplacedPage, insertIntroPages, placeIntroPage } from '../repositories/pages';
+import { insertRecruitedStudent } from '../repositories/students';
+import { markStudyHelperActiveAfterIntro } from '../repositories/study-helpers';
+import { copyUploadPhotosToFile } from '../repositories/upload-photos';
+import { comparePaper, type EarlierPaper, type PaperSeen } from './paper-seen';
+import { resolveCodes, type CodeMeanings } from './resolve-codes';
+import { codeOf, finishUpload, stagedPages, writeOutcomes, type StagedPage, type UploadRow } from './upload-staging';
+
+/** A page's line in the upload's report. */
+interface IntroOutcome {
+  page_number: number;
+  outcome: string;
+  page_id: string | null;
+  detail: string | null;
+}
+
+/** The upload's pages split into new students' sheets, with what the split needed to know. */
+interface IntroSplit {
+  staged: StagedPage[];
+  meanings: CodeMeanings;
+  pageLength: AnswerSheetPageLength;
+  paper: PaperSeen;
+  split: SplitResult;
+}
+
+/** The file made of the upload, its pages' ids by number. */
+interface IntroFile {
+  id: string;
+  pageIdOf: ReadonlyMap<number, string>;
+}
 
 export async function writeIntroSheets(db: Database, upload: UploadRow): Promise<number | null> {
   return db.transaction(async (tx) => {
-    const locked = await tx.maybeOne(`SELECT 1 FROM graded_uploads WHERE id = $1 AND process_status = 'pending' FOR UPDATE`, [upload.id]);
-    if (locked === null) return null;
-    const staged = await stagedPages(tx, upload.id);
-    const codes = staged.map(codeOf).filter((code): code is Code => code !== null);
-    const meanings = await resolveCodes(tx, codes);
-    const pageLength = await groupLength(tx, codes.map((code) => meanings.resolve(code)).flatMap((m) => (m?.kind === 'sheet_page' ? [m.lesson_id] : [])));
-    const paper = await comparePaper(tx, staged, null);
-    const split = splitIntoSheets(
-      staged.map((page) => ({
-        page_number: page.page_number,
-        code: codeOf(page),
-        reason: page.reason,
-        blank: page.blank,
-        copy_of: paper.copyOf.get(page.page_number) ?? null,
-        seen_before: paper.seenBefore.get(page.page_number) ?? null,
-      })),
-      meanings.resolve,
-      pageLength,
-      { firstPageCover: false },
-    );
-    const file = await tx.one<{ id: string }>(
-      `INSERT INTO files (name, sha256, blob_key, size_bytes, page_count, answer_sheet_page_length, process_status, uploaded_by)
-       VALUES ($1, $2, $3, $4, $5, $6, 'success', $7) RETURNING id`,
-      [upload.name, upload.sha256, upload.blob_key, upload.size_bytes ?? 0, staged.length, pageLength, upload.uploaded_by],
-    );
-    const pageIds = await tx.query<{ id: string; page_number: number }>(
-      `INSERT INTO pages (file_id, page_number, blank, ignored, code_prefix, code_id, unrecognized_reason, image_blob_key, read_error,
-                          fingerprint_hash, fingerprint, photo_blob_key)
-       SELECT $1, v.page_number, v.blank, v.blank, v.code_prefix, v.code_id, v.reason, v.image_blob_key, v.read_error,
-              s.fingerprint_hash, s.fingerprint, s.photo_blob_key
-       FROM unnest($2::int[], $3::boolean[], $4::text[], $5::text[], $6::text[], $7::text[], $8::text[])
-            AS v(page_number, blank, code_prefix, code_id, reason, image_blob_key, read_error)
-       JOIN graded_upload_pages s ON s.upload_id = $9 AND s.page_number = v.page_number
-       RETURNING id, page_number`,
-      [
-        file.id,
-        staged.map((p) => p.page_number),
-        staged.map((p) => p.blank),
-        staged.map((p) => p.code_prefix),
-        staged.map((p) => p.code_id),
-        staged.map((p) => (p.code_prefix === null ? p.reason : null)),
-        staged.map((p) => p.image_blob_key),
-        staged.map((p) => p.read_error),
-        upload.id,
-      ],
-    );
-    const pageIdOf = new Map(pageIds.map((row) => [row.page_number, row.id]));
-    // Photos of pages are the file's pages too (its download is made of them).
-    await tx.query(
-      `INSERT INTO upload_photos (file_id, position, blob_key, media_type)
-       SELECT $1, position, blob_key, media_type FROM upload_photos WHERE upload_id = $2`,
-      [file.id, upload.id],
-    );
-    const outcomes: { page_number: number; outcome: string; page_id: string | null; detail: string | null }[] = [];
-
-    // Ids first: a page's flag can name other sheets of the file (the ones it could belong to).
-    const sheetIds = split.sheets.map(() => randomUUID());
-    for (const [sequence, sheet] of split.sheets.entries()) {
-      let studentId = sheet.student_id;
-      if (sheet.new_student) {
-        const student = await tx.one<{ id: string; human_id: number }>(
-          `INSERT INTO students (congregation_id, study_helper_id, last_active_at) VALUES ($1, $2, now()) RETURNING id, human_id`,
-          [upload.congregation_id, upload.study_helper_id],
-        );
-        studentId = student.id;
-      }
-      const inserted = await tx.one<{ id: string }>(
-        `INSERT INTO answer_sheets (id, file_id, sequence, student_id, lesson_id, assigned_group) VALUES ($1, $2, $3, $4, $5, $6) RETURNING id`,
-        [sheetIds[sequence], file.id, sequence, studentId, sheet.lesson_id, upload.congregation_id],
-      );
-      for (const page of sheet.pages) {
-        const stagedPage = staged.find((p) => p.page_number === page.page_number);
-        const code = stagedPage ? codeOf(stagedPage) : null;
-        const detail = flagDetail(page, sheetIds, pageIdOf, paper.copyOf.get(page.page_number), paper.seenBefore.get(page.page_number), file.id);
-        await tx.query(
-          `UPDATE pages SET answer_sheet_id = $3, template_id = $4, ignored = $5, unrecognized_reason = $6, flag = $7, flag_detail = $8::jsonb
-           WHERE file_id = $1 AND page_number = $2`,
-          [
-            file.id,
-            page.page_number,
-            inserted.id,
-            code && !page.unrecognized ? meanings.templateOf(code) : null,
-            page.ignored,
-            page.unrecognized ? page.reason : null,
-            page.flag,
-            detail === null ? null : JSON.stringify(detail),
-          ],
-        );
-        outcomes.push(
-          page.ignored
-            ? { page_number: page.page_number, outcome: 'blank', page_id: pageIdOf.get(page.page_number) ?? null, detail: `Blank back in answer sheet ${sequence + 1}` }
-            : {
-                page_number: page.page_number,
-                outcome: 'intro',
-                page_id: pageIdOf.get(page.page_number) ?? null,
-                detail: `Answer sheet ${sequence + 1}${flagWords(page)}`,
-              },
-        );
-      }
-    }
-    for (const page of split.ignored_pages) {
-      const pageId = pageIdOf.get(page.page_number) ?? null;
-      if (isPhotoReason(page.reason)) {
-        // Kept in view with its reason, on no sheet and no student.
-        await tx.query('UPDATE pages SET unrecognized_reason = $3, flag = $3 WHERE file_id = $1 AND page_number = $2', [file.id, page.page_number, page.reason]);
-        outcomes.push({ page_number: page.page_number, outcome: page.reason, page_id: pageId, detail: `${PHOTO_WORDS[page.reason]}: the photo is kept, on no answer sheet` });
-        continue;
-      }
-      await tx.query('UPDATE pages SET ignored = true WHERE file_id = $1 AND page_number = $2', [file.id, page.page_number]);
-      outcomes.push({ page_number: page.page_number, outcome: 'blank', page_id: pageId, detail: null });
-    }
+    if (!(await lockPendingUpload(tx, upload.id))) return null;
+    const intro = await splitIntroPages(tx, upload);
+    const file = await storeIntroFile(tx, upload, intro);
+    const outcomes = [...(await writeNewSheets(tx, upload, intro, file)), ...(await setAsidePages(tx, intro.split, file))];
     await writeOutcomes(tx, upload.id, outcomes);
-    await tx.query('UPDATE graded_uploads SET file_id = $2 WHERE id = $1', [upload.id, file.id]);
-    if (upload.study_helper_id !== null) await tx.query('UPDATE study_helpers SET last_active_at = now() WHERE id = $1', [upload.study_helper_id]);
-    await finishUpload(tx, upload.id, staged.length);
-    return staged.length;
+    await linkUploadToFile(tx, upload.id, file.id);
+    if (upload.study_helper_id !== null) await markStudyHelperActiveAfterIntro(tx, upload.study_helper_id);
+    await finishUpload(tx, upload.id, intro.staged.length);
+    return intro.staged.length;
   });
+}
+
+/** Splits the staged pages into sheets, by the lesson's page count and the paper seen before. */
+async function splitIntroPages(tx: Database, upload: UploadRow): Promise<IntroSplit> {
+  const staged = await stagedPages(tx, upload.id);
+  const codes = staged.map(codeOf).filter((code): code is Code => code !== null);
+  const meanings = await resolveCodes(tx, codes);
+  const pageLength = await groupLength(tx, codes.map((code) => meanings.resolve(code)).flatMap((m) => (m?.kind === 'sheet_page' ? [m.lesson_id] : [])));
+  const paper = await comparePaper(tx, staged, null);
+  const split = splitIntoSheets(
+    staged.map((page) => ({
+      page_number: page.page_number,
+      code: codeOf(page),
+      reason: page.reason,
+      blank: page.blank,
+      copy_of: paper.copyOf.get(page.page_number) ?? null,
+      seen_before: paper.seenBefore.get(page.page_number) ?? null,
+    })),
+    meanings.resolve,
+    pageLength,
+    { firstPageCover: false },
+  );
+  return { staged, meanings, pageLength, paper, split };
+}
+
+/** The file of the upload's bytes, with its pages and photos. */
+async function storeIntroFile(tx: Database, upload: UploadRow, intro: IntroSplit): Promise<IntroFile> {
+  const { staged } = intro;
+  const fileId = await insertIntroFile(tx, {
+    name: upload.name,
+    sha256: upload.sha256,
+    blob_key: upload.blob_key,
+    size_bytes: upload.size_bytes ?? 0,
+    page_count: staged.length,
+    answer_sheet_page_length: intro.pageLength,
+    uploaded_by: upload.uploaded_by,
+  });
+  const pageIds = await insertIntroPages(
+    tx,
+    fileId,
+    upload.id,
+    staged.map((p) => ({
+      page_number: p.page_number,
+      blank: p.blank,
+      code_prefix: p.code_prefix,
+      code_id: p.code_id,
+      reason: p.code_prefix === null ? p.reason : null,
+      image_blob_key: p.image_blob_key,
+      read_error: p.read_error,
+    })),
+  );
+  // Photos of pages are the file's pages too (its download is made of them).
+  await copyUploadPhotosToFile(tx, upload.id, fileId);
+  return { id: fileId, pageIdOf: new Map(pageIds.map((row) => [row.page_number, row.id])) };
+}
+
+/** Each sheet of the split, with a new student where it makes one, and its pages placed on it. */
+async function writeNewSheets(tx: Database, upload: UploadRow, intro: IntroSplit, file: IntroFile): Promise<IntroOutcome[]> {
+  const { staged, meanings, paper, split } = intro;
+  const outcomes: IntroOutcome[] = [];
+  // Ids first: a page's flag can name other sheets of the file (the ones it could belong to).
+  const sheetIds = split.sheets.map(() => randomUUID());
+  for (const [sequence, sheet] of split.sheets.entries()) {
+    const studentId = sheet.new_student ? await insertRecruitedStudent(tx, upload.congregation_id, upload.study_helper_id) : sheet.student_id;
+    const sheetId = await insertIntroAnswerSheet(tx, {
+      id: sheetIds[sequence]!,
+      file_id: file.id,
+      sequence,
+      student_id: studentId,
+      lesson_id: sheet.lesson_id,
+      assigned_group: upload.congregation_id,
+    });
+    for (const page of sheet.pages) {
+      const stagedPage = staged.find((p) => p.page_number === page.page_number);
+      const code = stagedPage ? codeOf(stagedPage) : null;
+      const detail = flagDetail(page, sheetIds, file.pageIdOf, paper.copyOf.get(page.page_number), paper.seenBefore.get(page.page_number), file.id);
+      await placeIntroPage(tx, file.id, page.page_number, {
+        answer_sheet_id: sheetId,
+        template_id: code && !page.unrecognized ? meanings.templateOf(code) : null,
+        ignored: page.ignored,
+        unrecognized_reason: page.unrecognized ? page.reason : null,
+        flag: page.flag,
+        flag_detail: detail === null ? null : JSON.stringify(detail),
+      });
+      outcomes.push(sheetPageOutcome(page, sequence, file.pageIdOf.get(page.page_number) ?? null));
+    }
+  }
+  return outcomes;
+}
+
+function sheetPageOutcome(page: SplitSheetPage, sequence: number, pageId: string | null): IntroOutcome {
+  return page.ignored
+    ? { page_number: page.page_number, outcome: 'blank', page_id: pageId, detail: `Blank back in answer sheet ${sequence + 1}` }
+    : { page_number: page.page_number, outcome: 'intro', page_id: pageId, detail: `Answer sheet ${sequence + 1}${flagWords(page)}` };
+}
+
+/** Pages on no sheet: photos stay in view with their reason, the rest are ignored. */
+async function setAsidePages(tx: Database, split: SplitResult, file: IntroFile): Promise<IntroOutcome[]> {
+  const outcomes: IntroOutcome[] = [];
+  for (const page of split.ignored_pages) {
+    const pageId = file.pageIdOf.get(page.page_number) ?? null;
+    if (isPhotoReason(page.reason)) {
+      // Kept in view with its reason, on no sheet and no student.
+      await flagUnplacedPhotoPage(tx, file.id, page.page_number, page.reason);
+      outcomes.push({ page_number: page.page_number, outcome: page.reason, page_id: pageId, detail: `${PHOTO_WORDS[page.reason]}: the photo is kept, on no answer sheet` });
+      continue;
+    }
+    await ignoreUnplacedPage(tx, file.id, page.page_number);
+    outcomes.push({ page_number: page.page_number, outcome: 'blank', page_id: pageId, detail: null });
+  }
+  return outcomes;
 }
 
 /** 1 or 2 when the lesson most pages name has that many pages; otherwise split by codes (0). */
@@ -140,7 +175,7 @@ async function groupLength(db: Database, lessonIds: string[]): Promise<AnswerShe
   const counts = new Map<string, number>();
   for (const id of lessonIds) counts.set(id, (counts.get(id) ?? 0) + 1);
   const [lessonId] = [...counts.entries()].sort((a, b) => b[1] - a[1])[0]!;
-  const { pages } = await db.one<{ pages: number }>('SELECT count(*)::int AS pages FROM page_templates WHERE lesson_id = $1', [lessonId]);
+  const pages = await templatePageCountOfLesson(db, lessonId);
   return pages === 1 || pages === 2 ? pages : 0;
 }
 

@@ -3,13 +3,23 @@
 // worker runs the job and read by any server process. Listeners are served by polling that row,
 // so a stream works whatever process runs the job; one poll per run and process, however many
 // listeners. When the job runs in the listener's own process, each write also reads the row at
-// once (announceProgress). The only module with SQL that writes job_progress: jobs report through
-// the runner's writer (leased-job.ts), and deleting or taking back a target removes its row here.
+// once (announceProgress). Its SQL is in repositories/job-progress.ts; a running job's rows are
+// written only through RunProgress here, the writer the runner (leased-job.ts) gives each job.
 import { EventEmitter } from 'node:events';
 import type { Schemas } from '../contract/types';
 import type { Database } from '../db/database';
+import {
+  progressRowOf,
+  writeProgress,
+  writeProgressSuccess,
+  type JobType,
+  type ProgressKey,
+  type ProgressRow,
+  type ProgressStatus,
+  type ProgressWrite,
+} from '../repositories/job-progress';
 
-export type JobType = Schemas['JobType'];
+export type { JobType, ProgressKey, ProgressStatus };
 
 /** The background jobs of the product, named as the progress calls name them (contract JobType). */
 export const JOB = {
@@ -26,28 +36,6 @@ export const PROGRESS_POLL_MS = 250;
 export const PROGRESS_WRITE_MS = 200;
 
 export type ProgressMessage = Schemas['ProgressMessage'];
-export type ProgressStatus = ProgressMessage['status'];
-
-export interface ProgressKey {
-  group_name: string;
-  run_id: string;
-}
-
-interface ProgressRow {
-  group_name: string;
-  run_id: string;
-  status: string;
-  completed: number;
-  count: number;
-  failed: number;
-  message: string | null;
-}
-
-const SELECT_PROGRESS = `
-  SELECT jp.group_name, jp.run_id, jp.status, jp.completed, jp.count, jp.failed,
-         CASE WHEN jp.status = 'failed' AND jp.group_name = 'process_service_center_upload'
-              THEN (SELECT f.failure_reason FROM files f WHERE f.id::text = jp.run_id) END AS message
-  FROM job_progress jp`;
 
 export function isFinished(status: string): boolean {
   return status === 'success' || status === 'failed';
@@ -64,40 +52,9 @@ function messageOf(row: ProgressRow): ProgressMessage {
   };
 }
 
-/** Creates or resets a run's progress (a job about to start). */
-export async function startProgress(db: Database, group: JobType, runId: string, count: number): Promise<void> {
-  await db.query(
-    `INSERT INTO job_progress (group_name, run_id, status, completed, count, failed, updated_at)
-     VALUES ($1, $2, 'pending', 0, $3, 0, now())
-     ON CONFLICT (group_name, run_id)
-     DO UPDATE SET status = 'pending', completed = 0, count = EXCLUDED.count, failed = 0, updated_at = now()`,
-    [group, runId, count],
-  );
-}
-
-/**
- * Writes a run's progress. While it runs, it never shows all of its work done: clients take a
- * share above 0.999 as finished (spec §7) and stop listening, but a job's last changes (the
- * split of a file, its sent date) commit with its success. So a running run holds back its last
- * unit (500 pages read show as 499 of 500 until the file's sheets are written).
- */
-export async function updateProgress(
-  db: Database,
-  group: JobType,
-  runId: string,
-  progress: { status: ProgressStatus; completed?: number; count?: number; failed?: number },
-): Promise<void> {
-  await db.query(
-    `INSERT INTO job_progress (group_name, run_id, status, completed, count, failed, updated_at)
-     VALUES ($1, $2, $3, ${heldBack('$3', 'COALESCE($4, 0)', 'COALESCE($5, 0)')}, COALESCE($5, 0), COALESCE($6, 0), now())
-     ON CONFLICT (group_name, run_id) DO UPDATE SET
-       status = EXCLUDED.status,
-       completed = ${heldBack('EXCLUDED.status', 'COALESCE($4, job_progress.completed)', 'COALESCE($5, job_progress.count)')},
-       count = COALESCE($5, job_progress.count),
-       failed = COALESCE($6, job_progress.failed),
-       updated_at = now()`,
-    [group, runId, progress.status, progress.completed ?? null, progress.count ?? null, progress.failed ?? null],
-  );
+/** Writes a run's progress (see writeProgress) and tells this process's listeners. */
+export async function updateProgress(db: Database, group: JobType, runId: string, progress: ProgressWrite): Promise<void> {
+  await writeProgress(db, group, runId, progress);
   // In a transaction the row may be read before it commits: the hub's next poll still sees it.
   announceProgress({ group_name: group, run_id: runId });
 }
@@ -112,33 +69,8 @@ async function succeedProgress(
   runId: string,
   progress: { completed?: number; count?: number; failed?: number } = {},
 ): Promise<void> {
-  await db.query(
-    `INSERT INTO job_progress (group_name, run_id, status, completed, count, failed, updated_at)
-     VALUES ($1, $2, 'success', COALESCE($3, $4, 0), COALESCE($4, 0), COALESCE($5, 0), now())
-     ON CONFLICT (group_name, run_id) DO UPDATE SET
-       status = 'success',
-       completed = COALESCE($3, $4, job_progress.count),
-       count = COALESCE($4, job_progress.count),
-       failed = COALESCE($5, job_progress.failed),
-       updated_at = now()`,
-    [group, runId, progress.completed ?? null, progress.count ?? null, progress.failed ?? null],
-  );
+  await writeProgressSuccess(db, group, runId, progress);
   announceProgress({ group_name: group, run_id: runId });
-}
-
-/** Removes a run's progress: what it worked on is deleted, or taken back to before the job. */
-export async function removeProgress(db: Database, group: JobType, runId: string): Promise<void> {
-  await db.query('DELETE FROM job_progress WHERE group_name = $1 AND run_id = $2', [group, runId]);
-}
-
-/** Removes the progress of every run (the programme data is deleted). */
-export async function removeAllProgress(db: Database): Promise<void> {
-  await db.execute('DELETE FROM job_progress');
-}
-
-/** `completed`, short of `count` while `status` is running (see updateProgress). */
-function heldBack(status: string, completed: string, count: string): string {
-  return `CASE WHEN ${status} = 'running' THEN LEAST(${completed}, GREATEST(${count} - 1, 0)) ELSE ${completed} END`;
 }
 
 /** Runs whose progress this process has just written (by their watchedId). */
@@ -159,17 +91,8 @@ function watchedId(key: ProgressKey): string {
 }
 
 export async function readProgress(db: Database, key: ProgressKey): Promise<ProgressMessage | null> {
-  const row = await db.maybeOne<ProgressRow>(`${SELECT_PROGRESS} WHERE jp.group_name = $1 AND jp.run_id = $2`, [key.group_name, key.run_id]);
+  const row = await progressRowOf(db, key);
   return row === null ? null : messageOf(row);
-}
-
-/** The most recently updated run with this id, whatever its job type. */
-export async function findRun(db: Database, runId: string): Promise<ProgressKey | null> {
-  const rows = await db.query<ProgressKey>(
-    'SELECT group_name, run_id FROM job_progress WHERE run_id = $1 ORDER BY updated_at DESC LIMIT 1',
-    [runId],
-  );
-  return rows[0] ?? null;
 }
 
 export type ProgressListener = (message: ProgressMessage) => void;

@@ -3,9 +3,14 @@
 // event happens; the mail job sends them. Messages are short, in the product's words, and end
 // with a plain link (built from PUBLIC_URL) to the place to act; nothing tracks the reader.
 import type { Database } from '../db/database';
-import { fileStepSql } from '../repositories/sql/file-steps';
+import { emailsOfCongregation } from '../repositories/congregation-emails';
+import { packetsWaitingForReminder } from '../repositories/file-congregations';
+import { fileNotReadReport, fileReadReport, returnFileOfFile } from '../repositories/files';
+import { uploadNotReadReport, uploadReportCounts } from '../repositories/graded-uploads';
+import { readyPacketsOfFile } from '../repositories/packets';
+import { flagCountsOfFile } from '../repositories/pages';
+import { scanningAdminEmails, uploadReportEmailOf } from '../repositories/users';
 import { queueMail, type Message } from './mail-outbox';
-import { uploadSummaryJoin } from '../repositories/sql/upload-summary';
 
 /** How often a congregation is reminded while its packet waits. */
 export const REMINDER_DAYS = 7;
@@ -36,46 +41,24 @@ export function message(subject: string, lines: readonly string[], link: { label
   return { subject, text, html };
 }
 
-/**
- * Names one send of a file (its sent_at, in microseconds) in packet message keys: a file taken
- * back and sent again is news again, and its weekly reminders count from the new send.
- */
-const SEND_STAMP = `floor(extract(epoch FROM f.sent_at) * 1000000)::bigint::text`;
-
 const plural = (count: number, one: string, many: string) => `${count} ${count === 1 ? one : many}`;
-
-async function congregationAddresses(db: Database, congregationId: string): Promise<string[]> {
-  const rows = await db.query<{ email: string }>('SELECT email FROM congregation_emails WHERE congregation_id = $1 ORDER BY email', [congregationId]);
-  return rows.map((row) => row.email);
-}
-
-async function adminAddresses(db: Database): Promise<string[]> {
-  const rows = await db.query<{ email: string }>(`SELECT email FROM users WHERE role = 'scanning_admin' ORDER BY email`);
-  return rows.map((row) => row.email);
-}
 
 /** The uploader's address, unless they turned upload reports off (or are gone). */
 async function uploaderAddress(db: Database, userId: string | null): Promise<string[]> {
   if (userId === null) return [];
-  const row = await db.maybeOne<{ email: string }>('SELECT email FROM users WHERE id = $1 AND email_upload_reports', [userId]);
-  return row === null ? [] : [row.email];
+  const email = await uploadReportEmailOf(db, userId);
+  return email === null ? [] : [email];
 }
 
 /** The file was sent: each congregation's addresses hear that its packet is ready to print. */
 export async function tellPacketsReady(db: Database, fileId: string, publicUrl: string): Promise<void> {
-  const packets = await db.query<{ congregation_id: string; wbs_code: string; file_name: string; sheets: number; send: string }>(
-    `SELECT d.congregation_id, g.wbs_code, f.name AS file_name, ${SEND_STAMP} AS send,
-            (SELECT count(*)::int FROM answer_sheets a WHERE a.file_id = d.file_id AND a.assigned_group = d.congregation_id
-               AND EXISTS (SELECT 1 FROM pages p WHERE p.answer_sheet_id = a.id AND NOT p.ignored)) AS sheets
-     FROM packets d JOIN congregations g ON g.id = d.congregation_id JOIN files f ON f.id = d.file_id
-     WHERE d.file_id = $1`,
-    [fileId],
-  );
+  // Each packet's send is in its keys: a file taken back and sent again is news again.
+  const packets = await readyPacketsOfFile(db, fileId);
   for (const packet of packets) {
     await queueMail(
       db,
       `packet-ready:${fileId}:${packet.congregation_id}:${packet.send}`,
-      await congregationAddresses(db, packet.congregation_id),
+      (await emailsOfCongregation(db, packet.congregation_id)).map((row) => row.email),
       message(
         `A packet is ready to print: ${packet.file_name}`,
         [`A packet for ${packet.wbs_code} is ready to print: ${packet.file_name}, ${plural(packet.sheets, 'answer sheet', 'answer sheets')}.`],
@@ -91,24 +74,15 @@ export async function tellPacketsReady(db: Database, fileId: string, publicUrl: 
  * often and on however many workers this runs).
  */
 export async function remindWaitingPackets(db: Database, publicUrl: string): Promise<number> {
-  const waiting = await db.query<{ file_id: string; congregation_id: string; file_name: string; status: string; send: string; week: number; days: number }>(
-    `SELECT fc.file_id, fc.congregation_id, f.name AS file_name, fc.status, ${SEND_STAMP} AS send,
-            floor(extract(epoch FROM now() - f.sent_at) / (86400 * $1))::int AS week,
-            floor(extract(epoch FROM now() - f.sent_at) / 86400)::int AS days
-     FROM file_congregations fc JOIN files f ON f.id = fc.file_id
-     WHERE fc.status IN ('unprinted', 'grading', 'partially_graded') AND f.sent_at IS NOT NULL
-       AND f.sent_at <= now() - make_interval(days => $1)
-       AND f.file_status IS DISTINCT FROM 'archived'
-       AND EXISTS (SELECT 1 FROM congregation_emails e WHERE e.congregation_id = fc.congregation_id)`,
-    [REMINDER_DAYS],
-  );
+  // The weekly reminders of a send count from that send.
+  const waiting = await packetsWaitingForReminder(db, REMINDER_DAYS);
   let queued = 0;
   for (const packet of waiting) {
     const state = packet.status === 'unprinted' ? 'is not printed yet' : 'is not fully graded yet';
     queued += await queueMail(
       db,
       `packet-reminder:${packet.file_id}:${packet.congregation_id}:${packet.send}:${packet.week}`,
-      await congregationAddresses(db, packet.congregation_id),
+      (await emailsOfCongregation(db, packet.congregation_id)).map((row) => row.email),
       message(
         `Reminder: a packet waits: ${packet.file_name}`,
         [`The packet of ${packet.file_name}, sent ${packet.days} days ago, ${state}.`],
@@ -121,11 +95,7 @@ export async function remindWaitingPackets(db: Database, publicUrl: string): Pro
 
 /** A graded upload (or intro file) was read: its uploader gets its report. */
 export async function tellUploadReport(db: Database, uploadId: string, publicUrl: string): Promise<void> {
-  const upload = await db.maybeOne<{ name: string; uploaded_by: string | null; matched: number; not_matched: number; blank_dropped: number }>(
-    `SELECT u.name, u.uploaded_by, summary.matched, summary.not_matched, summary.blank_dropped
-     FROM graded_uploads u ${uploadSummaryJoin('u')} WHERE u.id = $1`,
-    [uploadId],
-  );
+  const upload = await uploadReportCounts(db, uploadId);
   if (upload === null) return;
   await queueMail(
     db,
@@ -147,20 +117,9 @@ export async function tellUploadReport(db: Database, uploadId: string, publicUrl
  * pages; when flags hold it in Review, the admins hear it with the count of each flag.
  */
 export async function tellFileRead(db: Database, fileId: string, publicUrl: string): Promise<void> {
-  const file = await db.maybeOne<{ name: string; uploaded_by: string | null; step: string; pages: number; sheets: number }>(
-    `SELECT f.name, f.uploaded_by, ${fileStepSql('f')} AS step,
-            (SELECT count(*)::int FROM pages p WHERE p.file_id = f.id) AS pages,
-            (SELECT count(*)::int FROM answer_sheets a WHERE a.file_id = f.id) AS sheets
-     FROM files f WHERE f.id = $1`,
-    [fileId],
-  );
+  const file = await fileReadReport(db, fileId);
   if (file === null) return;
-  const flags = await db.query<{ flag: string; pages: number }>(
-    `SELECT flag, count(*)::int AS pages FROM pages
-     WHERE file_id = $1 AND answer_sheet_id IS NOT NULL AND NOT ignored AND flag IS NOT NULL
-     GROUP BY flag ORDER BY count(*) DESC, flag`,
-    [fileId],
-  );
+  const flags = await flagCountsOfFile(db, fileId);
   const flagged = flags.reduce((sum, row) => sum + row.pages, 0);
   const link = { label: 'Open the file', url: `${publicUrl}/file/${fileId}` };
   await queueMail(
@@ -180,7 +139,7 @@ export async function tellFileRead(db: Database, fileId: string, publicUrl: stri
   await queueMail(
     db,
     `file-review:${fileId}`,
-    await adminAddresses(db),
+    await scanningAdminEmails(db),
     message(
       `A file waits in Review: ${file.name}`,
       [
@@ -194,8 +153,8 @@ export async function tellFileRead(db: Database, fileId: string, publicUrl: stri
 
 /** What "not read" says of each kind of upload, and where its link leads. */
 const NOT_READ = {
-  upload: { table: 'graded_uploads', subject: 'Upload not read', noun: 'upload', label: 'Open the report', path: '/files/uploads/' },
-  file: { table: 'files', subject: 'File not read', noun: 'file', label: 'Open the file', path: '/file/' },
+  upload: { report: uploadNotReadReport, subject: 'Upload not read', noun: 'upload', label: 'Open the report', path: '/files/uploads/' },
+  file: { report: fileNotReadReport, subject: 'File not read', noun: 'file', label: 'Open the file', path: '/file/' },
 } as const;
 
 /**
@@ -204,10 +163,7 @@ const NOT_READ = {
  */
 export async function tellNotRead(db: Database, kind: keyof typeof NOT_READ, id: string, publicUrl: string): Promise<void> {
   const words = NOT_READ[kind];
-  const row = await db.maybeOne<{ name: string; uploaded_by: string | null; failure_reason: string | null }>(
-    `SELECT name, uploaded_by, failure_reason FROM ${words.table} WHERE id = $1`,
-    [id],
-  );
+  const row = await words.report(db, id);
   if (row === null) return;
   await queueMail(
     db,
@@ -223,13 +179,13 @@ export async function tellNotRead(db: Database, kind: keyof typeof NOT_READ, id:
 
 /** A file's return file was made (again): the admins hear that it is ready to download. */
 export async function tellReturnFileReady(db: Database, fileId: string, publicUrl: string): Promise<void> {
-  const file = await db.maybeOne<{ name: string; return_blob_key: string | null }>('SELECT name, return_blob_key FROM files WHERE id = $1', [fileId]);
-  if (file === null || file.return_blob_key === null) return;
+  const file = await returnFileOfFile(db, fileId, false);
+  if (file === null || file.blob_key === null) return;
   await queueMail(
     db,
     // A return file made again (a newer scan) is news again.
-    `return-ready:${fileId}:${file.return_blob_key}`,
-    await adminAddresses(db),
+    `return-ready:${fileId}:${file.blob_key}`,
+    await scanningAdminEmails(db),
     message(
       `A return file is ready to download: ${file.name}`,
       [`The return file of ${file.name} is ready to download for its service center.`],

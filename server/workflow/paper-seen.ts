@@ -5,6 +5,7 @@
 import type { Database } from '../db/database';
 import type { CodePrefix } from '../pipeline/codes';
 import { HASH_CANDIDATE_DISTANCE, hashDistance, samePaper, type PageFingerprint } from '../pipeline/page-fingerprint';
+import { earlierCodelessPaper, earlierPaperWithCodes, fingerprintsOfPages, paperPagesOfFile, type EarlierPaperRow } from '../repositories/pages';
 
 /** Earlier files are searched this far back: a rescan comes within weeks, not years. */
 export const SEEN_PAPER_DAYS = 180;
@@ -47,10 +48,8 @@ const print = (page: { fingerprint_hash: Uint8Array; fingerprint: Uint8Array }):
 
 /** The file's own pages, as stored. */
 export async function paperSeenBefore(db: Database, fileId: string): Promise<PaperSeen> {
-  const pages = await db.query<PaperPage>(
-    `SELECT page_number, code_prefix, code_id, blank, fingerprint_hash, fingerprint FROM pages WHERE file_id = $1 ORDER BY page_number`,
-    [fileId],
-  );
+  // Stored codes were read with the pipeline's prefixes.
+  const pages = (await paperPagesOfFile(db, fileId)) as PaperPage[];
   return comparePaper(db, pages, fileId);
 }
 
@@ -75,58 +74,25 @@ export async function comparePaper(db: Database, pages: readonly PaperPage[], fi
   const unseen = kept.filter((page) => !seen.copyOf.has(page.page_number));
   const keys = [...new Set(unseen.filter((page) => page.code_prefix !== null).map(codeKey))];
   const hasCodeless = unseen.some((page) => page.code_prefix === null);
-  type EarlierRow = { id: string; file_id: string; prefix: string | null; code_id: string | null; fingerprint_hash: Uint8Array; student_id: string | null };
-  const earlier: EarlierRow[] = [];
-  if (keys.length > 0)
-    earlier.push(
-      ...(await db.query<EarlierRow>(
-        `SELECT e.id, e.file_id, e.code_prefix AS prefix, e.code_id, e.fingerprint_hash, a.student_id
-         FROM unnest($1::text[], $2::text[]) AS c(prefix, code_id)
-         CROSS JOIN LATERAL (
-           SELECT p.id, p.file_id, p.code_prefix, p.code_id, p.fingerprint_hash, p.answer_sheet_id, p.created_at FROM pages p
-           WHERE p.code_prefix = c.prefix AND p.code_id = c.code_id AND p.fingerprint_hash IS NOT NULL
-             AND p.file_id IS DISTINCT FROM $3::uuid AND NOT p.blank
-             AND p.created_at > now() - make_interval(days => $4)
-           ORDER BY p.created_at DESC LIMIT $5) e
-         LEFT JOIN answer_sheets a ON a.id = e.answer_sheet_id
-         ORDER BY e.created_at`,
-        [keys.map((key) => key.split('/')[0]), keys.map((key) => key.split('/')[1]), fileId, SEEN_PAPER_DAYS, EARLIER_PAGES_PER_CODE],
-      )),
-    );
-  if (hasCodeless)
-    earlier.push(
-      ...(await db.query<EarlierRow>(
-        // Only pages that gave a student: a codeless page set aside (a letter, a cover) says nothing of who.
-        `SELECT e.id, e.file_id, NULL AS prefix, NULL AS code_id, e.fingerprint_hash, e.student_id
-         FROM (SELECT p.id, p.file_id, p.fingerprint_hash, a.student_id, p.created_at FROM pages p
-               JOIN answer_sheets a ON a.id = p.answer_sheet_id AND a.student_id IS NOT NULL
-               WHERE p.code_prefix IS NULL AND p.fingerprint_hash IS NOT NULL AND NOT p.ignored
-                 AND p.file_id IS DISTINCT FROM $1::uuid AND NOT p.blank
-                 AND p.created_at > now() - make_interval(days => $2)
-               ORDER BY p.created_at DESC LIMIT $3) e
-         ORDER BY e.created_at`,
-        [fileId, SEEN_PAPER_DAYS, EARLIER_PAGES_PER_CODE],
-      )),
-    );
+  const search = { fileId, days: SEEN_PAPER_DAYS, pagesPerCode: EARLIER_PAGES_PER_CODE };
+  const earlier: EarlierPaperRow[] = [];
+  if (keys.length > 0) earlier.push(...(await earlierPaperWithCodes(db, keys.map((key) => ({ prefix: key.split('/')[0]!, id: key.split('/')[1]! })), search)));
+  // Only pages that gave a student: a codeless page set aside (a letter, a cover) says nothing of who.
+  if (hasCodeless) earlier.push(...(await earlierCodelessPaper(db, search)));
   if (earlier.length === 0) return seen;
-  const byCode = new Map<string, EarlierRow[]>();
+  const byCode = new Map<string, EarlierPaperRow[]>();
   for (const row of earlier) {
     const key = codeKey({ code_prefix: row.prefix as CodePrefix | null, code_id: row.code_id });
     byCode.set(key, [...(byCode.get(key) ?? []), row]);
   }
-  const near = new Map<number, EarlierRow[]>();
+  const near = new Map<number, EarlierPaperRow[]>();
   for (const page of unseen) {
     const list = (byCode.get(codeKey(page)) ?? []).filter((row) => hashDistance(row.fingerprint_hash, page.fingerprint_hash) <= HASH_CANDIDATE_DISTANCE);
     if (list.length > 0) near.set(page.page_number, list);
   }
   if (near.size === 0) return seen;
   const ids = [...new Set([...near.values()].flat().map((row) => row.id))];
-  const prints = new Map(
-    (await db.query<{ id: string; fingerprint: Uint8Array }>('SELECT id, fingerprint FROM pages WHERE id = ANY($1::uuid[])', [ids])).map((row) => [
-      row.id,
-      row.fingerprint,
-    ]),
-  );
+  const prints = await fingerprintsOfPages(db, ids);
   for (const page of unseen) {
     // The earliest paper it repeats: the one first uploaded.
     const match = near

@@ -5,6 +5,7 @@
 // collision falls back to issuePrintedCode, which retries.
 import type { Database } from '../db/database';
 import { issuePrintedCode, newCodeId } from '../db/printed-codes';
+import { insertPrintedCodesIfFree, printedCodesOfTargets } from '../repositories/printed-codes';
 
 const BATCH = 500;
 
@@ -36,12 +37,12 @@ async function codesFor(db: Database, prefix: 'p' | 's', targets: readonly Targe
   for (let start = 0; start < unique.length; start += BATCH) {
     const batch = unique.slice(start, start + BATCH);
     const wanted = new Set(batch.map(keyOf));
-    const existing = await db.query<{ target_id: string; student_id: string | null; code_id: string }>(
-      `SELECT DISTINCT ON (target_id, student_id) target_id, student_id, code_id FROM printed_codes
-       WHERE prefix = $1 AND target_id = ANY($2::uuid[])
-         AND ($3::boolean AND student_id IS NULL OR student_id = ANY($4::uuid[]))
-       ORDER BY target_id, student_id, created_at, code_id`,
-      [prefix, [...new Set(batch.map((t) => t.targetId))], prefix === 'p', [...new Set(batch.flatMap((t) => (t.studentId === null ? [] : [t.studentId])))]],
+    const existing = await printedCodesOfTargets(
+      db,
+      prefix,
+      [...new Set(batch.map((t) => t.targetId))],
+      prefix === 'p',
+      [...new Set(batch.flatMap((t) => (t.studentId === null ? [] : [t.studentId])))],
     );
     for (const row of existing) {
       const key = keyOf({ targetId: row.target_id, studentId: row.student_id });
@@ -49,12 +50,10 @@ async function codesFor(db: Database, prefix: 'p' | 's', targets: readonly Targe
     }
     const missing = batch.filter((target) => !codes.has(keyOf(target)));
     if (missing.length === 0) continue;
-    const inserted = await db.query<{ target_id: string; student_id: string | null; code_id: string }>(
-      `INSERT INTO printed_codes (code_id, prefix, target_id, student_id)
-       SELECT v.code_id, $1, v.target_id, v.student_id FROM unnest($2::text[], $3::uuid[], $4::uuid[]) AS v(code_id, target_id, student_id)
-       ON CONFLICT (code_id) DO NOTHING
-       RETURNING target_id, student_id, code_id`,
-      [prefix, missing.map(() => newCodeId()), missing.map((t) => t.targetId), missing.map((t) => t.studentId)],
+    const inserted = await insertPrintedCodesIfFree(
+      db,
+      prefix,
+      missing.map((t) => ({ code_id: newCodeId(), target_id: t.targetId, student_id: t.studentId })),
     );
     for (const row of inserted) codes.set(keyOf({ targetId: row.target_id, studentId: row.student_id }), row.code_id);
     for (const target of missing) {

@@ -9,7 +9,8 @@ import { discardIfUnreferenced } from '../db/blob-references';
 import { conflictError, FILE_NOT_FOUND, notFound } from '../http-error';
 import { gradedScanOfFileCameBack, lockFileForRecall, lockPacketsOfFile, packetPrintedByCongregation, unsendFile } from '../repositories/file-sending';
 import { dropLeaseOfTakenBackJob } from '../repositories/job-leases';
-import { JOB, removeProgress } from './job-progress';
+import { JOB } from './job-progress';
+import { removeProgress } from '../repositories/job-progress';
 
 export async function recallSend(db: Database, blobStore: BlobStore, fileId: string): Promise<void> {
   const keys = await db.transaction(async (tx) => {

@@ -31,7 +31,8 @@ import {
 import type { AnswerSheetMasterInput } from '../pdf/answer-sheet-master';
 import { pdfDrawing } from '../pdf/lazy-drawing';
 import { readAhead } from './blob-files';
-import { JOB, startProgress } from './job-progress';
+import { JOB } from './job-progress';
+import { startProgress } from '../repositories/job-progress';
 import type { NextLessonPage } from '../pdf/next-lesson-page';
 import { issuedKey, issuedSheetCodes } from './printed-codes';
 

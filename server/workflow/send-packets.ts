@@ -29,7 +29,8 @@ import { fileStepForView } from '../repositories/files';
 import { pdfDrawing } from '../pdf/lazy-drawing';
 import type { PageDrawer, PageSize } from '../pdf/pdf-writer';
 import { readAhead } from './blob-files';
-import { JOB, startProgress } from './job-progress';
+import { JOB } from './job-progress';
+import { startProgress } from '../repositories/job-progress';
 
 /** What packet pages are drawn into: the in-memory writer or the streaming one. */
 export interface PageSink {

@@ -12,7 +12,8 @@ import { conflictError, forbidden, notFound } from '../http-error';
 import { lockFilesGradedByUpload } from '../repositories/files';
 import { dropLeaseOfTakenBackJob } from '../repositories/job-leases';
 import { blobsOfGradedUpload, deleteWithdrawnUpload, lockGradedUploadForWithdraw, sheetsGradedByUpload } from '../repositories/uploads';
-import { JOB, removeProgress } from './job-progress';
+import { JOB } from './job-progress';
+import { removeProgress } from '../repositories/job-progress';
 import { refreshGrading, reopenGrading } from './grading-state';
 
 export const UPLOAD_NOT_FOUND = 'Upload not found';

@@ -4,7 +4,8 @@
 // the file notices the file is gone and stops.
 import type { BlobStore } from '../../blob-store';
 import type { Database } from '../../db/database';
-import { JOB, removeProgress } from '../../workflow/job-progress';
+import { JOB } from '../../workflow/job-progress';
+import { removeProgress } from '../../repositories/job-progress';
 import { discardIfUnreferenced } from '../../db/blob-references';
 import { blobKeysOfFilePages, deleteFileRows, deleteJobLeasesOfFile, lockFileForDeletion } from '../../repositories/file-deletion';
 

@@ -4,7 +4,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Database } from '../../db/database';
 import { createTestDb } from '../../../tests/helpers/test-db';
-import { JOB, ProgressHub, announceProgress, readProgress, startProgress, updateProgress, type ProgressMessage } from '../job-progress';
+import { JOB, ProgressHub, announceProgress, readProgress, updateProgress, type ProgressMessage } from '../job-progress';
+import { startProgress } from '../../repositories/job-progress';
 
 describe('ProgressHub', () => {
   let db: Database;

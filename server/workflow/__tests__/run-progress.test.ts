@@ -5,7 +5,8 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import type { Database } from '../../db/database';
 import { createTestDb } from '../../../tests/helpers/test-db';
-import { JOB, PROGRESS_WRITE_MS, readProgress, removeAllProgress, removeProgress, RunProgress, startProgress } from '../job-progress';
+import { JOB, PROGRESS_WRITE_MS, readProgress, RunProgress } from '../job-progress';
+import { removeAllProgress, removeProgress, startProgress } from '../../repositories/job-progress';
 
 describe('RunProgress', () => {
   let db: Database;
