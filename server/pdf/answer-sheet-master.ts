@@ -2,7 +2,7 @@
 // students. Each page carries its page-template code (`t`), or an issued-sheet code (`s`) when the
 // sheet is personalised for one student, so a scan of it finds its lesson and page again.
 import { rgb } from 'pdf-lib';
-import type { Code } from '../pipeline/codes';
+import type { Code } from '../domain/codes';
 import {
   createPdfWriter,
   drawFittedText,

@@ -3,7 +3,7 @@
 // Each page is handed to `onPage` as soon as it is done, in page order, so a job can store it
 // idempotently and resume with `startAtPage` after a crash. One bad page never fails the file.
 import { analysePage, type ProcessedPage } from './analyse-page';
-import type { CodePrefix } from './codes';
+import type { CodePrefix } from '../domain/codes';
 import type { PageImageOptions } from './page-image';
 import * as fs from 'node:fs';
 import { PagePool, pageWorkerScript, type ReadingLimits } from './page-pool';

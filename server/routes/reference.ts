@@ -6,7 +6,7 @@ import { requireAdmin } from '../auth/session';
 import type { ReplyOf, Route, Schemas } from '../contract/types';
 import { notFound } from '../http-error';
 import { pdfDrawing } from '../pdf/lazy-drawing';
-import { codeIdText } from '../pipeline/codes';
+import { codeIdText } from '../domain/codes';
 import { pdfName, sendPdf } from './shared/blob-response';
 import { pageOf, paged } from './shared/paging';
 import { Where, containsPattern } from '../repositories/sql/where';

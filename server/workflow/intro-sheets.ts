@@ -5,10 +5,10 @@
 // lesson is split by its codes instead. The sheets are written to a file of their own (the
 // upload's bytes), already assigned to the congregation, so they follow the usual workflow.
 import type { Database } from '../db/database';
-import type { Code } from '../pipeline/codes';
-import { isPhotoReason, type PhotoReason } from '../pipeline/photo-page';
+import type { Code } from '../domain/codes';
+import { isPhotoReason, type PhotoReason } from '../domain/page-reasons';
 import { randomUUID } from 'node:crypto';
-import { splitIntoSheets, type AnswerSheetPageLength, type SplitSheetPage } from '../pipeline/split';
+import { splitIntoSheets, type AnswerSheetPageLength, type SplitSheetPage } from '../domain/split';
 import { comparePaper, type EarlierPaper } from './paper-seen';
 import { resolveCodes } from './resolve-codes';
 import { codeOf, finishUpload, stagedPages, writeOutcomes, type UploadRow } from './upload-staging';

@@ -11,7 +11,7 @@ import { sqlState, type Database } from '../db/database';
 import { badRequest, conflict, conflictError, FILE_NOT_FOUND, HttpError, notFound } from '../http-error';
 import { keptSheetSql, NO_CODE_FLAGS, sentOrSendingSql } from './file-steps';
 import { resolveCodes } from './resolve-codes';
-import { readCodeText } from '../pipeline/codes';
+import { readCodeText } from '../domain/codes';
 
 type MendAction = Schemas['ReviewMendAction'];
 

@@ -1,8 +1,8 @@
 // The pages of a graded upload as staged while it is read (graded_upload_pages), and
 // the last writes of its processing: every page's outcome and the upload marked done.
 import type { Database } from '../db/database';
-import type { Code, CodePrefix } from '../pipeline/codes';
-import type { PageReason } from '../pipeline/find-codes';
+import type { Code, CodePrefix } from '../domain/codes';
+import type { PageReason } from '../domain/page-reasons';
 import type { PrintedTextReading } from '../pipeline/printed-text';
 
 /** A page's outcome as recorded (graded outcomes, or `intro` / `blank` for intro files). */

@@ -3,12 +3,12 @@
 // students; sheets of known students go to the student's congregation; a sheet of a student and
 // lesson already received is flagged as a duplicate of the first one; the cover page sets the
 // file's service center and cover image.
-import { isPhotoReason } from '../pipeline/photo-page';
+import { isPhotoReason } from '../domain/page-reasons';
 import { randomUUID } from 'node:crypto';
 import type { Database } from '../db/database';
-import type { Code, CodePrefix } from '../pipeline/codes';
-import type { PageReason } from '../pipeline/find-codes';
-import { splitIntoSheets, type AnswerSheetPageLength, type SplitResult } from '../pipeline/split';
+import type { Code, CodePrefix } from '../domain/codes';
+import type { PageReason } from '../domain/page-reasons';
+import { splitIntoSheets, type AnswerSheetPageLength, type SplitResult } from '../domain/split';
 import { paperSeenBefore } from './paper-seen';
 import { identifyFilePages } from './printed-text-pages';
 import { resolveCodes } from './resolve-codes';

@@ -7,7 +7,7 @@ import type { Schemas } from '../../contract/types';
 import type { Database } from '../../db/database';
 import { lookupSql } from '../../db/lookup-sql';
 import { FILE_NOT_FOUND, forbidden, notFound } from '../../http-error';
-import type { PageFlag } from '../../pipeline/split';
+import type { PageFlag } from '../../domain/split';
 import { flaggedPageSql, keptSheetSql, mismatchedPageSql, undecidedDuplicateSql, unrecognizedPageSql } from '../../workflow/file-steps';
 
 

@@ -5,8 +5,8 @@ import { congregationScope } from '../../auth/session';
 import type { Schemas } from '../../contract/types';
 import type { Database } from '../../db/database';
 import { forbidden, notFound } from '../../http-error';
-import type { PageFlag } from '../../pipeline/split';
-import { codeText } from '../../pipeline/codes';
+import type { PageFlag } from '../../domain/split';
+import { codeText } from '../../domain/codes';
 import type { StoredSuggestion } from '../../workflow/printed-text-pages';
 import { sentToSql } from './file-view';
 

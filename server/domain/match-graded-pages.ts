@@ -17,8 +17,8 @@
 //     (`unknown_code`), a code of another kind (`other_kind`), a page with no code that follows
 //     no front (`unrecognized`), or one the reader could not process (`unreadable`). A page
 //     whose code was seen but not decoded is never taken as a back: it is most likely a front.
-import type { Code } from '../pipeline/codes';
-import type { PageReason } from '../pipeline/find-codes';
+import type { Code } from './codes';
+import type { PageReason } from './page-reasons';
 
 export type GradedPageOutcome =
   | 'matched'

@@ -22,8 +22,7 @@
 //   file (a rescan) makes no new student: its sheet takes the earlier page's student, flagged.
 import type { Schemas } from '../contract/types';
 import type { Code } from './codes';
-import type { PageReason } from './find-codes';
-import { isPhotoReason, type PhotoReason } from './photo-page';
+import { isPhotoReason, type PageReason, type PhotoReason } from './page-reasons';
 
 /** The upload's `answer_sheet_page_length`: 0 = split by codes, 1 or 2 = fixed-length intro sheets. */
 export type AnswerSheetPageLength = Schemas['AnswerSheetPageLength'];
