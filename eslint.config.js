@@ -1,7 +1,8 @@
 // Lint rules, including the import boundaries of the architecture:
 // web (src/) never imports server/, server/ never imports src/, machines/ and demo/ import neither,
 // no import cycles anywhere, and the server's layers point one way:
-// routes -> jobs -> workflow -> pdf -> pipeline -> repositories -> db (only main.ts imports routes).
+// routes -> jobs -> workflow -> pdf -> pipeline -> repositories -> db (only main.ts imports routes),
+// and every layer may use domain/: the product's pure rules, which import only the contract's types.
 import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 import importX from 'eslint-plugin-import-x';
@@ -61,6 +62,11 @@ export default tseslint.config(
             boundary('./server/workflow/*.ts', './server/jobs', 'The workflow is the jobs\' domain work: it never imports the runner.'),
             boundary('./server/pdf/*.ts', ['./server/workflow', './server/jobs'], 'pdf/ draws pages: it knows nothing of workflow or jobs.'),
             boundary('./server/pipeline/*.ts', ['./server/workflow', './server/jobs', './server/pdf'], 'The pipeline reads scans: no workflow, jobs or pdf.'),
+            boundary(
+              './server/domain/*.ts',
+              ['./server/!(domain|contract)/**', './server/*.ts', './server/contract/!(types).ts'],
+              'domain/ holds the pure rules: it imports nothing of the server but the contract\'s types.',
+            ),
             boundary('./server/repositories/**', ['./server/workflow', './server/jobs', './server/pipeline', './server/pdf'], 'Repositories hold SQL: they import db/ and nothing above it.'),
             boundary('./server/db/*.ts', ['./server/workflow', './server/jobs', './server/pipeline', './server/pdf', './server/repositories'], 'db/ is the bottom layer: it imports no layer above it.'),
             ...featureZones,

@@ -19,7 +19,7 @@ import { newCodeId } from '../server/db/printed-codes';
 import { makeAnswerSheetMaster } from '../server/pdf/answer-sheet-master';
 import { createPdfWriter } from '../server/pdf/pdf-writer';
 import { drawPacketPage, PACKET_PAGE_SIZE } from '../server/pdf/packet-page';
-import type { Code } from '../server/pipeline/codes';
+import type { Code } from '../server/domain/codes';
 import { findSheet, FIND_SHEET_SIDE, ordered, type Point } from '../server/pipeline/find-sheet';
 import { processPages, type ProcessedPage } from '../server/pipeline/process-pages';
 import { stopWaitingPageWorkers } from '../server/pipeline/page-pool';

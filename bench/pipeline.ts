@@ -20,7 +20,7 @@ import { promisify } from 'node:util';
 import { SERVICE_CENTER_CODE_PREFIXES } from '../server/jobs/job-types';
 import { migrate } from '../server/db/migrate';
 import { openDatabase } from '../server/db/open-database';
-import { readCodeText } from '../server/pipeline/codes';
+import { readCodeText } from '../server/domain/codes';
 import { loadReferenceData } from '../server/seed/countries';
 import { processPages } from '../server/pipeline/process-pages';
 import { pageWorkerScript } from '../server/pipeline/page-pool';

@@ -1,5 +1,5 @@
 // Pages whose codes are destroyed, read from their printed text (server/pipeline/printed-text.ts,
-// server/workflow/printed-identity.ts): the product's own packet pages and next-lesson sheets,
+// server/domain/printed-identity.ts): the product's own packet pages and next-lesson sheets,
 // both QR codes and the short codes beside them under sticky notes, the rest legible, scanned at
 // 200 and 150 dpi, grey and colour, tilted by up to 1.5 degrees. Every page goes through the
 // real pipeline (processPages, one page worker) and its reading through the identity rules
@@ -12,10 +12,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { makeAnswerSheetMaster } from '../server/pdf/answer-sheet-master';
-import type { Code } from '../server/pipeline/codes';
+import type { Code } from '../server/domain/codes';
 import { processPages } from '../server/pipeline/process-pages';
 import type { GreyRaster } from '../server/pipeline/raster';
-import { identifyByPrintedText, type PrintedCandidate } from '../server/workflow/printed-identity';
+import { identifyByPrintedText, type PrintedCandidate } from '../server/domain/printed-identity';
 import { coverCodes, coveredScanPdf, packetPagesPdf } from '../tests/fixtures/covered-codes';
 import { createPrng, type Prng } from '../tests/fixtures/prng';
 import { renderPdfPage } from '../tests/fixtures/render-pdf';

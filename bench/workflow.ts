@@ -31,7 +31,7 @@ import { buildReturnFile } from '../server/jobs/return-file';
 import { sendPackets } from '../server/jobs/send-packets';
 import { makeAnswerSheetMaster } from '../server/pdf/answer-sheet-master';
 import { CODE_STAMP } from '../server/pdf/printed-page';
-import { codeUrl } from '../server/pipeline/codes';
+import { codeUrl } from '../server/domain/codes';
 import { processPages } from '../server/pipeline/process-pages';
 import type { GreyRaster } from '../server/pipeline/raster';
 import { readBlob } from '../server/workflow/blob-files';

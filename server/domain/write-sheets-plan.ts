@@ -4,9 +4,9 @@
 // students; sheets of known students go to the student's congregation; a sheet of a student and
 // lesson already received is a duplicate of the first one received.
 import type { Schemas } from '../contract/types';
-import type { Code } from '../pipeline/codes';
-import { isPhotoReason } from '../pipeline/photo-page';
-import type { SplitResult, SplitSheetPage } from '../pipeline/split';
+import type { Code } from './codes';
+import { isPhotoReason } from './page-reasons';
+import type { SplitResult, SplitSheetPage } from './split';
 
 /** What the database knows, read before planning. */
 export interface WriteSheetsFacts {

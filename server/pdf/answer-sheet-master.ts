@@ -2,7 +2,7 @@
 // students. Each page carries its page-template code (`t`), or an issued-sheet code (`s`) when the
 // sheet is personalised for one student, so a scan of it finds its lesson and page again.
 import { rgb } from 'pdf-lib';
-import type { Code } from '../pipeline/codes';
+import type { Code } from '../domain/codes';
 import {
   createPdfWriter,
   drawFittedText,
@@ -10,7 +10,7 @@ import {
   type PageSize,
   type PdfWriter,
 } from './pdf-writer';
-import { PAGE_SIZES, mm, pageFrame, stampCode } from './printed-page';
+import { PAGE_SIZES, mm, pageFrame, stampCode, type PageFrame } from './printed-page';
 
 export interface AnswerSheetMasterPage {
   /** 1-based page number within the lesson. */
@@ -75,18 +75,36 @@ export async function drawAnswerSheetPage(
   sheetPage: AnswerSheetMasterPage,
   totalPages: number,
 ): Promise<void> {
-  const frame = pageFrame([page.getWidth(), page.getHeight()]);
-  const ink = rgb(0, 0, 0);
-  const grey = rgb(0.45, 0.45, 0.45);
-  const headerWidth = frame.headerRight - frame.left;
+  const sheet: SheetCanvas = { page, fonts, frame: pageFrame([page.getWidth(), page.getHeight()]) };
+  await drawHeader(sheet, input, sheetPage, totalPages);
+  const fieldsBottom = await drawStudentFields(sheet, input.studentName);
+  await drawQuestions(sheet, sheetPage, fieldsBottom);
+  drawFooter(sheet, input, sheetPage, totalPages);
+  stampCode(page, sheetPage.code, { publicUrl: input.publicUrl, fonts });
+}
 
-  // Header, beside the top-right code.
+/** The page being drawn and its content area, free of the codes. */
+interface SheetCanvas extends PageContext {
+  frame: PageFrame;
+}
+
+const INK = rgb(0, 0, 0);
+const GREY = rgb(0.45, 0.45, 0.45);
+
+/** Course, lesson and page line, beside the top-right code. */
+async function drawHeader(
+  { page, fonts, frame }: SheetCanvas,
+  input: AnswerSheetMasterInput,
+  sheetPage: AnswerSheetMasterPage,
+  totalPages: number,
+): Promise<void> {
+  const headerWidth = frame.headerRight - frame.left;
   let y = frame.headerTop - 14;
   await drawFittedText(page, fonts, 'bold', input.courseName, {
     x: frame.left,
     y,
     size: 15,
-    color: ink,
+    color: INK,
     maxWidth: headerWidth,
   });
   y -= 20;
@@ -95,7 +113,7 @@ export async function drawAnswerSheetPage(
     x: frame.left,
     y,
     size: 12,
-    color: ink,
+    color: INK,
     maxWidth: headerWidth,
   });
   y -= 16;
@@ -104,17 +122,19 @@ export async function drawAnswerSheetPage(
     y,
     size: 10,
     font: fonts.regular,
-    color: grey,
+    color: GREY,
   });
+}
 
-  // Student fields.
-  y = frame.top - 4;
+/** The Name and Date fields under the header, and the rule below them: returns that rule's height. */
+async function drawStudentFields({ page, fonts, frame }: SheetCanvas, studentName: string | undefined): Promise<number> {
+  let y = frame.top - 4;
   const nameLabel = 'Name:';
   page.drawText(nameLabel, { x: frame.left, y, size: 11, font: fonts.bold });
   const nameX = frame.left + fonts.bold.widthOfTextAtSize(nameLabel, 11) + 6;
   const midX = frame.left + (frame.right - frame.left) * 0.62;
-  if (input.studentName) {
-    await drawFittedText(page, fonts, 'regular', input.studentName, {
+  if (studentName) {
+    await drawFittedText(page, fonts, 'regular', studentName, {
       x: nameX + 2,
       y: y + 1,
       size: 11,
@@ -125,33 +145,36 @@ export async function drawAnswerSheetPage(
     start: { x: nameX, y: y - 3 },
     end: { x: midX - 10, y: y - 3 },
     thickness: 0.6,
-    color: ink,
+    color: INK,
   });
   page.drawText('Date:', { x: midX, y, size: 11, font: fonts.bold });
   page.drawLine({
     start: { x: midX + 34, y: y - 3 },
     end: { x: frame.right, y: y - 3 },
     thickness: 0.6,
-    color: ink,
+    color: INK,
   });
   y -= 14;
   page.drawLine({
     start: { x: frame.left, y },
     end: { x: frame.right, y },
     thickness: 1.2,
-    color: ink,
+    color: INK,
   });
+  return y;
+}
 
-  // Questions with ruled answer lines, filling the content area.
+/** Questions with ruled answer lines (or True/False boxes), filling the content area below `top`. */
+async function drawQuestions(sheet: SheetCanvas, sheetPage: AnswerSheetMasterPage, top: number): Promise<void> {
+  const { page, fonts, frame } = sheet;
   const start = ((sheetPage.page_number - 1) * QUESTIONS_PER_PAGE) % DEFAULT_QUESTIONS.length;
   const questions =
     sheetPage.questions ?? DEFAULT_QUESTIONS.slice(start, start + QUESTIONS_PER_PAGE);
   const firstNumber = (sheetPage.page_number - 1) * questions.length + 1;
-  const available = y - 10 - frame.bottom;
+  const available = top - 10 - frame.bottom;
   const perQuestion = available / questions.length;
-  const lineGap = mm(8);
   for (const [index, question] of questions.entries()) {
-    let qy = y - 22 - index * perQuestion;
+    const qy = top - 22 - index * perQuestion;
     const label = `${firstNumber + index}.`;
     page.drawText(label, { x: frame.left, y: qy, size: 11, font: fonts.bold });
     const textX = frame.left + 22;
@@ -161,37 +184,51 @@ export async function drawAnswerSheetPage(
       size: 11,
       maxWidth: frame.right - textX,
     });
-    if (/^true or false/i.test(question)) {
-      qy -= lineGap;
-      for (const [offset, word] of [
-        [0, 'True'],
-        [70, 'False'],
-      ] as const) {
-        page.drawRectangle({
-          x: textX + offset,
-          y: qy - 2,
-          width: 10,
-          height: 10,
-          borderColor: ink,
-          borderWidth: 0.8,
-        });
-        page.drawText(word, { x: textX + offset + 15, y: qy, size: 11, font: fonts.regular });
-      }
-      continue;
-    }
-    const lines = Math.max(1, Math.floor((perQuestion - 18) / lineGap));
-    for (let line = 1; line <= lines; line++) {
-      const ly = qy - line * lineGap;
-      page.drawLine({
-        start: { x: textX, y: ly },
-        end: { x: frame.right, y: ly },
-        thickness: 0.4,
-        color: grey,
-      });
-    }
+    if (/^true or false/i.test(question)) drawTrueFalse(sheet, textX, qy - ANSWER_LINE_GAP);
+    else drawAnswerLines(sheet, textX, qy, perQuestion);
   }
+}
 
-  // Footer, beside the bottom-left code.
+const ANSWER_LINE_GAP = mm(8);
+
+function drawTrueFalse({ page, fonts }: SheetCanvas, x: number, y: number): void {
+  for (const [offset, word] of [
+    [0, 'True'],
+    [70, 'False'],
+  ] as const) {
+    page.drawRectangle({
+      x: x + offset,
+      y: y - 2,
+      width: 10,
+      height: 10,
+      borderColor: INK,
+      borderWidth: 0.8,
+    });
+    page.drawText(word, { x: x + offset + 15, y, size: 11, font: fonts.regular });
+  }
+}
+
+/** As many ruled lines under the question at `y` as its share of the page holds. */
+function drawAnswerLines({ page, frame }: SheetCanvas, x: number, y: number, perQuestion: number): void {
+  const lines = Math.max(1, Math.floor((perQuestion - 18) / ANSWER_LINE_GAP));
+  for (let line = 1; line <= lines; line++) {
+    const ly = y - line * ANSWER_LINE_GAP;
+    page.drawLine({
+      start: { x, y: ly },
+      end: { x: frame.right, y: ly },
+      thickness: 0.4,
+      color: GREY,
+    });
+  }
+}
+
+/** Lesson and page, beside the bottom-left code. */
+function drawFooter(
+  { page, fonts, frame }: SheetCanvas,
+  input: AnswerSheetMasterInput,
+  sheetPage: AnswerSheetMasterPage,
+  totalPages: number,
+): void {
   const footer = `Lesson ${input.lessonNumber} - page ${sheetPage.page_number} of ${totalPages}`;
   const footerWidth = fonts.regular.widthOfTextAtSize(footer, 9);
   page.drawText(footer, {
@@ -199,8 +236,6 @@ export async function drawAnswerSheetPage(
     y: mm(14),
     size: 9,
     font: fonts.regular,
-    color: grey,
+    color: GREY,
   });
-
-  stampCode(page, sheetPage.code, { publicUrl: input.publicUrl, fonts });
 }

@@ -6,7 +6,7 @@
 // tests/server/workflow-printing.test.ts renders both and compares them pixel by pixel.
 import { deflateSync } from 'node:zlib';
 import type { PDFPage } from 'pdf-lib';
-import { codeText, codeUrl, type Code } from '../pipeline/codes';
+import { codeText, codeUrl, type Code } from '../domain/codes';
 import { CODE_STAMP, mm, type CodeStampOptions } from './printed-page';
 import { qrSymbol } from './qr-symbol';
 

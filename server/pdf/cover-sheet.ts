@@ -1,8 +1,8 @@
 // The cover sheet a service center puts on top of each batch it scans: its `c` code tells the
 // pipeline which service center sent the file, and the page becomes the file's cover image.
 import { rgb } from 'pdf-lib';
-import type { Code } from '../pipeline/codes';
-import { codeText } from '../pipeline/codes';
+import type { Code } from '../domain/codes';
+import { codeText } from '../domain/codes';
 import {
   createPdfWriter,
   drawFittedText,

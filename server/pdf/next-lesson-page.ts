@@ -8,7 +8,7 @@ import { drawAnswerSheetPage, type AnswerSheetMasterInput, type AnswerSheetMaste
 import { drawFittedText, embedPrintFonts, type PageContext, type PageSize } from './pdf-writer';
 import { pageFrame } from './printed-page';
 import { qrSymbol } from './qr-symbol';
-import { codeText, codeUrl } from '../pipeline/codes';
+import { codeText, codeUrl } from '../domain/codes';
 import { stampCodeFast } from './code-stamp';
 
 export interface NextLessonPage {

@@ -3,7 +3,7 @@
 // printed with cannot be read there again) and a header line naming student, lesson and
 // congregation. What the helper scans back is matched to the page by that code.
 import { degrees, rgb, type PDFPage } from 'pdf-lib';
-import type { Code } from '../pipeline/codes';
+import type { Code } from '../domain/codes';
 import { shownTurn } from '../pipeline/jpeg-header';
 import type { Orientation } from '../pipeline/raster';
 import type { PageContext, PageSize, PrintFonts } from './pdf-writer';

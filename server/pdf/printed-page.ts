@@ -2,7 +2,7 @@
 // bottom-left corners (a stapled, folded or scribbled corner still leaves one), each with the short
 // code as text beside it so a person can type it when no QR reads.
 import { rgb, type PDFPage } from 'pdf-lib';
-import { codeText, codeUrl, type Code } from '../pipeline/codes';
+import { codeText, codeUrl, type Code } from '../domain/codes';
 import type { PageSize, PrintFonts } from './pdf-writer';
 import { qrSymbol } from './qr-symbol';
 

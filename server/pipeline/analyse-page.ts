@@ -1,9 +1,10 @@
 // One page of the scan pipeline, from raster to result: read the page (read-page), spot a blank
 // back (blank-page), find its code and orientation (find-codes), keep an upright JPEG
 // (page-image). Used on the calling thread and in the page workers alike.
-import { CODE_PREFIXES, type Code, type CodePrefix } from './codes';
+import { CODE_PREFIXES, type Code, type CodePrefix } from '../domain/codes';
 import { detectBlankPage, type BlankPageResult } from './blank-page';
-import { findCodeInTopBand, findCodes, type FoundCode, type PageReason } from './find-codes';
+import type { PageReason } from '../domain/page-reasons';
+import { findCodeInTopBand, findCodes, type FoundCode } from './find-codes';
 import {
   keepsScanJpeg,
   scanJpegPageImage,

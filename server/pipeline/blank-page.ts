@@ -75,16 +75,8 @@ export function detectBlankPage(
   const h = y1 - y0;
   if (w <= 0 || h <= 0) return { blank: true, marks: 0, largestMarkMm: 0, inkShare: 0, paper: 255 };
 
-  // Paper is what most of the page is, even on a page full of writing. Every other row and
-  // column is plenty to tell.
-  const histogram = new Uint32Array(256);
-  let sampled = 0;
-  for (let y = y0; y < y1; y += 2) {
-    const row = y * small.width;
-    for (let x = x0; x < x1; x += 2) histogram[small.data[row + x]!]!++;
-    sampled += Math.ceil(w / 2);
-  }
-  const paper = percentile(histogram, sampled, 0.5);
+  const area: InspectedArea = { x0, y0, x1, y1 };
+  const paper = paperLevel(small, area);
   // Ink is clearly darker than paper (show-through is not); relative so low-contrast scans still
   // count their writing.
   const inkBelow = paper - Math.min(80, Math.max(40, paper * 0.22));
@@ -115,33 +107,7 @@ export function detectBlankPage(
       if (data[start]! >= inkBelow) continue;
       inkPixels++;
       if (seen[start] === 1) continue;
-      seen[start] = 1;
-      stack.push(start);
-      let minX = x1,
-        maxX = 0,
-        minY = y1,
-        maxY = 0;
-      while (stack.length > 0) {
-        const i = stack.pop()!;
-        const py = (i / stride) | 0;
-        const px = i - py * stride;
-        if (px < minX) minX = px;
-        if (px > maxX) maxX = px;
-        if (py < minY) minY = py;
-        if (py > maxY) maxY = py;
-        for (let ny = py - 1; ny <= py + 1; ny++) {
-          if (ny < y0 || ny >= y1) continue;
-          for (let nx = px - 1; nx <= px + 1; nx++) {
-            if (nx < x0 || nx >= x1) continue;
-            const j = ny * stride + nx;
-            if (seen[j] === 0 && data[j]! < inkBelow) {
-              seen[j] = 1;
-              stack.push(j);
-            }
-          }
-        }
-      }
-      const extent = Math.max(maxX - minX + 1, maxY - minY + 1);
+      const extent = markExtent(small, area, inkBelow, seen, stack, start);
       if (extent > largest) largest = extent;
       if (extent >= minMarkPixels) {
         marks++;
@@ -157,4 +123,67 @@ export function detectBlankPage(
     inkShare: inkPixels / (w * h),
     paper,
   };
+}
+
+/** The part of the shrunk page looked at: the page less its edge band (x1, y1 exclusive). */
+interface InspectedArea {
+  x0: number;
+  y0: number;
+  x1: number;
+  y1: number;
+}
+
+/** Paper is what most of the page is, even on a page full of writing: every other row and column is plenty to tell. */
+function paperLevel(small: GreyRaster, { x0, y0, x1, y1 }: InspectedArea): number {
+  const histogram = new Uint32Array(256);
+  let sampled = 0;
+  for (let y = y0; y < y1; y += 2) {
+    const row = y * small.width;
+    for (let x = x0; x < x1; x += 2) histogram[small.data[row + x]!]!++;
+    sampled += Math.ceil((x1 - x0) / 2);
+  }
+  return percentile(histogram, sampled, 0.5);
+}
+
+/**
+ * Flood fills the ink component (8-connected, inside the area) holding pixel `start`, marking its
+ * pixels in `seen`, and returns its extent: its width or height in pixels, whichever is larger.
+ */
+function markExtent(
+  small: GreyRaster,
+  { x0, y0, x1, y1 }: InspectedArea,
+  inkBelow: number,
+  seen: Uint8Array,
+  stack: number[],
+  start: number,
+): number {
+  const stride = small.width;
+  const data = small.data;
+  seen[start] = 1;
+  stack.push(start);
+  let minX = x1,
+    maxX = 0,
+    minY = y1,
+    maxY = 0;
+  while (stack.length > 0) {
+    const i = stack.pop()!;
+    const py = (i / stride) | 0;
+    const px = i - py * stride;
+    if (px < minX) minX = px;
+    if (px > maxX) maxX = px;
+    if (py < minY) minY = py;
+    if (py > maxY) maxY = py;
+    for (let ny = py - 1; ny <= py + 1; ny++) {
+      if (ny < y0 || ny >= y1) continue;
+      for (let nx = px - 1; nx <= px + 1; nx++) {
+        if (nx < x0 || nx >= x1) continue;
+        const j = ny * stride + nx;
+        if (seen[j] === 0 && data[j]! < inkBelow) {
+          seen[j] = 1;
+          stack.push(j);
+        }
+      }
+    }
+  }
+  return Math.max(maxX - minX + 1, maxY - minY + 1);
 }

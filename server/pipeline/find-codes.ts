@@ -9,7 +9,7 @@ import {
   type CodePrefix,
   type CodeTextRejection,
   CODE_PREFIXES,
-} from './codes';
+} from '../domain/codes';
 import {
   blurGrey,
   doubleGrey,
@@ -22,23 +22,7 @@ import {
 import { cropPaddedGrey, sampledHistogram, type GreyRaster, type Orientation } from './raster';
 import { readQrCodes } from './zxing-reader';
 import type { ReaderOptions } from 'zxing-wasm/reader';
-
-/** Why a page has no usable code. */
-export type PageReason =
-  /** Nothing that looks like a QR code. */
-  | 'no_code_found'
-  /** A QR symbol was located but could not be decoded (damaged, blurred, covered). */
-  | 'unreadable'
-  /** A QR code was read, but its text is not one of the product's codes. */
-  | 'unknown_code'
-  /** The page was not read at all: reading it went past a time or memory limit (page-pool). */
-  | 'too_complex'
-  /** One of the product's codes, of a kind not expected here (e.g. a `p` code in a service-center upload). */
-  | 'other_kind'
-  /** A photo of a page (photo-page): no sheet of paper found in it, and no code read. */
-  | 'no_sheet'
-  /** A photo of a page: the sheet found, too blurred for its code to read. */
-  | 'too_blurred';
+import type { PageReason } from '../domain/page-reasons';
 
 export type CodeArea = 'top_right' | 'bottom_left' | 'top_left' | 'bottom_right' | 'page';
 

@@ -6,6 +6,7 @@
 // upright is find-codes' job, as for a scan fed sideways. Runs on a page worker.
 import sharp from 'sharp';
 import { findSheet, FIND_SHEET_SIDE, type Point, type SheetCorners } from './find-sheet';
+import type { PhotoReason } from '../domain/page-reasons';
 import type { GreyRaster, PageRaster, PhotoFacts } from './raster';
 
 export type PhotoMediaType = 'image/jpeg' | 'image/png' | 'image/heic';
@@ -33,15 +34,6 @@ const PAPER_SIZES_MM = [
   { name: 'A4', short: 210, long: 297 },
   { name: 'Letter', short: 215.9, long: 279.4 },
 ] as const;
-
-/** Why a photographed page without a code could not be read, if the photo says why. */
-export type PhotoReason = 'no_sheet' | 'too_blurred';
-
-export const PHOTO_REASONS: readonly PhotoReason[] = ['no_sheet', 'too_blurred'];
-
-export function isPhotoReason(reason: string | null | undefined): reason is PhotoReason {
-  return reason === 'no_sheet' || reason === 'too_blurred';
-}
 
 /** The photo's own reason for a page on which no code read: no sheet in it, or too blurred. */
 export function photoReason(facts: PhotoFacts): PhotoReason | null {

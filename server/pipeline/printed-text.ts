@@ -9,8 +9,8 @@ import { createRequire } from 'node:module';
 import path from 'node:path';
 import { isMainThread } from 'node:worker_threads';
 import { createWorker, type Worker } from 'tesseract.js';
-import type { Code, CodePrefix } from './codes';
-import { nothingRead, printedFacts, sureText, type PrintedFacts, type ReadWord } from './printed-facts';
+import type { Code, CodePrefix } from '../domain/codes';
+import { nothingRead, printedFacts, sureText, type PrintedFacts, type ReadWord } from '../domain/printed-facts';
 import type { GreyRaster, Orientation } from './raster';
 
 const require = createRequire(import.meta.url);

@@ -3,12 +3,12 @@
 // Each page is handed to `onPage` as soon as it is done, in page order, so a job can store it
 // idempotently and resume with `startAtPage` after a crash. One bad page never fails the file.
 import { analysePage, type ProcessedPage } from './analyse-page';
-import type { CodePrefix } from './codes';
+import type { CodePrefix } from '../domain/codes';
 import type { PageImageOptions } from './page-image';
 import * as fs from 'node:fs';
 import { PagePool, pageWorkerScript, type ReadingLimits } from './page-pool';
 import { openPhotoPages, type PhotoOfPage } from './photo-pages';
-import { openScanPdf } from './read-page';
+import { openScanPdf, type ScanPdf } from './read-page';
 import type { ScanPage } from './scan-page';
 
 export type { ProcessedPage } from './analyse-page';
@@ -85,99 +85,118 @@ export async function processPages(
   try {
     const count = pdf.pageCount;
     const start = Math.max(1, Math.floor(options.startAtPage ?? 1));
-    let failed = 0;
-    let completed = Math.min(count, start - 1);
-    const pages: ProcessedPage[] = [];
-    await options.onProgress?.({ completed, count, failed });
+    const tally: Tally = { count, completed: Math.min(count, start - 1), failed: 0, pages: [] };
+    await options.onProgress?.({ completed: tally.completed, count, failed: tally.failed });
 
-    const colour = !!options.colour;
     const workers = pageWorkerCount(options.workers);
     if (workers > 0) {
       // Only its page count was wanted here: the workers open the file themselves.
       pdf.close();
-      // The workers read a PDF through a descriptor of this thread's: it stays open if one is stopped.
-      const fd = path === null ? null : fs.openSync(path, 'r');
-      const pool = new PagePool(
-        workers,
-        {
-          fileKey: fd ?? --lastPhotosKey,
-          source: fd === null ? { photos: (source as PhotosSource).photos } : { fd },
-          colour,
-          options: {
-            ...(options.expectedPrefixes
-              ? { expectedPrefixes: [...options.expectedPrefixes] }
-              : {}),
-            ...(options.pageImage !== undefined ? { pageImage: options.pageImage } : {}),
-          },
-        },
-        await pageWorkerScript(),
-        options.readingLimits,
-      );
-      try {
-        const analysed = new Map<number, Promise<ProcessedPage>>();
-        let sent = start - 1;
-        for (let pageNumber = start; pageNumber <= count; pageNumber++) {
-          options.signal?.throwIfAborted();
-          while (sent < count && sent < pageNumber + workers * PAGES_AHEAD_PER_WORKER - 1) {
-            sent++;
-            analysed.set(sent, pool.analyse(sent));
-          }
-          const page = await analysed.get(pageNumber)!;
-          analysed.delete(pageNumber);
-          // Nothing is handed over once the caller has given up (e.g. lost its lease).
-          options.signal?.throwIfAborted();
-          if (page.error) failed++;
-          if (!options.onPage) pages.push(page);
-          await options.onPage?.(page);
-          completed++;
-          await options.onProgress?.({ completed, count, failed });
-        }
-      } finally {
-        await pool.close();
-        if (fd !== null) fs.closeSync(fd);
-      }
-      return { count, failed, pages };
-    }
-
-    // Three pages in flight: page n+1 is decoding (sharp, off this thread) while page n is
-    // searched here, and page n-1's JPEG is encoding. Pages are still handed over in order.
-    const read = (n: number): Promise<ScanPage> => {
-      // Errors are per page: they surface when the page's turn comes (analysePage).
-      const reading = pdf.loadPage(n, { colour });
-      reading.catch(() => undefined);
-      return reading;
-    };
-    let next = start <= count ? read(start) : null;
-    let handOver: Promise<void> = Promise.resolve();
-    try {
-      for (let pageNumber = start; pageNumber <= count; pageNumber++) {
-        options.signal?.throwIfAborted();
-        const current = next!;
-        next = pageNumber < count ? read(pageNumber + 1) : null;
-        const { finish } = await analysePage(pageNumber, current, options);
-        await handOver;
-        handOver = (async () => {
-          const page = await finish;
-          // Nothing is handed over once the caller has given up (e.g. lost its lease).
-          options.signal?.throwIfAborted();
-          if (page.error) failed++;
-          if (!options.onPage) pages.push(page);
-          await options.onPage?.(page);
-          completed++;
-          await options.onProgress?.({ completed, count, failed });
-        })();
-        // Marks the rejection as handled until the next turn awaits it (and rethrows).
-        handOver.catch(() => undefined);
-      }
-      await handOver;
-    } catch (error) {
-      // No callback may run after processPages has settled.
-      await handOver.catch(() => undefined);
-      throw error;
-    }
-    return { count, failed, pages };
+      await processInWorkers(source, workers, start, tally, options);
+    } else await processOnThisThread(pdf, start, tally, options);
+    return { count, failed: tally.failed, pages: tally.pages };
   } finally {
     pdf.close();
+  }
+}
+
+/** The file's pages handed over so far. */
+interface Tally {
+  count: number;
+  completed: number;
+  failed: number;
+  /** Kept only when no `onPage` takes them. */
+  pages: ProcessedPage[];
+}
+
+/** Hands one page to the caller, in order, and reports the progress made. */
+async function handOver(page: ProcessedPage, tally: Tally, options: ProcessPagesOptions): Promise<void> {
+  // Nothing is handed over once the caller has given up (e.g. lost its lease).
+  options.signal?.throwIfAborted();
+  if (page.error) tally.failed++;
+  if (!options.onPage) tally.pages.push(page);
+  await options.onPage?.(page);
+  tally.completed++;
+  await options.onProgress?.({ completed: tally.completed, count: tally.count, failed: tally.failed });
+}
+
+/** Pages read and analysed by the process's page workers, asked for ahead of their turn. */
+async function processInWorkers(
+  source: string | PhotosSource,
+  workers: number,
+  start: number,
+  tally: Tally,
+  options: ProcessPagesOptions,
+): Promise<void> {
+  // The workers read a PDF through a descriptor of this thread's: it stays open if one is stopped.
+  const fd = typeof source === 'string' ? fs.openSync(source, 'r') : null;
+  const pool = new PagePool(
+    workers,
+    {
+      fileKey: fd ?? --lastPhotosKey,
+      source: fd === null ? { photos: (source as PhotosSource).photos } : { fd },
+      colour: !!options.colour,
+      options: {
+        ...(options.expectedPrefixes
+          ? { expectedPrefixes: [...options.expectedPrefixes] }
+          : {}),
+        ...(options.pageImage !== undefined ? { pageImage: options.pageImage } : {}),
+      },
+    },
+    await pageWorkerScript(),
+    options.readingLimits,
+  );
+  try {
+    const analysed = new Map<number, Promise<ProcessedPage>>();
+    let sent = start - 1;
+    for (let pageNumber = start; pageNumber <= tally.count; pageNumber++) {
+      options.signal?.throwIfAborted();
+      while (sent < tally.count && sent < pageNumber + workers * PAGES_AHEAD_PER_WORKER - 1) {
+        sent++;
+        analysed.set(sent, pool.analyse(sent));
+      }
+      const page = await analysed.get(pageNumber)!;
+      analysed.delete(pageNumber);
+      await handOver(page, tally, options);
+    }
+  } finally {
+    await pool.close();
+    if (fd !== null) fs.closeSync(fd);
+  }
+}
+
+/**
+ * Pages read and analysed on this thread, three in flight: page n+1 is decoding (sharp, off this
+ * thread) while page n is searched here, and page n-1's JPEG is encoding. Pages are still handed
+ * over in order.
+ */
+async function processOnThisThread(pdf: ScanPdf, start: number, tally: Tally, options: ProcessPagesOptions): Promise<void> {
+  const colour = !!options.colour;
+  const count = tally.count;
+  const read = (n: number): Promise<ScanPage> => {
+    // Errors are per page: they surface when the page's turn comes (analysePage).
+    const reading = pdf.loadPage(n, { colour });
+    reading.catch(() => undefined);
+    return reading;
+  };
+  let next = start <= count ? read(start) : null;
+  let handingOver: Promise<void> = Promise.resolve();
+  try {
+    for (let pageNumber = start; pageNumber <= count; pageNumber++) {
+      options.signal?.throwIfAborted();
+      const current = next!;
+      next = pageNumber < count ? read(pageNumber + 1) : null;
+      const { finish } = await analysePage(pageNumber, current, options);
+      await handingOver;
+      handingOver = finish.then((page) => handOver(page, tally, options));
+      // Marks the rejection as handled until the next turn awaits it (and rethrows).
+      handingOver.catch(() => undefined);
+    }
+    await handingOver;
+  } catch (error) {
+    // No callback may run after processPages has settled.
+    await handingOver.catch(() => undefined);
+    throw error;
   }
 }
 

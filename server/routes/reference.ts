@@ -6,7 +6,7 @@ import { requireAdmin } from '../auth/session';
 import type { ReplyOf, Route } from '../contract/types';
 import { notFound } from '../http-error';
 import { pdfDrawing } from '../pdf/lazy-drawing';
-import { codeIdText } from '../pipeline/codes';
+import { codeIdText } from '../domain/codes';
 import { countryByIsoCode, countryListPage } from '../repositories/countries';
 import { courseExists, courseListPage } from '../repositories/courses';
 import { lessonForMaster, lessonsOfCourses } from '../repositories/lessons';

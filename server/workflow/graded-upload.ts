@@ -7,7 +7,7 @@
 // and file states moved on (grading-state).
 import type { BlobStore } from '../blob-store';
 import type { Database } from '../db/database';
-import type { CodePrefix } from '../pipeline/codes';
+import type { CodePrefix } from '../domain/codes';
 import { discardIfUnreferenced } from '../db/blob-references';
 import { hasPrintedHeader } from '../pipeline/printed-header';
 import type { ProcessedPage } from '../pipeline/process-pages';
@@ -19,7 +19,7 @@ import { packetPageTargets } from '../repositories/printed-codes';
 import { fingerprintOf } from './file-pages';
 import { identifyStagedPages } from './printed-text-pages';
 import { refreshGrading } from './grading-state';
-import { KEPT_OUTCOMES, matchGradedPages, type FeedbackToKeep, type GradedMatch, type GradedPageResult } from './match-graded-pages';
+import { KEPT_OUTCOMES, matchGradedPages, type FeedbackToKeep, type GradedMatch, type GradedPageResult } from '../domain/match-graded-pages';
 import { codeOf, finishUpload, stagedPages, writeOutcomes, type StagedPage, type UploadRow } from './upload-staging';
 
 /** Graded packets carry `p` codes; intro files carry the lesson masters' `t` and `s` codes. */

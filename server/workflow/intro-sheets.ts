@@ -6,9 +6,9 @@
 // upload's bytes), already assigned to the congregation, so they follow the usual workflow.
 import { randomUUID } from 'node:crypto';
 import type { Database } from '../db/database';
-import type { Code } from '../pipeline/codes';
-import { isPhotoReason, type PhotoReason } from '../pipeline/photo-page';
-import { splitIntoSheets, type AnswerSheetPageLength, type SplitResult, type SplitSheetPage } from '../pipeline/split';
+import type { Code } from '../domain/codes';
+import { isPhotoReason, type PhotoReason } from '../domain/page-reasons';
+import { splitIntoSheets, type AnswerSheetPageLength, type SplitResult, type SplitSheetPage } from '../domain/split';
 import { insertIntroAnswerSheet } from '../repositories/answer-sheets';
 import { insertIntroFile } from '../repositories/files';
 import { lockPendingUpload, linkUploadToFile } from '../repositories/graded-uploads';

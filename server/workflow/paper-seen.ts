@@ -3,7 +3,7 @@
 // earlier files carrying the same code, or none (a batch scanned again). What is found goes into
 // the split as facts about the paper; the split decides what they mean for sheets and students.
 import type { Database } from '../db/database';
-import type { CodePrefix } from '../pipeline/codes';
+import type { CodePrefix } from '../domain/codes';
 import { HASH_CANDIDATE_DISTANCE, hashDistance, samePaper, type PageFingerprint } from '../pipeline/page-fingerprint';
 import { earlierCodelessPaper, earlierPaperWithCodes, fingerprintsOfPages, paperPagesOfFile, type EarlierPaperRow } from '../repositories/pages';
 

@@ -4,12 +4,12 @@
 // (identified_by = 'printed_text'); one that is not keeps its flag and, when something legible was
 // read, a suggestion for Review.
 import type { Database } from '../db/database';
-import type { Code } from '../pipeline/codes';
+import type { Code } from '../domain/codes';
 import type { PrintedTextReading } from '../pipeline/printed-text';
 import { codelessPagesWithPrintedText, identifyPageByPrintedText, setPrintedSuggestion } from '../repositories/pages';
 import { packetPagesAwaitingGrading, sheetPagesIssuedTo } from '../repositories/printed-codes';
 import { identifyStagedPageByPrintedText } from '../repositories/upload-pages';
-import { describeSuggestion, identifyByPrintedText, type PrintedCandidate, type PrintedSuggestion } from './printed-identity';
+import { describeSuggestion, identifyByPrintedText, type PrintedCandidate, type PrintedSuggestion } from '../domain/printed-identity';
 
 const humanIdsOf = (readings: readonly (PrintedTextReading | null)[]) => [
   ...new Set(readings.map((reading) => reading?.student_human_id ?? null).filter((id): id is number => id !== null)),

@@ -2,8 +2,8 @@
 // split step (pure) can ask synchronously. `t` codes name a page template, `s` codes a template
 // page issued to one student, `c` codes a service center.
 import type { Database } from '../db/database';
-import type { Code } from '../pipeline/codes';
-import type { CodeResolver, ResolvedCode } from '../pipeline/split';
+import type { Code } from '../domain/codes';
+import type { CodeResolver, ResolvedCode } from '../domain/split';
 import { coverCodeMeanings, issuedCodeMeanings, templateCodeMeanings } from '../repositories/printed-codes';
 
 export interface CodeMeanings {

@@ -48,7 +48,7 @@ import {
 } from '../repositories/review-mends';
 import { NO_CODE_FLAGS } from '../repositories/sql/file-steps';
 import { resolveCodes } from './resolve-codes';
-import { readCodeText } from '../pipeline/codes';
+import { readCodeText } from '../domain/codes';
 
 type MendAction = Schemas['ReviewMendAction'];
 

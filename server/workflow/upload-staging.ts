@@ -1,7 +1,7 @@
 // The pages of a graded upload as staged while it is read (graded_upload_pages), and
 // the last writes of its processing: every page's outcome and the upload marked done.
 import type { Database } from '../db/database';
-import type { Code, CodePrefix } from '../pipeline/codes';
+import type { Code, CodePrefix } from '../domain/codes';
 import type { PrintedTextReading } from '../pipeline/printed-text';
 import { stagedPagesOfUpload, writeStagedOutcomes, type PageOutcomeRow, type StagedPageRow } from '../repositories/upload-pages';
 import { markGradedUploadDone } from '../repositories/uploads';

@@ -12,8 +12,8 @@ import {
   type PlannedFlagDetail,
   type WriteSheetsPlan,
 } from '../domain/write-sheets-plan';
-import type { Code, CodePrefix } from '../pipeline/codes';
-import { splitIntoSheets, type AnswerSheetPageLength, type SplitResult } from '../pipeline/split';
+import type { Code, CodePrefix } from '../domain/codes';
+import { splitIntoSheets, type AnswerSheetPageLength, type SplitResult } from '../domain/split';
 import { deleteSheetsBeforeSplit, firstSheetsOfStudentLessons, insertSplitSheets } from '../repositories/answer-sheets';
 import { lockPendingFileForSplit, markFileSplit } from '../repositories/files';
 import { pagesOfFileForSplit, placeSplitPages, unplacePagesBeforeSplit, type SplitPageRow } from '../repositories/pages';

@@ -6,7 +6,7 @@
 // pipeline decided: a page placed without a flag under another person's student.
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { GreyRaster } from '../../server/pipeline/raster';
-import { newCodeId } from '../../server/pipeline/codes';
+import { newCodeId } from '../../server/domain/codes';
 import { CODE_STAMP, mm } from '../../server/pdf/printed-page';
 import { refreshPagePrints } from '../../server/workflow/refresh-page-prints';
 import { createPrng, type Prng } from '../fixtures/prng';

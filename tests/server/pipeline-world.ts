@@ -5,8 +5,8 @@ import { readFileSync } from 'node:fs';
 import type { FastifyInstance } from 'fastify';
 import { PDFDocument } from 'pdf-lib';
 import type { Database } from '../../server/db/database';
-import type { Code } from '../../server/pipeline/codes';
-import { splitIntoSheets, type AnswerSheetPageLength, type ResolvedCode, type SplitResult } from '../../server/pipeline/split';
+import type { Code } from '../../server/domain/codes';
+import { splitIntoSheets, type AnswerSheetPageLength, type ResolvedCode, type SplitResult } from '../../server/domain/split';
 import type { MadeScan } from '../fixtures/make-scans';
 import type { SignedIn } from '../helpers/sign-in';
 

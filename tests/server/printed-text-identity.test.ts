@@ -7,7 +7,7 @@ import sharp from 'sharp';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { newCodeId } from '../../server/db/printed-codes';
 import { makeAnswerSheetMaster } from '../../server/pdf/answer-sheet-master';
-import { codeText, type Code } from '../../server/pipeline/codes';
+import { codeText, type Code } from '../../server/domain/codes';
 import type { GreyRaster } from '../../server/pipeline/raster';
 import type { Schemas } from '../../server/contract/types';
 import { blankBack, coverCodes, coveredScanPdf, stainHeader, type CoveredScanPage } from '../fixtures/covered-codes';

@@ -9,7 +9,7 @@
 // At every point no page is under another student's sheet without a flag saying so.
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { GreyRaster } from '../../server/pipeline/raster';
-import { newCodeId } from '../../server/pipeline/codes';
+import { newCodeId } from '../../server/domain/codes';
 import { CODE_STAMP, mm } from '../../server/pdf/printed-page';
 import { createPrng } from '../fixtures/prng';
 import { renderPdfPage } from '../fixtures/render-pdf';

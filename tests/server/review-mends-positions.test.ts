@@ -3,7 +3,7 @@
 // mend that cannot be made says why in a sentence (never "Invalid input"), and changes nothing.
 import { describe, expect, it } from 'vitest';
 import type { Database } from '../../server/db/database';
-import { newCodeId } from '../../server/pipeline/codes';
+import { newCodeId } from '../../server/domain/codes';
 import type { SignedIn } from '../helpers/sign-in';
 import { usePipelineApp } from './pipeline-harness';
 import { admin, daysAgo, insertAnswerSheet, insertCongregation, insertCourse, insertFile, insertStudent } from './support';

@@ -12,7 +12,7 @@ import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Database } from '../../server/db/database';
 import { HttpError } from '../../server/http-error';
-import { newCodeId } from '../../server/pipeline/codes';
+import { newCodeId } from '../../server/domain/codes';
 import { joinPrevious, movePage, setIgnored, setTemplate, startSheetAt, typeCode } from '../../server/workflow/review-mends';
 import { createTestDb } from '../helpers/test-db';
 import { insertCongregation, insertCourse, insertFile } from './support';

@@ -1,9 +1,9 @@
-// The rules that decide each page of a graded upload (server/workflow/match-graded-pages.ts),
+// The rules that decide each page of a graded upload (server/domain/match-graded-pages.ts),
 // page by page, without scans: fronts by their `p` code, duplex backs, refusals and rescans.
 import { describe, expect, it } from 'vitest';
-import type { Code } from '../../server/pipeline/codes';
-import type { PageReason } from '../../server/pipeline/find-codes';
-import { matchGradedPages, type CodeTarget, type GradedPageInput } from '../../server/workflow/match-graded-pages';
+import type { Code } from '../../server/domain/codes';
+import type { PageReason } from '../../server/domain/page-reasons';
+import { matchGradedPages, type CodeTarget, type GradedPageInput } from '../../server/domain/match-graded-pages';
 
 const MINE = 'congregation-a';
 const targets: Record<string, CodeTarget> = {

@@ -5,7 +5,7 @@ import * as mupdf from 'mupdf';
 import type { FastifyInstance } from 'fastify';
 import { expect } from 'vitest';
 import type { Database } from '../../server/db/database';
-import type { Code } from '../../server/pipeline/codes';
+import type { Code } from '../../server/domain/codes';
 import { findCodes } from '../../server/pipeline/find-codes';
 import type { GreyRaster } from '../../server/pipeline/raster';
 import { createPrng } from '../fixtures/prng';

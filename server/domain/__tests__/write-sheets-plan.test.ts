@@ -2,8 +2,8 @@
 // through the real split, checking what must hold whatever the file.
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import type { Code } from '../../pipeline/codes';
-import { splitIntoSheets, type AnswerSheetPageLength, type ResolvedCode, type SplitResult, type SplitSheet } from '../../pipeline/split';
+import type { Code } from '../codes';
+import { splitIntoSheets, type AnswerSheetPageLength, type ResolvedCode, type SplitResult, type SplitSheet } from '../split';
 import { planWriteSheets, studentsNamedBySplit, type WriteSheetsFacts } from '../write-sheets-plan';
 
 const sheet = (student_id: string | null, lesson_id: string | null, pageNumbers: number[], new_student = false): SplitSheet => ({

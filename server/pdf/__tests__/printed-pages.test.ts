@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { codeText, codeUrl, type Code } from '../../pipeline/codes';
+import { codeText, codeUrl, type Code } from '../../domain/codes';
 import { cropGrey } from '../../pipeline/raster';
 import { readQrCodes } from '../../pipeline/zxing-reader';
 import { pdfPageSizes, pdfPageTexts, renderPdfPage } from '../../../tests/fixtures/render-pdf';

@@ -7,7 +7,7 @@ import { makeAnswerSheetMaster } from '../../pdf/answer-sheet-master';
 import { CODE_STAMP } from '../../pdf/printed-page';
 import { createPdfWriter } from '../../pdf/pdf-writer';
 import { qrSymbol } from '../../pdf/qr-symbol';
-import type { Code } from '../codes';
+import type { Code } from '../../domain/codes';
 import { cornerCropSide, findCodes, findCodeInTopBand, orientationOf } from '../find-codes';
 import type { GreyRaster, Orientation } from '../raster';
 

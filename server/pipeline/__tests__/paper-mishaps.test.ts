@@ -4,10 +4,10 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { mishapCaseArbitrary, programmeResolver, type MishapCase } from '../../../tests/fixtures/paper-mishaps';
-import { matchGradedPages } from '../../workflow/match-graded-pages';
-import type { Code } from '../codes';
-import type { PageReason } from '../find-codes';
-import { splitIntoSheets, type SplitResult } from '../split';
+import { matchGradedPages } from '../../domain/match-graded-pages';
+import type { Code } from '../../domain/codes';
+import type { PageReason } from '../../domain/page-reasons';
+import { splitIntoSheets, type SplitResult } from '../../domain/split';
 
 const resolve = programmeResolver();
 const RUNS = Number(process.env.MISHAP_RUNS ?? 2500);

@@ -2,7 +2,7 @@
 import { describe, expect, it } from 'vitest';
 import { findSheet } from '../find-sheet';
 import { homography } from '../photo-page';
-import { splitIntoSheets, type ResolvedCode } from '../split';
+import { splitIntoSheets, type ResolvedCode } from '../../domain/split';
 
 describe('homography', () => {
   it('maps each of four points onto its partner', () => {

@@ -11,7 +11,7 @@ import { coverCodes, coveredScanPdf, packetPagesPdf, type PacketPageSpec } from 
 import { createPrng } from '../../../tests/fixtures/prng';
 import { renderPdfPage } from '../../../tests/fixtures/render-pdf';
 import { fillRect } from '../../../tests/fixtures/scan-effects';
-import { codeText } from '../codes';
+import { codeText } from '../../domain/codes';
 import { ENGLISH_DATA_PATH, hasPrintedTextReader } from '../printed-text';
 import { processPages, type ProcessedPage } from '../process-pages';
 

@@ -25,7 +25,7 @@ import {
   type ProcessProgress,
 } from '../process-pages';
 import { UnreadablePdfError } from '../read-page';
-import { splitIntoSheets } from '../split';
+import { splitIntoSheets } from '../../domain/split';
 import { compiledZxing } from '../zxing-reader';
 
 const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'process-pages-'));

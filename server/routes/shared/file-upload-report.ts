@@ -4,8 +4,8 @@
 // aside. The file page stays where it is mended; this only says what the reading made of it.
 import type { Schemas } from '../../contract/types';
 import type { Database } from '../../db/database';
-import { isPhotoReason } from '../../pipeline/photo-page';
-import type { PageFlag } from '../../pipeline/split';
+import { isPhotoReason } from '../../domain/page-reasons';
+import type { PageFlag } from '../../domain/split';
 import { fileUploadHead, fileUploadPages, type FilePageRow } from '../../repositories/file-upload-reports';
 import { imageKeyOfFilePage } from '../../repositories/pages';
 

@@ -6,7 +6,7 @@ import { congregationScope } from '../../auth/session';
 import type { Schemas } from '../../contract/types';
 import type { Database } from '../../db/database';
 import { FILE_NOT_FOUND, forbidden, notFound } from '../../http-error';
-import type { PageFlag } from '../../pipeline/split';
+import type { PageFlag } from '../../domain/split';
 import { fileForView, fileMostSeenBefore, fileStatsCounts, fileVisibleInScope, type FileRow } from '../../repositories/files';
 
 const named = (id: string | null, name: string | null) => (id === null ? null : { id, name: name ?? '' });

@@ -5,7 +5,7 @@ import { congregationScope } from '../../auth/session';
 import type { Schemas } from '../../contract/types';
 import type { Database } from '../../db/database';
 import { forbidden, notFound } from '../../http-error';
-import { codeText, isCodePrefix } from '../../pipeline/codes';
+import { codeText, isCodePrefix } from '../../domain/codes';
 import { pageForView, pagesOfSheetForView, pageVisibleInScope, type PageRow } from '../../repositories/pages';
 import { sheetVisibleInScope } from '../../repositories/answer-sheets';
 

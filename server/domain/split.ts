@@ -22,8 +22,7 @@
 //   file (a rescan) makes no new student: its sheet takes the earlier page's student, flagged.
 import type { Schemas } from '../contract/types';
 import type { Code } from './codes';
-import type { PageReason } from './find-codes';
-import { isPhotoReason, type PhotoReason } from './photo-page';
+import { isPhotoReason, type PageReason, type PhotoReason } from './page-reasons';
 
 /** The upload's `answer_sheet_page_length`: 0 = split by codes, 1 or 2 = fixed-length intro sheets. */
 export type AnswerSheetPageLength = Schemas['AnswerSheetPageLength'];
@@ -266,73 +265,9 @@ export function splitIntoSheets(
       continue;
     }
 
-    if (pageLength !== 0) {
-      // The sheet before has room for this page: it holds fewer pages than the length.
-      const roomy = open !== null && counted(open) < pageLength ? open : null;
-      if (!codesExpected) {
-        // Forms without codes: the count is all there is; a code read but not ours still says so.
-        place(roomy ?? startNewStudentSheet(page, null), page, null, page.code || page.reason === 'unknown_code' || page.reason === 'other_kind' ? noCodeFlag(page) : null);
-      } else if (lesson) {
-        const n = lesson.lesson_page_number;
-        if (n === 1) {
-          const otherCourse = fileCourse !== undefined && lesson.course_id !== undefined && lesson.course_id !== fileCourse;
-          if (otherCourse) disordered = true;
-          place(startNewStudentSheet(page, lesson), page, lesson, otherCourse ? 'another_course' : null);
-        } else placeByPosition(page, lesson, open, pageLength);
-      } else if (roomy) {
-        disordered = true;
-        place(roomy, page, null, noCodeFlag(page));
-      } else {
-        disordered = true;
-        // After a full sheet, a page without a code may be a page 1 whose code is covered (then
-        // the page after it continues it) or a stray page (a letter, a note).
-        const next = nextContent(index);
-        const nextLesson = next === null ? null : sheetPage(next);
-        const nextContinues =
-          next !== null &&
-          (nextLesson === null ? meanings[next] === null : nextLesson.lesson_page_number === 2 && nextLesson.student_id === null);
-        place(startNewStudentSheet(page, null), page, null, pageLength === 1 || nextContinues ? noCodeFlag(page) : 'stray_page');
-      }
-      continue;
-    }
-
-    if (lesson) {
-      const continues =
-        open !== null &&
-        open.sheet.lesson_id === lesson.lesson_id &&
-        open.sheet.student_id === null &&
-        lesson.lesson_page_number !== 1 &&
-        // A repeated or earlier page number is the next student's sheet on blank masters.
-        (open.last === null || lesson.lesson_page_number > open.last);
-      // Blank masters name no student: a later page fits by position only when one sheet lacks it.
-      const n = lesson.lesson_page_number;
-      const candidates =
-        n === 1
-          ? []
-          : opened.filter(
-              (s) =>
-                s.sheet.student_id === null &&
-                !s.sheet.new_student &&
-                s.sheet.lesson_id === lesson.lesson_id &&
-                s.firm.size > 0 &&
-                !s.firm.has(n) &&
-                (s.last === null || s.last < n),
-            );
-      if (candidates.length > 1) {
-        const home = continues && open ? open : candidates.at(-1)!;
-        place(home, page, lesson, 'ambiguous_position', { candidates: candidates.map((s) => s.index) });
-      } else if (continues) place(open, page, lesson, open.last !== null && n !== open.last + 1 ? 'out_of_order' : null);
-      else place(startSheet(null, lesson, false), page, lesson, startFlag(open, lesson));
-      continue;
-    }
-
-    // No usable code (none read, unreadable, not ours, of another kind, or unknown to the database).
-    const reason = noCodeReason(page);
-    if (isFirstContent && !hasCoverCode && !result.cover && options.firstPageCover !== false && !page.code && reason === 'no_code_found') {
-      result.cover = { page_number: page.page_number, service_center_id: null };
-      continue;
-    }
-    place(open ?? startSheet(null, null, false), page, null, noCodeFlag(page));
+    if (pageLength !== 0) placeIntroPage(page, index, lesson, open);
+    else if (lesson) placeMasterPage(page, lesson, open);
+    else placeCodelessPage(page, open, isFirstContent);
   }
 
   flagPagesAShortSheetMayOwn(pageLength);
@@ -422,6 +357,79 @@ export function splitIntoSheets(
     }
     const flag = anotherCourse(open, lesson) ? 'another_course' : n > length ? 'stray_page' : 'out_of_order';
     place(startNewStudentSheet(page, lesson), page, lesson, flag);
+  }
+
+  /**
+   * Intro sheets (page length 1 or 2): a page-1 code starts a sheet, a later page joins one by
+   * position, and a page without the code it should have is flagged.
+   */
+  function placeIntroPage(page: SplitPageInput, index: number, lesson: SheetPageMeaning | null, open: OpenSheet | null) {
+    // The sheet before has room for this page: it holds fewer pages than the length.
+    const roomy = open !== null && counted(open) < pageLength ? open : null;
+    if (!codesExpected) {
+      // Forms without codes: the count is all there is; a code read but not ours still says so.
+      place(roomy ?? startNewStudentSheet(page, null), page, null, page.code || page.reason === 'unknown_code' || page.reason === 'other_kind' ? noCodeFlag(page) : null);
+    } else if (lesson) {
+      const n = lesson.lesson_page_number;
+      if (n === 1) {
+        const otherCourse = fileCourse !== undefined && lesson.course_id !== undefined && lesson.course_id !== fileCourse;
+        if (otherCourse) disordered = true;
+        place(startNewStudentSheet(page, lesson), page, lesson, otherCourse ? 'another_course' : null);
+      } else placeByPosition(page, lesson, open, pageLength);
+    } else if (roomy) {
+      disordered = true;
+      place(roomy, page, null, noCodeFlag(page));
+    } else {
+      disordered = true;
+      // After a full sheet, a page without a code may be a page 1 whose code is covered (then
+      // the page after it continues it) or a stray page (a letter, a note).
+      const next = nextContent(index);
+      const nextLesson = next === null ? null : sheetPage(next);
+      const nextContinues =
+        next !== null &&
+        (nextLesson === null ? meanings[next] === null : nextLesson.lesson_page_number === 2 && nextLesson.student_id === null);
+      place(startNewStudentSheet(page, null), page, null, pageLength === 1 || nextContinues ? noCodeFlag(page) : 'stray_page');
+    }
+  }
+
+  /** Blank masters (split by codes) name no student: a page continues the sheet before or starts one. */
+  function placeMasterPage(page: SplitPageInput, lesson: SheetPageMeaning, open: OpenSheet | null) {
+    const continues =
+      open !== null &&
+      open.sheet.lesson_id === lesson.lesson_id &&
+      open.sheet.student_id === null &&
+      lesson.lesson_page_number !== 1 &&
+      // A repeated or earlier page number is the next student's sheet on blank masters.
+      (open.last === null || lesson.lesson_page_number > open.last);
+    // Blank masters name no student: a later page fits by position only when one sheet lacks it.
+    const n = lesson.lesson_page_number;
+    const candidates =
+      n === 1
+        ? []
+        : opened.filter(
+            (s) =>
+              s.sheet.student_id === null &&
+              !s.sheet.new_student &&
+              s.sheet.lesson_id === lesson.lesson_id &&
+              s.firm.size > 0 &&
+              !s.firm.has(n) &&
+              (s.last === null || s.last < n),
+          );
+    if (candidates.length > 1) {
+      const home = continues && open ? open : candidates.at(-1)!;
+      place(home, page, lesson, 'ambiguous_position', { candidates: candidates.map((s) => s.index) });
+    } else if (continues) place(open, page, lesson, open.last !== null && n !== open.last + 1 ? 'out_of_order' : null);
+    else place(startSheet(null, lesson, false), page, lesson, startFlag(open, lesson));
+  }
+
+  /** No usable code (none read, unreadable, not ours, of another kind, or unknown to the database). */
+  function placeCodelessPage(page: SplitPageInput, open: OpenSheet | null, isFirstContent: boolean) {
+    const reason = noCodeReason(page);
+    if (isFirstContent && !hasCoverCode && !result.cover && options.firstPageCover !== false && !page.code && reason === 'no_code_found') {
+      result.cover = { page_number: page.page_number, service_center_id: null };
+      return;
+    }
+    place(open ?? startSheet(null, null, false), page, null, noCodeFlag(page));
   }
 
   /** A double feed joins the sheet of the page it copies, flagged, and counts for nothing. */

@@ -17,8 +17,8 @@
 //     (`unknown_code`), a code of another kind (`other_kind`), a page with no code that follows
 //     no front (`unrecognized`), or one the reader could not process (`unreadable`). A page
 //     whose code was seen but not decoded is never taken as a back: it is most likely a front.
-import type { Code } from '../pipeline/codes';
-import type { PageReason } from '../pipeline/find-codes';
+import type { Code } from './codes';
+import type { PageReason } from './page-reasons';
 
 export type GradedPageOutcome =
   | 'matched'
@@ -106,57 +106,43 @@ export function matchGradedPages(
     return result;
   };
 
-  for (const page of pages) {
-    if (page.reason === 'too_complex') {
-      add(page.page_number, 'too_complex', null, 'This page is too large or too complex to read. Check the scan and upload it again.');
-      front = null;
-      continue;
+  /** A coded page is a graded front when its code allows; the front it makes, or null when refused. */
+  const matchCodedPage = (page: GradedPageInput, code: Code): FeedbackToKeep | null => {
+    const found = gradedTarget(code, resolve, congregationId);
+    if ('outcome' in found) {
+      add(page.page_number, found.outcome, null, found.detail);
+      return null;
     }
-    if (page.read_error !== null) {
-      add(page.page_number, 'unreadable', null, `The page could not be read: ${page.read_error}`);
+    const { target } = found;
+    const earlier = feedback.get(target.page_id);
+    let detail: string | null = null;
+    if (earlier) {
+      // Scanned twice in this upload: the later scan is the newest.
+      for (const n of [earlier.front_page_number, earlier.back_page_number]) {
+        const result = n === null ? undefined : resultOf.get(n);
+        if (result) {
+          result.outcome = 'superseded';
+          result.detail = `Scanned again as page ${page.page_number} of this upload; the newer scan was kept.`;
+        }
+      }
+      detail = `Replaces the scan on page ${earlier.front_page_number} of this upload.`;
+    }
+    add(page.page_number, earlier ? 'replaced' : 'matched', target.page_id, detail);
+    const matched = { page_id: target.page_id, front_page_number: page.page_number, back_page_number: null };
+    feedback.delete(target.page_id);
+    feedback.set(target.page_id, matched);
+    return matched;
+  };
+
+  for (const page of pages) {
+    const refused = unreadRefusal(page);
+    if (refused !== null) {
+      add(page.page_number, refused.outcome, null, refused.detail);
       front = null;
       continue;
     }
     if (page.code !== null) {
-      front = null;
-      if (page.code.prefix !== 'p') {
-        add(page.page_number, 'other_kind', null, 'This page carries another kind of code than a graded packet page.');
-        continue;
-      }
-      const target = resolve(page.code);
-      if (target === null) {
-        add(page.page_number, 'unknown_code', null, `The code P-${page.code.id} was never printed by this portal.`);
-        continue;
-      }
-      if (target.congregation_id !== congregationId) {
-        add(page.page_number, 'wrong_congregation', null, `P-${page.code.id} is a page of another congregation's packet; it was not taken.`);
-        continue;
-      }
-      if (target.archived) {
-        add(page.page_number, 'file_archived', null, `P-${page.code.id} belongs to a file that is archived; its grading is over.`);
-        continue;
-      }
-      if (!target.open_for_grading) {
-        add(page.page_number, 'not_sent', null, `P-${page.code.id} belongs to a file that is not being graded.`);
-        continue;
-      }
-      const earlier = feedback.get(target.page_id);
-      let detail: string | null = null;
-      if (earlier) {
-        // Scanned twice in this upload: the later scan is the newest.
-        for (const n of [earlier.front_page_number, earlier.back_page_number]) {
-          const result = n === null ? undefined : resultOf.get(n);
-          if (result) {
-            result.outcome = 'superseded';
-            result.detail = `Scanned again as page ${page.page_number} of this upload; the newer scan was kept.`;
-          }
-        }
-        detail = `Replaces the scan on page ${earlier.front_page_number} of this upload.`;
-      }
-      add(page.page_number, earlier ? 'replaced' : 'matched', target.page_id, detail);
-      front = { page_id: target.page_id, front_page_number: page.page_number, back_page_number: null };
-      feedback.delete(target.page_id);
-      feedback.set(target.page_id, front);
+      front = matchCodedPage(page, page.code);
       continue;
     }
     if (page.blank) {
@@ -165,26 +151,9 @@ export function matchGradedPages(
       front = null;
       continue;
     }
-    if (page.reason === 'other_kind') {
-      add(page.page_number, 'other_kind', null, 'This page carries another kind of code than a graded packet page.');
-      front = null;
-      continue;
-    }
-    if (page.reason === 'unknown_code') {
-      add(page.page_number, 'unknown_code', null, 'The QR code on this page is not one this portal printed.');
-      front = null;
-      continue;
-    }
-    // A photo nothing could be read on is never a back: it could be any page.
-    if (page.reason === 'no_sheet' || page.reason === 'too_blurred') {
-      add(
-        page.page_number,
-        page.reason,
-        null,
-        page.reason === 'no_sheet'
-          ? 'Not matched: no sheet found in the photo. The photo is kept; photograph the sheet again, whole, on a plain background.'
-          : 'Not matched: too blurred for its code to read. The photo is kept; photograph the sheet again, holding the phone still.',
-      );
+    const codeless = codelessRefusal(page);
+    if (codeless !== null) {
+      add(page.page_number, codeless.outcome, null, codeless.detail);
       front = null;
       continue;
     }
@@ -215,6 +184,49 @@ export function isDuplexScan(pages: readonly GradedPageInput[]): boolean {
   const even = pages.filter((page) => page.page_number % 2 === 0);
   if (pages.length % 2 !== 0 || even.length === 0 || even.some(coded)) return false;
   return even.filter((page) => page.blank).length * 2 > even.length;
+}
+
+interface Refusal {
+  outcome: GradedPageOutcome;
+  detail: string;
+}
+
+/** A page the reader could not process: too complex, or an error while reading it. */
+function unreadRefusal(page: GradedPageInput): Refusal | null {
+  if (page.reason === 'too_complex')
+    return { outcome: 'too_complex', detail: 'This page is too large or too complex to read. Check the scan and upload it again.' };
+  if (page.read_error !== null) return { outcome: 'unreadable', detail: `The page could not be read: ${page.read_error}` };
+  return null;
+}
+
+/** The original page a code names when the page is its graded front, or why it is not. */
+function gradedTarget(code: Code, resolve: (code: Code) => CodeTarget | null, congregationId: string): { target: CodeTarget } | Refusal {
+  if (code.prefix !== 'p') return { outcome: 'other_kind', detail: 'This page carries another kind of code than a graded packet page.' };
+  const target = resolve(code);
+  if (target === null) return { outcome: 'unknown_code', detail: `The code P-${code.id} was never printed by this portal.` };
+  if (target.congregation_id !== congregationId)
+    return { outcome: 'wrong_congregation', detail: `P-${code.id} is a page of another congregation's packet; it was not taken.` };
+  if (target.archived) return { outcome: 'file_archived', detail: `P-${code.id} belongs to a file that is archived; its grading is over.` };
+  if (!target.open_for_grading) return { outcome: 'not_sent', detail: `P-${code.id} belongs to a file that is not being graded.` };
+  return { target };
+}
+
+/** A page without a usable code that is refused whatever its place: a code not ours, or a photo nothing read on. */
+function codelessRefusal(page: GradedPageInput): Refusal | null {
+  if (page.reason === 'other_kind') return { outcome: 'other_kind', detail: 'This page carries another kind of code than a graded packet page.' };
+  if (page.reason === 'unknown_code') return { outcome: 'unknown_code', detail: 'The QR code on this page is not one this portal printed.' };
+  // A photo nothing could be read on is never a back: it could be any page.
+  if (page.reason === 'no_sheet')
+    return {
+      outcome: 'no_sheet',
+      detail: 'Not matched: no sheet found in the photo. The photo is kept; photograph the sheet again, whole, on a plain background.',
+    };
+  if (page.reason === 'too_blurred')
+    return {
+      outcome: 'too_blurred',
+      detail: 'Not matched: too blurred for its code to read. The photo is kept; photograph the sheet again, holding the phone still.',
+    };
+  return null;
 }
 
 function unrecognizedDetail(page: GradedPageInput, afterFront: boolean): string {

@@ -5,8 +5,8 @@
 // waiting for grading; service-center files: one sheet page issued to a student). Anything less
 // is a suggestion for a person, or nothing when nothing legible was read. Pure: the candidates
 // come in, so the rules are tested on their own.
-import type { Code } from '../pipeline/codes';
-import type { PrintedFacts } from '../pipeline/printed-facts';
+import type { Code } from './codes';
+import type { PrintedFacts } from './printed-facts';
 
 /** A sheet page the file could hold, as the product printed it. */
 export interface PrintedCandidate {

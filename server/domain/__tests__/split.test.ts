@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { Code } from '../codes';
-import type { PageReason } from '../find-codes';
+import type { PageReason } from '../page-reasons';
 import {
   splitIntoSheets,
   type AnswerSheetPageLength,

@@ -3,8 +3,8 @@
 // contradicts itself, and the facts fit exactly one sheet page; else a suggestion or nothing.
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import type { Code } from '../../pipeline/codes';
-import type { PrintedFacts } from '../../pipeline/printed-facts';
+import type { Code } from '../codes';
+import type { PrintedFacts } from '../printed-facts';
 import { fittingCandidates, identifyByPrintedText, MAX_SUGGESTED_CODES, type PrintedCandidate } from '../printed-identity';
 
 const candidate = (identity: string, student: number, lesson: number, page: number, pages: number, id = identity): PrintedCandidate => ({
