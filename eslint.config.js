@@ -79,6 +79,21 @@ export default tseslint.config(
     },
   },
   {
+    // server/repositories/README.md: routes, jobs and workflow call repositories and write no SQL.
+    files: ['server/routes/**/*.ts', 'server/jobs/**/*.ts', 'server/workflow/**/*.ts'],
+    ignores: ['**/__tests__/**'],
+    rules: {
+      'no-restricted-syntax': [
+        'error',
+        ...[
+          'TemplateElement[value.raw=/\\b(SELECT|INSERT\\s+INTO|DELETE\\s+FROM|UPDATE\\s+\\w+\\s+SET|ON\\s+CONFLICT)\\b/]',
+          'Literal[value=/\\b(SELECT|INSERT\\s+INTO|DELETE\\s+FROM|UPDATE\\s+\\w+\\s+SET|ON\\s+CONFLICT)\\b/]',
+          'CallExpression[callee.property.name=/^(query|one|maybeOne|execute)$/]',
+        ].map((selector) => ({ selector, message: 'SQL lives in server/repositories (its README says how); call a repository function.' })),
+      ],
+    },
+  },
+  {
     files: ['src/**/*.tsx', 'src/**/*.ts'],
     plugins: { 'react-hooks': reactHooks },
     rules: {

@@ -13,6 +13,7 @@ import PgBoss from 'pg-boss';
 import type { BlobStore } from '../blob-store';
 import type { Config } from '../config';
 import type { Database } from '../db/database';
+import { pgBossAdapter } from '../db/pg-boss-adapter';
 import type { Logger } from '../logger';
 import { currentSchemaName, tableExists } from '../repositories/job-queue';
 import type { JobType } from '../workflow/job-progress';
@@ -97,34 +98,6 @@ export class WorkerStopped extends Error {
     super(crash ? 'worker stopped (crash)' : 'worker stopped');
     this.name = 'WorkerStopped';
   }
-}
-
-/** pg-boss's database adapter over our Database interface. */
-export function pgBossAdapter(db: Database): PgBoss.Db {
-  return {
-    async executeSql(text: string, values?: unknown[]) {
-      const parameterless = values === undefined || values.length === 0;
-      // pg-boss's scripts (migrations, locked maintenance) are "BEGIN; ...; COMMIT;".
-      if (parameterless && /^\s*BEGIN\s*;/i.test(text)) {
-        await db.exec(text);
-        return { rows: [] };
-      }
-      try {
-        return { rows: await db.query(text, values ?? []) };
-      } catch (error) {
-        // Any other multi-statement text is refused by the extended protocol: run it as a script.
-        if (parameterless && isMultipleCommandsError(error)) {
-          await db.exec(text);
-          return { rows: [] };
-        }
-        throw error;
-      }
-    },
-  };
-}
-
-function isMultipleCommandsError(error: unknown): boolean {
-  return error instanceof Error && /multiple commands/i.test(error.message);
 }
 
 export class JobQueue {
