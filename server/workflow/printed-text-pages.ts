@@ -8,7 +8,7 @@ import type { Code } from '../domain/codes';
 import type { PrintedTextReading } from '../pipeline/printed-text';
 import { codelessPagesWithPrintedText, identifyPageByPrintedText, setPrintedSuggestion } from '../repositories/pages';
 import { packetPagesAwaitingGrading, sheetPagesIssuedTo } from '../repositories/printed-codes';
-import { identifyStagedPageByPrintedText } from '../repositories/upload-pages';
+import { identifyStagedPageByPrintedText } from '../repositories/graded-upload-pages';
 import { describeSuggestion, identifyByPrintedText, type PrintedCandidate, type PrintedSuggestion } from '../domain/printed-identity';
 
 const humanIdsOf = (readings: readonly (PrintedTextReading | null)[]) => [

@@ -3,20 +3,10 @@
 import type { Database } from '../db/database';
 import type { Code, CodePrefix } from '../domain/codes';
 import type { PrintedTextReading } from '../pipeline/printed-text';
-import { stagedPagesOfUpload, writeStagedOutcomes, type PageOutcomeRow, type StagedPageRow } from '../repositories/upload-pages';
-import { markGradedUploadDone } from '../repositories/uploads';
+import { stagedPagesOfUpload, writeStagedOutcomes, type PageOutcomeRow, type StagedPageRow } from '../repositories/graded-upload-pages';
+import { markGradedUploadDone, type UploadToRead } from '../repositories/graded-uploads';
 
-export interface UploadRow {
-  id: string;
-  name: string;
-  congregation_id: string;
-  study_helper_id: string | null;
-  is_intro: boolean;
-  blob_key: string;
-  sha256: string;
-  size_bytes: number | null;
-  uploaded_by: string | null;
-}
+export type UploadRow = UploadToRead;
 
 export type StagedPage = StagedPageRow<CodePrefix, PrintedTextReading>;
 

@@ -11,7 +11,7 @@ import { discardIfUnreferenced } from '../db/blob-references';
 import { conflictError, forbidden, notFound } from '../http-error';
 import { lockFilesGradedByUpload } from '../repositories/files';
 import { dropLeaseOfTakenBackJob } from '../repositories/job-leases';
-import { blobsOfGradedUpload, deleteWithdrawnUpload, lockGradedUploadForWithdraw, sheetsGradedByUpload } from '../repositories/uploads';
+import { blobsOfGradedUpload, deleteWithdrawnUpload, lockGradedUploadForWithdraw, sheetsGradedByUpload } from '../repositories/graded-uploads';
 import { JOB } from './job-progress';
 import { removeProgress } from '../repositories/job-progress';
 import { refreshGrading, reopenGrading } from './grading-state';

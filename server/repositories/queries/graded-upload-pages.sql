@@ -20,3 +20,16 @@ SELECT 1 FROM graded_upload_pages WHERE image_blob_key = $1 LIMIT 1;
 UPDATE graded_upload_pages SET outcome = 'superseded',
          detail = 'A newer scan of this page (upload "' || $3 || '") replaced this one.'
   WHERE upload_id <> $1 AND page_id = ANY($2::uuid[]) AND outcome = ANY($4::text[]);
+
+-- stagedPagesOfUpload
+SELECT page_number, code_prefix, code_id, reason, blank, read_error, image_blob_key, fingerprint_hash, fingerprint, printed_header, printed_text
+  FROM graded_upload_pages WHERE upload_id = $1 ORDER BY page_number;
+
+-- writeStagedOutcomes
+UPDATE graded_upload_pages s SET outcome = v.outcome, page_id = v.page_id, detail = v.detail
+  FROM unnest($2::int[], $3::text[], $4::uuid[], $5::text[]) AS v(page_number, outcome, page_id, detail)
+  WHERE s.upload_id = $1 AND s.page_number = v.page_number;
+
+-- identifyStagedPageByPrintedText
+UPDATE graded_upload_pages SET code_prefix = $3, code_id = $4, reason = NULL, identified_by = 'printed_text'
+  WHERE upload_id = $1 AND page_number = $2;

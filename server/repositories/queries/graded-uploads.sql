@@ -62,3 +62,23 @@ SELECT u.name, u.uploaded_by, summary.matched, summary.not_matched, summary.blan
 
 -- uploadNotReadReport
 SELECT name, uploaded_by, failure_reason FROM graded_uploads WHERE id = $1;
+
+-- markGradedUploadDone
+UPDATE graded_uploads SET process_status = 'success', page_count = $2, failure_reason = NULL WHERE id = $1;
+
+-- lockGradedUploadForWithdraw
+SELECT blob_key, process_status, is_intro, file_id, congregation_id FROM graded_uploads WHERE id = $1 FOR UPDATE;
+
+-- sheetsGradedByUpload
+SELECT DISTINCT p.answer_sheet_id AS id FROM feedback fb JOIN pages p ON p.id = fb.page_id
+  WHERE fb.upload_id = $1 AND p.answer_sheet_id IS NOT NULL;
+
+-- blobsOfGradedUpload
+SELECT front_blob_key AS key FROM feedback WHERE upload_id = $1
+  UNION SELECT back_blob_key FROM feedback WHERE upload_id = $1 AND back_blob_key IS NOT NULL
+  UNION SELECT image_blob_key FROM graded_upload_pages WHERE upload_id = $1 AND image_blob_key IS NOT NULL
+  UNION SELECT photo_blob_key FROM graded_upload_pages WHERE upload_id = $1 AND photo_blob_key IS NOT NULL
+  UNION SELECT blob_key FROM upload_photos WHERE upload_id = $1;
+
+-- deleteWithdrawnUpload
+DELETE FROM graded_uploads WHERE id = $1;
