@@ -324,3 +324,24 @@ export const propertyLimits = {
     }
   }
 } as const;
+
+/** The words each value of an enum is shown in (its schema's x-enum-words), by schema. */
+export const enumWords = {
+  "ReviewReason": {
+    "no_code_found": "no code found",
+    "unreadable": "code unreadable",
+    "unknown_code": "unknown code",
+    "out_of_order": "out of order",
+    "stray_page": "stray page",
+    "another_course": "another course",
+    "duplicate_sheet": "a repeat of a response already received",
+    "blank_back": "blank back",
+    "ambiguous_position": "could belong to more than one sheet",
+    "page_missing": "a page of its response is missing",
+    "scanned_twice": "scanned twice (a copy of another page of this file)",
+    "already_uploaded": "already uploaded in an earlier file",
+    "too_complex": "too large or too complex to read (check the scan and upload it again, or ignore the page)",
+    "no_sheet": "No sheet found in the photo",
+    "too_blurred": "Too blurred"
+  }
+} as const;

@@ -1,9 +1,12 @@
 // The contract's limits (lengths, bounds, counts) as plain constants: generated/limits.ts. The
 // server, the machines and the mock world check these, so a limit is written once, in openapi/.
+// Also the words an enum's values are shown in (`x-enum-words`), so a wording is written once.
 
 const KEYWORDS = ['minLength', 'maxLength', 'minimum', 'maximum', 'minItems', 'maxItems'] as const;
 
-type Schema = { properties?: Record<string, Schema>; allOf?: Schema[] } & Partial<Record<(typeof KEYWORDS)[number], number>>;
+type Schema = { properties?: Record<string, Schema>; allOf?: Schema[]; 'x-enum-words'?: Record<string, string> } & Partial<
+  Record<(typeof KEYWORDS)[number], number>
+>;
 type Limits = Partial<Record<(typeof KEYWORDS)[number], number>>;
 
 function ownLimits(schema: Schema): Limits | null {
@@ -42,5 +45,14 @@ export function limitsModule(schemas: Record<string, Schema>, banner: string): s
     '/** Limits of each component schema\'s properties, by property. */',
     `export const propertyLimits = ${JSON.stringify(propertyLimits, null, 2)} as const;`,
     '',
+    '/** The words each value of an enum is shown in (its schema\'s x-enum-words), by schema. */',
+    `export const enumWords = ${JSON.stringify(enumWords(schemas), null, 2)} as const;`,
+    '',
   ].join('\n');
+}
+
+function enumWords(schemas: Record<string, Schema>): Record<string, Record<string, string>> {
+  return Object.fromEntries(
+    Object.entries(schemas).flatMap(([name, schema]) => (schema['x-enum-words'] ? [[name, schema['x-enum-words']]] : [])),
+  );
 }

@@ -2,6 +2,7 @@
 // Upload Page): a page is matched once it sits on an answer sheet with nothing left to mend, not
 // matched while it waits in Review or after a person ignored it, and dropped when blank and set
 // aside. The file page stays where it is mended; this only says what the reading made of it.
+import { enumWords } from '../../../generated/limits.js';
 import type { Schemas } from '../../contract/types';
 import type { Database } from '../../db/database';
 import { isPhotoReason } from '../../domain/page-reasons';
@@ -9,21 +10,8 @@ import type { PageFlag } from '../../domain/split';
 import { fileUploadHead, fileUploadPages, type FilePageRow } from '../../repositories/file-upload-reports';
 import { imageKeyOfFilePage } from '../../repositories/pages';
 
-const FLAG_WORDS: Record<PageFlag, string> = {
-  no_code_found: 'no code found',
-  unreadable: 'code unreadable',
-  unknown_code: 'unknown code',
-  out_of_order: 'out of order',
-  stray_page: 'stray page',
-  another_course: 'another course',
-  ambiguous_position: 'could belong to more than one sheet',
-  page_missing: 'a page of its response is missing',
-  scanned_twice: 'scanned twice (a copy of another page of this file)',
-  already_uploaded: 'already uploaded in an earlier file',
-  too_complex: 'too large or too complex to read (check the scan and upload it again, or ignore the page)',
-  no_sheet: 'No sheet found in the photo',
-  too_blurred: 'Too blurred',
-};
+/** The report's words for a flag: the contract's (ReviewReason's x-enum-words). */
+const FLAG_WORDS: Record<PageFlag, string> = enumWords.ReviewReason;
 
 function pageOf(file: { id: string; name: string }, row: FilePageRow): Schemas['UploadReportPage'] {
   const matched = row.outcome === 'matched' || row.outcome === 'cover';

@@ -2,6 +2,7 @@
 // tells it (server/routes/shared/file-upload-report.ts): a page is matched once it sits on a sheet
 // with nothing left to mend, not matched while it waits in Review or after a person ignored it,
 // and dropped when blank and set aside.
+import { enumWords } from '../../../../generated/limits';
 import type { components } from '../../../../generated/api-types';
 import type { FileRow, PageFlag, PageRow, World } from './world';
 
@@ -9,21 +10,8 @@ type S = components['schemas'];
 type Outcome = 'matched' | 'in_review' | 'ignored' | 'blank';
 
 /** A flag as the report says it to the uploader. */
-const FLAG_WORDS: Record<PageFlag, string> = {
-  no_code_found: 'no code found',
-  unreadable: 'code unreadable',
-  unknown_code: 'unknown code',
-  out_of_order: 'out of order',
-  stray_page: 'stray page',
-  another_course: 'another course',
-  ambiguous_position: 'could belong to more than one sheet',
-  page_missing: 'a page of its response is missing',
-  scanned_twice: 'scanned twice (a copy of another page of this file)',
-  already_uploaded: 'already uploaded in an earlier file',
-  too_complex: 'too large or too complex to read (check the scan and upload it again, or ignore the page)',
-  no_sheet: 'No sheet found in the photo',
-  too_blurred: 'Too blurred',
-};
+/** The report's words for a flag: the contract's (ReviewReason's x-enum-words). */
+const FLAG_WORDS: Record<PageFlag, string> = enumWords.ReviewReason;
 
 function outcomeOf(page: PageRow): Outcome {
   if (page.ignored) return page.blank ? 'blank' : 'ignored';
