@@ -1,9 +1,9 @@
 // Why a page of the mock world waits in Review, as the server says it (server/routes/shared/
-// page-view.ts, server/workflow/file-steps.ts): a page's flag holds its file in Review until a
+// page-view.ts, server/repositories/sql/file-steps.ts): a page's flag holds its file in Review until a
 // mend or Ignore Page; a sheet repeating its student's lesson holds it until kept or ignored;
 // blank backs and kept duplicates are shown but hold nothing.
 import type { components } from '../../../../generated/api-types';
-import type { FileRow, PageFlag, PageRow, SheetRow, World } from './world';
+import type { FileRow, PageFlag, PageRow, SheetRow, World } from './rows';
 
 type S = components['schemas'];
 

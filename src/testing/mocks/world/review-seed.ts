@@ -5,7 +5,7 @@
 // the rest of the seeded world stays as it was.
 import { duplicateOf, isFlagged } from './review-flags';
 import { stableUuid } from './random';
-import type { FileRow, PageRow, SheetRow, World } from './world';
+import type { FileRow, PageRow, SheetRow, World } from './rows';
 
 const pagesOf = (world: World, fileId: string) => world.pages.filter((page) => page.fileId === fileId).sort((a, b) => a.page_number - b.page_number);
 const sheetsOf = (world: World, fileId: string) => world.sheets.filter((sheet) => sheet.fileId === fileId).sort((a, b) => a.sequence - b.sequence);

@@ -1,5 +1,5 @@
 // The contract's records as views over the mock world's rows: counts are counted, steps are
-// derived from the sheets and pages as the server derives them (server/workflow/file-steps.ts), so an
+// derived from the sheets and pages as the server derives them (server/repositories/sql/file-steps.ts), so an
 // ignored page or an assigned sheet moves a file on by itself.
 import type { components } from '../../../../generated/api-types';
 import { duplicateOf, isFlagged, isUndecidedDuplicate, isUnrecognized, lastMend, reasonCounts, reviewDetail, reviewReason, turnsOf } from './review-flags';
